@@ -1,0 +1,88 @@
+import { createCookieSessionStorage, type Session } from '@remix-run/node';
+import { config } from '../config.server';
+import type { ModalState } from '../../ui/modals/modal-state';
+import { initialsOf, type AccountUser, type IssuedToken } from './types';
+
+// The session cookie of spec §3/§9. It holds tokens and display fields only: never a password.
+
+export type SessionData = {
+  guest: boolean;
+  guestMiddlewareHelper: boolean;
+  accessToken: string;
+  tokenType: string;
+  initials: string;
+  fullName: string;
+  profilePicture: string;
+};
+
+export type SessionFlash = { modal: ModalState };
+
+export const SESSION_MAX_AGE_SECONDS = 90 * 24 * 60 * 60;
+
+let storage: ReturnType<typeof createCookieSessionStorage<SessionData, SessionFlash>> | undefined;
+
+function sessionStorage() {
+  storage ??= createCookieSessionStorage<SessionData, SessionFlash>({
+    cookie: {
+      name: '__session',
+      httpOnly: true,
+      maxAge: SESSION_MAX_AGE_SECONDS,
+      path: '/',
+      sameSite: 'lax',
+      secrets: config().sessionSecrets,
+      secure: config().isProduction,
+    },
+  });
+  return storage;
+}
+
+export type QuarrySession = Session<SessionData, SessionFlash>;
+
+export function getSession(request: Request): Promise<QuarrySession> {
+  return sessionStorage().getSession(request.headers.get('Cookie'));
+}
+
+export function commitSession(session: QuarrySession): Promise<string> {
+  return sessionStorage().commitSession(session);
+}
+
+export function setGuestToken(session: QuarrySession, token: IssuedToken): void {
+  session.set('guest', true);
+  session.set('guestMiddlewareHelper', true);
+  session.set('accessToken', token.access_token);
+  session.set('tokenType', token.token_type);
+  session.unset('initials');
+  session.unset('fullName');
+  session.unset('profilePicture');
+}
+
+/** After a code is verified or an account created (spec §4): tokens and display fields. */
+export function setSignedIn(session: QuarrySession, token: IssuedToken, user: Pick<AccountUser, 'full_name' | 'profile_picture'>): void {
+  session.set('guest', false);
+  session.set('guestMiddlewareHelper', false);
+  session.set('accessToken', token.access_token);
+  session.set('tokenType', token.token_type);
+  setDisplayFields(session, user);
+}
+
+export function setDisplayFields(session: QuarrySession, user: Pick<AccountUser, 'full_name' | 'profile_picture'>): void {
+  session.set('fullName', user.full_name);
+  session.set('initials', initialsOf(user.full_name));
+  if (user.profile_picture) session.set('profilePicture', user.profile_picture);
+  else session.unset('profilePicture');
+}
+
+/** Logout (spec §4): clears name, initials, picture and tokens, and sets guest to true. */
+export function setSignedOut(session: QuarrySession): void {
+  session.unset('accessToken');
+  session.unset('tokenType');
+  session.unset('initials');
+  session.unset('fullName');
+  session.unset('profilePicture');
+  session.set('guest', true);
+  session.set('guestMiddlewareHelper', false);
+}
+
+export function flashModal(session: QuarrySession, modal: ModalState): void {
+  session.flash('modal', modal);
+}

@@ -1,0 +1,54 @@
+// Exchange-local calendar days as `YYYY-MM-DD` strings. Arithmetic goes through integer day
+// numbers (days since 1970-01-01) computed in UTC, never through local-time Date objects.
+
+export type IsoDate = string;
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MS_PER_DAY = 86_400_000;
+
+export function isIsoDate(value: string): boolean {
+  const m = ISO_DATE.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = Date.UTC(y, mo - 1, d);
+  const back = new Date(t);
+  return back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d;
+}
+
+export function toEpochDay(date: IsoDate): number {
+  const m = ISO_DATE.exec(date);
+  if (!m) throw new RangeError(`Not a YYYY-MM-DD date: ${date}`);
+  return Math.floor(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / MS_PER_DAY);
+}
+
+export function fromEpochDay(day: number): IsoDate {
+  return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+}
+
+export function addDays(date: IsoDate, days: number): IsoDate {
+  return fromEpochDay(toEpochDay(date) + days);
+}
+
+export function daysBetween(from: IsoDate, to: IsoDate): number {
+  return toEpochDay(to) - toEpochDay(from);
+}
+
+/** 0 = Sunday … 6 = Saturday. */
+export function weekday(date: IsoDate): number {
+  return (((toEpochDay(date) + 4) % 7) + 7) % 7;
+}
+
+export function addMonths(date: IsoDate, months: number): IsoDate {
+  const [y, m, d] = date.split('-').map(Number);
+  const total = y * 12 + (m - 1) + months;
+  const ny = Math.floor(total / 12);
+  const nm = total % 12;
+  const lastDay = new Date(Date.UTC(ny, nm + 1, 0)).getUTCDate();
+  return `${String(ny).padStart(4, '0')}-${String(nm + 1).padStart(2, '0')}-${String(Math.min(d, lastDay)).padStart(2, '0')}`;
+}
+
+/** Today's calendar day on the exchange's clock (US markets: New York). */
+export function todayIn(timeZone = 'America/New_York', now: Date = new Date()): IsoDate {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return parts;
+}

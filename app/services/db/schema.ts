@@ -1,0 +1,70 @@
+import type { Generated } from 'kysely';
+
+// One schema for SQLite and PostgreSQL. Booleans are stored as 0/1 integers and timestamps as
+// ISO-8601 UTC text so the same queries and comparisons work on both engines.
+
+export type Bool = 0 | 1;
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  full_name: string;
+  password_hash: string | null;
+  profile_picture: string | null;
+  profile_finished: Bool;
+  /** Admin override of has_access: null follows the rules, 1 grants, 0 revokes. */
+  access_override: number | null;
+  is_superuser: Bool;
+  disabled: Bool;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AccessTokensTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  token_type: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface OneTimeCodesTable {
+  id: string;
+  purpose: 'signin' | 'reset' | 'email_change';
+  email: string;
+  user_id: string | null;
+  code_hash: string;
+  attempts: Generated<number>;
+  created_at: string;
+  expires_at: string;
+  consumed_at: string | null;
+  /** Extra data bound to the code, e.g. the new address of an e-mail change (JSON text). */
+  payload: string | null;
+}
+
+export interface OAuthAccountsTable {
+  provider: string;
+  subject: string;
+  user_id: string;
+  email: string | null;
+  created_at: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  actor_id: string | null;
+  action: string;
+  target: string | null;
+  detail: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  access_tokens: AccessTokensTable;
+  one_time_codes: OneTimeCodesTable;
+  oauth_accounts: OAuthAccountsTable;
+  audit_log: AuditLogTable;
+}

@@ -1,0 +1,83 @@
+import { z, ZodError, type ZodType } from 'zod';
+import { DomainError, type FieldErrors } from './errors';
+
+// Helpers for the JSON API resource routes: parse bodies defensively, answer {"detail"} errors.
+
+export const MAX_JSON_BODY_BYTES = 64 * 1024;
+
+export function jsonResponse(data: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set('Content-Type', 'application/json; charset=utf-8');
+  headers.set('Cache-Control', 'no-store');
+  return new Response(JSON.stringify(data), { ...init, headers });
+}
+
+export function errorResponse(status: number, detail: string, extra?: { errors?: FieldErrors; headers?: Record<string, string> }): Response {
+  const body: Record<string, unknown> = { detail };
+  if (extra?.errors) body.errors = extra.errors;
+  return jsonResponse(body, { status, headers: extra?.headers });
+}
+
+export function zodFieldErrors(error: ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join('.') || '_';
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+/** Reads a JSON object body with a size limit; bad bodies are 4xx DomainErrors, never 500s. */
+export async function readJsonBody(request: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<unknown> {
+  const declared = Number(request.headers.get('Content-Length') ?? '0');
+  if (declared > maxBytes) throw new DomainError(413, `Request body is larger than ${maxBytes} bytes.`);
+  const type = request.headers.get('Content-Type') ?? '';
+  if (request.body === null) return {};
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new DomainError(413, `Request body is larger than ${maxBytes} bytes.`);
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return {};
+  if (type.includes('application/x-www-form-urlencoded')) {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new DomainError(400, 'Request body is not valid JSON.');
+  }
+}
+
+export async function parseJsonBody<T extends ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
+  const body = await readJsonBody(request);
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new DomainError(422, 'Invalid request body.', zodFieldErrors(parsed.error));
+  return parsed.data;
+}
+
+/** Runs an API handler and maps every failure onto the {"detail"} shape. */
+export async function handleApi(run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof Response) return e;
+    if (e instanceof DomainError) return errorResponse(e.status, e.detail, { errors: e.fields, headers: e.headers });
+    if (e instanceof ZodError) return errorResponse(422, 'Invalid request.', { errors: zodFieldErrors(e) });
+    console.error('[api] unexpected error', e);
+    return errorResponse(500, 'Internal Server Error');
+  }
+}
+
+export function methodNotAllowed(allowed: string[]): Response {
+  return errorResponse(405, `Method not allowed. Use ${allowed.join(', ')}.`, { headers: { Allow: allowed.join(', ') } });
+}

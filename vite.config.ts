@@ -1,0 +1,20 @@
+import { vitePlugin as remix } from '@remix-run/dev';
+import { defineConfig } from 'vite';
+import tsconfigPaths from 'vite-tsconfig-paths';
+import remixConfig from './remix.config.js';
+
+declare module '@remix-run/node' {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}
+
+export default defineConfig({
+  plugins: [remix(remixConfig), tsconfigPaths()],
+  server: { port: 3000 },
+  build: { target: 'es2022' },
+  ssr: {
+    // Native and server-only packages stay external; nivo and Ark ship ESM that Vite must bundle.
+    noExternal: [/^@nivo\//, /^@ark-ui\//, /^d3-/, /^@react-spring\//],
+  },
+});
