@@ -1,0 +1,124 @@
+import type { IsoDate } from '../../dates';
+import type { Concept } from './schema';
+
+// Normalised records that importers and the demo generator hand to a MarketWriter.
+// Parsers produce these without touching storage; the writer owns transactions.
+
+export type SecurityRecord = {
+  permaticker: number;
+  ticker: string;
+  name: string;
+  exchange: string | null;
+  category: string | null;
+  sector: string | null;
+  industry: string | null;
+  cik: string | null;
+  currency?: string;
+  description?: string | null;
+  firstPriceDate: IsoDate | null;
+  lastPriceDate: IsoDate | null;
+  isDelisted: boolean;
+  isDemo?: boolean;
+  source: string;
+};
+
+export type TickerPeriodRecord = { permaticker: number; ticker: string; startDate: IsoDate | null; endDate: IsoDate | null };
+
+export type PriceRecord = {
+  permaticker: number;
+  date: IsoDate;
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  close: number;
+  volume: number | null;
+  closeUnadj: number | null;
+  tri: number | null;
+};
+
+export type CorporateActionRecord = {
+  permaticker: number;
+  date: IsoDate;
+  action: 'dividend' | 'split' | 'delisting' | 'acquisition' | 'bankruptcy' | 'ticker_change' | 'listing';
+  value: number | null;
+  detail: string | null;
+  source: string;
+};
+
+export type FactRecord = {
+  permaticker: number;
+  concept: Concept;
+  value: number;
+  unit: string;
+  periodStart: IsoDate | null;
+  periodEnd: IsoDate;
+  fiscalYear: number | null;
+  fiscalPeriod: 'Q1' | 'Q2' | 'Q3' | 'Q4' | 'FY' | null;
+  form: string | null;
+  filed: IsoDate;
+  accession: string | null;
+  source: string;
+  sourceTag: string | null;
+};
+
+/** Progress of a long run: a bar on a terminal, plain lines otherwise. */
+export interface ProgressReporter {
+  start(label: string, total: number): void;
+  tick(amount?: number): void;
+  stop(): void;
+  log(message: string): void;
+}
+
+/**
+ * Everything an importer may do to the store. One `transaction` is all-or-nothing: a crash or
+ * kill -9 inside it leaves the store as it was, so a re-run resumes cleanly. Writes of one
+ * security replace that security's rows from the same source, which makes re-runs idempotent.
+ */
+export interface MarketWriter {
+  transaction<T>(work: (tx: MarketWriteTx) => Promise<T>): Promise<T>;
+  /** Lowest permaticker not yet used (new securities are numbered from here). */
+  nextPermaticker(): Promise<number>;
+  /** Find an existing security by CIK or by ticker (for importers that match on either). */
+  findPermaticker(by: { cik?: string | null; ticker?: string | null }): Promise<number | null>;
+  /** Recompute the data snapshot id from the store's content and derived tables. */
+  finish(source: string, detail?: string): Promise<{ snapshotId: string }>;
+}
+
+export interface MarketWriteTx {
+  upsertSecurities(rows: SecurityRecord[]): Promise<void>;
+  replaceTickerHistory(permaticker: number, rows: TickerPeriodRecord[]): Promise<void>;
+  /** Replaces every price row of these permatickers with the given rows. */
+  replacePrices(permatickers: number[], rows: PriceRecord[]): Promise<void>;
+  /** Replaces every action of these permatickers that came from `source`. */
+  replaceActions(permatickers: number[], source: string, rows: CorporateActionRecord[]): Promise<void>;
+  /** Replaces every fact of these permatickers that came from `source`. */
+  replaceFacts(permatickers: number[], source: string, rows: FactRecord[]): Promise<void>;
+}
+
+export type ImportContext = {
+  writer: MarketWriter;
+  progress: ProgressReporter;
+  /** The clock and environment come in from the CLI so importers stay testable. */
+  env: { secUserAgent?: string };
+  fetch?: typeof fetch;
+};
+
+export type ImportSummary = { source: string; securities: number; rows: number; snapshotId: string; warnings: string[] };
+
+export interface Importer {
+  name: 'sec' | 'sharadar' | 'prices';
+  usage: string;
+  run(args: string[], ctx: ImportContext): Promise<ImportSummary>;
+}
+
+/** A bad input file: the CLI prints it and exits non-zero; the store is left as it was. */
+export class ImportFileError extends Error {
+  override name = 'ImportFileError';
+  constructor(
+    readonly file: string,
+    readonly line: number | null,
+    readonly reason: string,
+  ) {
+    super(`${file}${line !== null ? `:${line}` : ''}: ${reason}`);
+  }
+}
