@@ -1,0 +1,242 @@
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { config } from '../../config.server';
+import { MARKET_DDL, MARKET_SCHEMA_VERSION } from './schema';
+
+// How the market DuckDB file is opened.
+//
+// DuckDB lets one process write a file or many processes read it, never both at once. The app
+// keeps a read-only connection open all the time, so writers never touch the published file:
+// they work on a private copy and publish it with an atomic rename. The app notices the new
+// inode and re-opens. A crash or kill -9 while writing leaves the published file as it was.
+
+export type MarketReader = {
+  readonly file: string;
+  /** Runs a query and returns rows as plain JSON-like objects (dates as YYYY-MM-DD, BIGINT as string). */
+  all<T = Record<string, unknown>>(sql: string, params?: DuckDBValue[] | Record<string, DuckDBValue>): Promise<T[]>;
+  /** A fresh connection for work the helpers above cannot do; the caller closes it. */
+  connect(): Promise<DuckDBConnection>;
+};
+
+export class MarketDataMissingError extends Error {
+  override name = 'MarketDataMissingError';
+  constructor(readonly file: string) {
+    super(`No market data at ${file}. Run \`npm run data -- demo\` or an importer first.`);
+  }
+}
+
+async function applySchema(connection: DuckDBConnection): Promise<void> {
+  await connection.run(MARKET_DDL);
+  await connection.run(`INSERT OR REPLACE INTO meta VALUES ('schema_version', '${MARKET_SCHEMA_VERSION}')`);
+}
+
+async function rows<T>(connection: DuckDBConnection, sql: string, params?: DuckDBValue[] | Record<string, DuckDBValue>): Promise<T[]> {
+  const reader = await connection.runAndReadAll(sql, params);
+  return reader.getRowObjectsJson() as unknown as T[];
+}
+
+/** Opens a file read-only (no DDL: readers never change the file). */
+export async function openMarketReader(file: string): Promise<MarketReader & { close(): void }> {
+  if (!existsSync(file)) throw new MarketDataMissingError(file);
+  const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+  return readerFor(file, instance);
+}
+
+function readerFor(file: string, instance: DuckDBInstance): MarketReader & { close(): void } {
+  return {
+    file,
+    async all<T>(sql: string, params?: DuckDBValue[] | Record<string, DuckDBValue>) {
+      // One connection per query: DuckDB connections are cheap, and separate ones let
+      // concurrent requests run side by side instead of queueing behind a long scan.
+      const connection = await instance.connect();
+      try {
+        return await rows<T>(connection, sql, params);
+      } finally {
+        connection.closeSync();
+      }
+    },
+    connect: () => instance.connect(),
+    close: () => instance.closeSync(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The app's cached reader. Re-opened when the published file is replaced (new inode, size or
+// mtime), which is how a finished import or demo run becomes visible without a restart.
+
+type Cached = { file: string; signature: string; reader: MarketReader & { close(): void } };
+let cached: Cached | null = null;
+let opening: Promise<Cached> | null = null;
+
+function signatureOf(file: string): string | null {
+  try {
+    const s = statSync(file);
+    return `${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return null;
+  }
+}
+
+/** The app's read-only view of the market store (config().marketDb unless a file is given). */
+export async function marketReader(file: string = config().marketDb): Promise<MarketReader> {
+  const signature = signatureOf(file);
+  if (signature === null) throw new MarketDataMissingError(file);
+  if (cached && cached.file === file && cached.signature === signature) return cached.reader;
+  opening ??= (async () => {
+    try {
+      const reader = await openMarketReader(file);
+      const previous = cached;
+      cached = { file, signature, reader };
+      // Queries may still run on the old file; close it a little later (the old inode stays
+      // readable after the rename, so nothing breaks meanwhile).
+      if (previous) setTimeout(() => previous.reader.close(), 30_000).unref();
+      return cached;
+    } finally {
+      opening = null;
+    }
+  })();
+  return (await opening).reader;
+}
+
+/** Tests and the CLI close the cached reader so a file can be deleted or replaced at once. */
+export function closeMarketReader(): void {
+  cached?.reader.close();
+  cached = null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writers.
+
+export type WritableStore = {
+  /** The file the writer edits (a private copy unless `inPlace`). */
+  readonly workFile: string;
+  readonly file: string;
+  readonly connection: DuckDBConnection;
+  /** Checkpoints, closes and publishes the work file over `file` (atomic rename). */
+  publish(): Promise<void>;
+  /** Closes and throws the work away; the published file is untouched. */
+  discard(): Promise<void>;
+};
+
+export type OpenWritableOptions = {
+  /**
+   * Write the file itself instead of a private copy. Only for files no reader has open
+   * (tests, a fresh temp file): DuckDB refuses a writer while any reader holds the file.
+   */
+  inPlace?: boolean;
+  /** Start from an empty store instead of a copy of the published one (the demo generator). */
+  fresh?: boolean;
+};
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * One writer per file at a time: two concurrent copy-and-rename writers would silently drop
+ * one's work. The lock file holds the writer's pid; a lock whose process is gone is stale.
+ */
+function acquireLock(file: string): () => void {
+  const lockFile = `${file}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockFile, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lockFile, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const holder = Number(readFileSync(lockFile, 'utf8').trim());
+      if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) {
+        throw new Error(`Another process (pid ${holder}) is writing ${file}. Wait for it to finish, or remove ${lockFile} if it is gone.`);
+      }
+      rmSync(lockFile, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${file}.`);
+}
+
+function removeDuckDbFile(file: string): void {
+  rmSync(file, { force: true });
+  rmSync(`${file}.wal`, { force: true });
+}
+
+/** Work files of writers that were killed (their pid is gone) are garbage. */
+function removeStaleWorkFiles(file: string): void {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.writing-`;
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length).replace(/\.wal$/, ''));
+    if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) rmSync(path.join(dir, name), { force: true });
+  }
+}
+
+/** Opens the store for writing (DDL applied). Publish or discard it when done. */
+export async function openWritableStore(file: string, options: OpenWritableOptions = {}): Promise<WritableStore> {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const release = options.inPlace ? () => {} : acquireLock(file);
+  const workFile = options.inPlace ? file : `${file}.writing-${process.pid}`;
+  let instance: DuckDBInstance;
+  let connection: DuckDBConnection;
+  try {
+    if (!options.inPlace) {
+      removeStaleWorkFiles(file);
+      removeDuckDbFile(workFile);
+      if (!options.fresh && existsSync(file)) copyFileSync(file, workFile);
+    } else if (options.fresh) {
+      removeDuckDbFile(file);
+    }
+    instance = await DuckDBInstance.create(workFile);
+    connection = await instance.connect();
+    await applySchema(connection);
+  } catch (e) {
+    release();
+    throw e;
+  }
+  let done = false;
+  const close = async () => {
+    connection.closeSync();
+    instance.closeSync();
+  };
+  return {
+    workFile,
+    file,
+    connection,
+    async publish() {
+      if (done) return;
+      done = true;
+      try {
+        await connection.run('CHECKPOINT');
+        await close();
+        if (!options.inPlace) {
+          // A WAL left beside the published file would be replayed onto the new one.
+          rmSync(`${file}.wal`, { force: true });
+          renameSync(workFile, file);
+        }
+      } finally {
+        release();
+      }
+    },
+    async discard() {
+      if (done) return;
+      done = true;
+      try {
+        await close();
+        if (!options.inPlace) removeDuckDbFile(workFile);
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+export async function queryRows<T>(connection: DuckDBConnection, sql: string, params?: DuckDBValue[] | Record<string, DuckDBValue>): Promise<T[]> {
+  return rows<T>(connection, sql, params);
+}

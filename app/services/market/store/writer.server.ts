@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto';
+import { listValue, type DuckDBConnection } from '@duckdb/node-api';
+import { config } from '../../config.server';
+import type { CorporateActionRecord, FactRecord, MarketWriter, MarketWriteTx, PriceRecord, SecurityRecord, TickerPeriodRecord } from './records';
+import { appendRows, type ColumnSpec } from './bulk-append.server';
+import { openWritableStore, queryRows, type OpenWritableOptions, type WritableStore } from './open-store.server';
+import { refreshSnapshotId } from './snapshot-id.server';
+
+// The one way data gets into the market store (records.ts has the contract). Column lists
+// follow the DDL order in schema.ts; the appender refuses a mismatch.
+
+const SECURITY_COLUMNS: ColumnSpec<SecurityRecord>[] = [
+  { name: 'permaticker', kind: 'integer', get: (r) => r.permaticker },
+  { name: 'ticker', kind: 'varchar', get: (r) => r.ticker },
+  { name: 'name', kind: 'varchar', get: (r) => r.name },
+  { name: 'exchange', kind: 'varchar', get: (r) => r.exchange },
+  { name: 'category', kind: 'varchar', get: (r) => r.category },
+  { name: 'sector', kind: 'varchar', get: (r) => r.sector },
+  { name: 'industry', kind: 'varchar', get: (r) => r.industry },
+  { name: 'cik', kind: 'varchar', get: (r) => r.cik },
+  { name: 'currency', kind: 'varchar', get: (r) => r.currency ?? 'USD' },
+  { name: 'description', kind: 'varchar', get: (r) => r.description ?? null },
+  { name: 'first_price_date', kind: 'date', get: (r) => r.firstPriceDate },
+  { name: 'last_price_date', kind: 'date', get: (r) => r.lastPriceDate },
+  { name: 'is_delisted', kind: 'boolean', get: (r) => r.isDelisted },
+  { name: 'is_demo', kind: 'boolean', get: (r) => r.isDemo ?? false },
+  { name: 'source', kind: 'varchar', get: (r) => r.source },
+];
+
+const TICKER_COLUMNS: ColumnSpec<TickerPeriodRecord>[] = [
+  { name: 'permaticker', kind: 'integer', get: (r) => r.permaticker },
+  { name: 'ticker', kind: 'varchar', get: (r) => r.ticker },
+  { name: 'start_date', kind: 'date', get: (r) => r.startDate },
+  { name: 'end_date', kind: 'date', get: (r) => r.endDate },
+];
+
+const PRICE_COLUMNS: ColumnSpec<PriceRecord>[] = [
+  { name: 'permaticker', kind: 'integer', get: (r) => r.permaticker },
+  { name: 'date', kind: 'date', get: (r) => r.date },
+  { name: 'open', kind: 'double', get: (r) => r.open },
+  { name: 'high', kind: 'double', get: (r) => r.high },
+  { name: 'low', kind: 'double', get: (r) => r.low },
+  { name: 'close', kind: 'double', get: (r) => r.close },
+  { name: 'volume', kind: 'double', get: (r) => r.volume },
+  { name: 'close_unadj', kind: 'double', get: (r) => r.closeUnadj },
+  { name: 'tri', kind: 'double', get: (r) => r.tri },
+];
+
+const ACTION_COLUMNS: ColumnSpec<CorporateActionRecord>[] = [
+  { name: 'permaticker', kind: 'integer', get: (r) => r.permaticker },
+  { name: 'date', kind: 'date', get: (r) => r.date },
+  { name: 'action', kind: 'varchar', get: (r) => r.action },
+  { name: 'value', kind: 'double', get: (r) => r.value },
+  { name: 'detail', kind: 'varchar', get: (r) => r.detail },
+  { name: 'source', kind: 'varchar', get: (r) => r.source },
+];
+
+const FACT_COLUMNS: ColumnSpec<FactRecord>[] = [
+  { name: 'permaticker', kind: 'integer', get: (r) => r.permaticker },
+  { name: 'concept', kind: 'varchar', get: (r) => r.concept },
+  { name: 'value', kind: 'double', get: (r) => r.value },
+  { name: 'unit', kind: 'varchar', get: (r) => r.unit },
+  { name: 'period_start', kind: 'date', get: (r) => r.periodStart },
+  { name: 'period_end', kind: 'date', get: (r) => r.periodEnd },
+  { name: 'fiscal_year', kind: 'integer', get: (r) => r.fiscalYear },
+  { name: 'fiscal_period', kind: 'varchar', get: (r) => r.fiscalPeriod },
+  { name: 'form', kind: 'varchar', get: (r) => r.form },
+  { name: 'filed', kind: 'date', get: (r) => r.filed },
+  { name: 'accession', kind: 'varchar', get: (r) => r.accession },
+  { name: 'source', kind: 'varchar', get: (r) => r.source },
+  { name: 'source_tag', kind: 'varchar', get: (r) => r.sourceTag },
+];
+
+function checkKeys(permatickers: number[]): void {
+  for (const p of permatickers) {
+    if (!Number.isInteger(p)) throw new Error(`permaticker must be an integer, got ${String(p)}`);
+  }
+}
+
+/** Rows must belong to the permatickers being replaced, or a re-run would duplicate them. */
+function checkBelong(what: string, permatickers: number[], rows: readonly { permaticker: number }[]): void {
+  const keys = new Set(permatickers);
+  for (let i = 0; i < rows.length; i++) {
+    if (!keys.has(rows[i].permaticker)) {
+      throw new Error(`${what} row ${i + 1} has permaticker ${rows[i].permaticker}, which is not among the permatickers being replaced.`);
+    }
+  }
+}
+
+// Deleting through a semi-join keeps one hash probe per row however many keys are replaced.
+async function deleteFor(connection: DuckDBConnection, table: string, permatickers: number[], source?: string): Promise<void> {
+  if (permatickers.length === 0) return;
+  const keys = listValue(permatickers);
+  if (source === undefined) {
+    await connection.run(`DELETE FROM ${table} WHERE permaticker IN (SELECT unnest($1::INTEGER[]))`, [keys]);
+  } else {
+    await connection.run(`DELETE FROM ${table} WHERE source = $2 AND permaticker IN (SELECT unnest($1::INTEGER[]))`, [keys, source]);
+  }
+}
+
+function txOn(connection: DuckDBConnection): MarketWriteTx {
+  return {
+    async upsertSecurities(rows) {
+      const keys = rows.map((r) => r.permaticker);
+      checkKeys(keys);
+      if (new Set(keys).size !== keys.length) throw new Error('upsertSecurities: the same permaticker appears twice.');
+      await deleteFor(connection, 'securities', keys);
+      await appendRows(connection, 'securities', SECURITY_COLUMNS, rows);
+    },
+    async replaceTickerHistory(permaticker, rows) {
+      checkKeys([permaticker]);
+      checkBelong('ticker_history', [permaticker], rows);
+      await deleteFor(connection, 'ticker_history', [permaticker]);
+      await appendRows(connection, 'ticker_history', TICKER_COLUMNS, rows);
+    },
+    async replacePrices(permatickers, rows) {
+      checkKeys(permatickers);
+      checkBelong('prices', permatickers, rows);
+      await deleteFor(connection, 'prices', permatickers);
+      await appendRows(connection, 'prices', PRICE_COLUMNS, rows);
+    },
+    async replaceActions(permatickers, source, rows) {
+      checkKeys(permatickers);
+      checkBelong('corporate_actions', permatickers, rows);
+      await deleteFor(connection, 'corporate_actions', permatickers, source);
+      await appendRows(connection, 'corporate_actions', ACTION_COLUMNS, rows);
+    },
+    async replaceFacts(permatickers, source, rows) {
+      checkKeys(permatickers);
+      checkBelong('facts', permatickers, rows);
+      await deleteFor(connection, 'facts', permatickers, source);
+      await appendRows(connection, 'facts', FACT_COLUMNS, rows);
+    },
+  };
+}
+
+/** A MarketWriter bound to an open store, plus the means to publish or discard the work. */
+export type MarketWriterHandle = MarketWriter & {
+  readonly store: WritableStore;
+  /** Makes the work visible to readers (atomic rename over the published file). */
+  publish(): Promise<void>;
+  /** Throws the work away; the published file is untouched. */
+  discard(): Promise<void>;
+};
+
+export function createMarketWriter(store: WritableStore, clock: () => Date = () => new Date()): MarketWriterHandle {
+  const connection = store.connection;
+  let queue: Promise<unknown> = Promise.resolve();
+  let inTransaction = false;
+  const startedAt = clock().toISOString();
+
+  // Transactions run one after another: DuckDB has one transaction per connection, and
+  // interleaving two importers' statements would mix their work.
+  function serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  }
+
+  return {
+    store,
+    transaction<T>(work: (tx: MarketWriteTx) => Promise<T>): Promise<T> {
+      if (inTransaction) return Promise.reject(new Error('MarketWriter.transaction cannot be nested.'));
+      return serial(async () => {
+        inTransaction = true;
+        await connection.run('BEGIN TRANSACTION');
+        try {
+          const result = await work(txOn(connection));
+          await connection.run('COMMIT');
+          return result;
+        } catch (e) {
+          await connection.run('ROLLBACK').catch(() => undefined);
+          throw e;
+        } finally {
+          inTransaction = false;
+        }
+      });
+    },
+    async nextPermaticker() {
+      const [row] = await queryRows<{ next: number }>(connection, 'SELECT (coalesce(max(permaticker), 0) + 1)::INTEGER AS next FROM securities');
+      return row.next;
+    },
+    async findPermaticker(by) {
+      if (by.cik) {
+        const rows = await queryRows<{ permaticker: number }>(
+          connection,
+          `SELECT permaticker FROM securities WHERE cik = $1 ORDER BY is_delisted, last_price_date DESC NULLS LAST, permaticker LIMIT 1`,
+          [by.cik],
+        );
+        if (rows.length > 0) return rows[0].permaticker;
+      }
+      if (by.ticker) {
+        const ticker = by.ticker.toUpperCase();
+        const rows = await queryRows<{ permaticker: number }>(
+          connection,
+          `SELECT permaticker FROM (
+             SELECT permaticker, 0 AS rank, is_delisted, last_price_date AS last FROM securities WHERE upper(ticker) = $1
+             UNION ALL
+             SELECT permaticker, 1 AS rank, true, end_date FROM ticker_history WHERE upper(ticker) = $1
+           ) ORDER BY rank, is_delisted, last DESC NULLS FIRST, permaticker LIMIT 1`,
+          [ticker],
+        );
+        if (rows.length > 0) return rows[0].permaticker;
+      }
+      return null;
+    },
+    finish(source, detail) {
+      return serial(async () => {
+        const snapshotId = await refreshSnapshotId(connection);
+        await connection.run(`INSERT INTO import_runs VALUES ($1, $2, $3, $4, 'done', $5)`, [
+          randomUUID(),
+          source,
+          startedAt,
+          clock().toISOString(),
+          detail ?? null,
+        ]);
+        return { snapshotId };
+      });
+    },
+    publish: () => serial(() => store.publish()),
+    discard: () => serial(() => store.discard()),
+  };
+}
+
+/** Opens a writer on the market file (a private copy, published by `publish()`). */
+export async function openMarketWriter(file: string = config().marketDb, options: OpenWritableOptions = {}): Promise<MarketWriterHandle> {
+  return createMarketWriter(await openWritableStore(file, options));
+}
+
+/** Runs `work` with a writer; publishes when it succeeds, discards everything when it throws. */
+export async function withMarketWriter<T>(file: string, options: OpenWritableOptions, work: (writer: MarketWriterHandle) => Promise<T>): Promise<T> {
+  const writer = await openMarketWriter(file, options);
+  try {
+    const result = await work(writer);
+    await writer.publish();
+    return result;
+  } catch (e) {
+    await writer.discard();
+    throw e;
+  }
+}

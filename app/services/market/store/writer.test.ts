@@ -1,0 +1,205 @@
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { FactRecord, PriceRecord, SecurityRecord } from './records';
+import { closeMarketReader, marketReader, openMarketReader } from './open-store.server';
+import { openMarketWriter, withMarketWriter } from './writer.server';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'quarry-writer-'));
+let n = 0;
+const freshFile = () => path.join(dir, `m${++n}.duckdb`);
+
+afterEach(() => closeMarketReader());
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const security = (permaticker: number, ticker: string, extra: Partial<SecurityRecord> = {}): SecurityRecord => ({
+  permaticker,
+  ticker,
+  name: `${ticker} Corp`,
+  exchange: 'NYSE',
+  category: 'Domestic Common Stock',
+  sector: 'Technology',
+  industry: 'Software',
+  cik: null,
+  firstPriceDate: '2020-01-02',
+  lastPriceDate: '2020-01-03',
+  isDelisted: false,
+  source: 'test',
+  ...extra,
+});
+
+const price = (permaticker: number, date: string, close: number): PriceRecord => ({
+  permaticker,
+  date,
+  open: close,
+  high: close,
+  low: close,
+  close,
+  volume: 1000,
+  closeUnadj: close,
+  tri: close,
+});
+
+const fact = (permaticker: number, value: number, source = 'test'): FactRecord => ({
+  permaticker,
+  concept: 'revenue',
+  value,
+  unit: 'USD',
+  periodStart: '2020-01-01',
+  periodEnd: '2020-03-31',
+  fiscalYear: 2020,
+  fiscalPeriod: 'Q1',
+  form: '10-Q',
+  filed: '2020-05-01',
+  accession: '0000000001-20-000001',
+  source,
+  sourceTag: null,
+});
+
+async function count(file: string, table: string): Promise<number> {
+  const reader = await openMarketReader(file);
+  try {
+    const [row] = await reader.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${table}`);
+    return row.n;
+  } finally {
+    reader.close();
+  }
+}
+
+describe('market writer', () => {
+  it('commits a transaction, and the same content gives the same snapshot id whatever the order', async () => {
+    const a = freshFile();
+    const b = freshFile();
+    const ids: string[] = [];
+    for (const [file, order] of [
+      [a, [1, 2]],
+      [b, [2, 1]],
+    ] as const) {
+      ids.push(
+        await withMarketWriter(file, {}, async (w) => {
+          for (const p of order) {
+            await w.transaction(async (tx) => {
+              await tx.upsertSecurities([security(p, `T${p}`)]);
+              await tx.replacePrices([p], [price(p, '2020-01-02', 10 * p), price(p, '2020-01-03', 11 * p)]);
+            });
+          }
+          return (await w.finish('test')).snapshotId;
+        }),
+      );
+    }
+    expect(ids[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(ids[1]).toBe(ids[0]);
+    expect(await count(a, 'prices')).toBe(4);
+    const reader = await openMarketReader(a);
+    const meta = await reader.all<{ value: string }>(`SELECT value FROM meta WHERE key = 'snapshot_id'`);
+    const runs = await reader.all<{ source: string; status: string }>(`SELECT source, status FROM import_runs`);
+    reader.close();
+    expect(meta[0].value).toBe(ids[0]);
+    expect(runs).toEqual([{ source: 'test', status: 'done' }]);
+  });
+
+  it('changes the snapshot id when any value changes, and re-running the same writes changes nothing', async () => {
+    const file = freshFile();
+    const write = (close: number) =>
+      withMarketWriter(file, {}, async (w) => {
+        await w.transaction(async (tx) => {
+          await tx.upsertSecurities([security(1, 'AAA')]);
+          await tx.replacePrices([1], [price(1, '2020-01-02', close)]);
+          await tx.replaceFacts([1], 'test', [fact(1, 5)]);
+        });
+        return (await w.finish('test')).snapshotId;
+      });
+    const first = await write(10);
+    const again = await write(10);
+    const changed = await write(10.01);
+    expect(again).toBe(first);
+    expect(changed).not.toBe(first);
+    expect(await count(file, 'prices')).toBe(1);
+    expect(await count(file, 'facts')).toBe(1);
+  });
+
+  it('rolls back everything in a failed transaction and keeps earlier committed ones', async () => {
+    const file = freshFile();
+    const writer = await openMarketWriter(file);
+    await writer.transaction((tx) => tx.upsertSecurities([security(1, 'AAA')]));
+    await expect(
+      writer.transaction(async (tx) => {
+        await tx.upsertSecurities([security(2, 'BBB')]);
+        await tx.replacePrices([2], [price(2, '2020-01-02', 5)]);
+        throw new Error('importer failed half way');
+      }),
+    ).rejects.toThrow('importer failed half way');
+    // A bad value is refused with the row number, also rolling back.
+    await expect(
+      writer.transaction((tx) => tx.replacePrices([1], [price(1, '2020-01-02', 5), { ...price(1, '2020-01-03', 5), close: Number.NaN }])),
+    ).rejects.toThrow(/prices row 2: close must be a finite number/);
+    await expect(writer.transaction((tx) => tx.replacePrices([1], [price(1, '2020-13-45x', 5)]))).rejects.toThrow(/YYYY-MM-DD/);
+    await expect(writer.transaction((tx) => tx.replacePrices([1], [price(3, '2020-01-02', 5)]))).rejects.toThrow(/not among the permatickers/);
+    await writer.publish();
+    expect(await count(file, 'securities')).toBe(1);
+    expect(await count(file, 'prices')).toBe(0);
+  });
+
+  it('replaces only the facts and actions of the given source', async () => {
+    const file = freshFile();
+    await withMarketWriter(file, {}, async (w) => {
+      await w.transaction(async (tx) => {
+        await tx.upsertSecurities([security(1, 'AAA')]);
+        await tx.replaceFacts([1], 'sec', [fact(1, 1, 'sec'), { ...fact(1, 2, 'sec'), fiscalPeriod: 'Q2' }]);
+        await tx.replaceFacts([1], 'sharadar', [fact(1, 3, 'sharadar')]);
+        await tx.replaceActions([1], 'sec', [{ permaticker: 1, date: '2020-02-03', action: 'dividend', value: 0.5, detail: null, source: 'sec' }]);
+      });
+      await w.transaction(async (tx) => {
+        await tx.replaceFacts([1], 'sec', [fact(1, 9, 'sec')]);
+        await tx.replaceActions([1], 'sec', []);
+      });
+    });
+    const reader = await openMarketReader(file);
+    const facts = await reader.all<{ value: number; source: string }>(`SELECT value, source FROM facts ORDER BY value`);
+    const actions = await reader.all(`SELECT * FROM corporate_actions`);
+    reader.close();
+    expect(facts).toEqual([
+      { value: 3, source: 'sharadar' },
+      { value: 9, source: 'sec' },
+    ]);
+    expect(actions).toEqual([]);
+  });
+
+  it('numbers new securities and finds them by CIK, current ticker or former ticker', async () => {
+    const file = freshFile();
+    const writer = await openMarketWriter(file);
+    expect(await writer.nextPermaticker()).toBe(1);
+    await writer.transaction(async (tx) => {
+      await tx.upsertSecurities([security(7, 'NEWT', { cik: '0000000042' }), security(9, 'OLDT', { isDelisted: true })]);
+      await tx.replaceTickerHistory(7, [
+        { permaticker: 7, ticker: 'OLDT', startDate: '2010-01-04', endDate: '2015-06-30' },
+        { permaticker: 7, ticker: 'NEWT', startDate: '2015-07-01', endDate: null },
+      ]);
+    });
+    expect(await writer.nextPermaticker()).toBe(10);
+    expect(await writer.findPermaticker({ cik: '0000000042' })).toBe(7);
+    expect(await writer.findPermaticker({ ticker: 'newt' })).toBe(7);
+    expect(await writer.findPermaticker({ ticker: 'OLDT' })).toBe(9);
+    expect(await writer.findPermaticker({ ticker: 'NONE', cik: '1' })).toBeNull();
+    await writer.discard();
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('publishes atomically: readers see the old data until publish, then the new file', async () => {
+    const file = freshFile();
+    await withMarketWriter(file, {}, (w) => w.transaction((tx) => tx.upsertSecurities([security(1, 'AAA')])));
+    const before = await marketReader(file);
+    expect(await before.all(`SELECT ticker FROM securities`)).toEqual([{ ticker: 'AAA' }]);
+
+    const writer = await openMarketWriter(file);
+    // A second writer on the same file is refused while the first holds the lock.
+    await expect(openMarketWriter(file)).rejects.toThrow(/Another process/);
+    await writer.transaction((tx) => tx.upsertSecurities([security(2, 'BBB')]));
+    expect(await (await marketReader(file)).all(`SELECT count(*)::INTEGER AS n FROM securities`)).toEqual([{ n: 1 }]);
+    await writer.publish();
+    const after = await marketReader(file);
+    expect(after).not.toBe(before);
+    expect(await after.all(`SELECT ticker FROM securities ORDER BY ticker`)).toEqual([{ ticker: 'AAA' }, { ticker: 'BBB' }]);
+  });
+});
