@@ -1,0 +1,108 @@
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { config } from '../config.server';
+import { tooManyRequests } from '../http/errors';
+
+// Rate limits for the account flows (DESIGN §2): per e-mail, per client address when we know it,
+// and always one global bucket per action. In memory by default; in Redis when REDIS_URL is set,
+// so every app process shares the same counts.
+
+export type LimitedAction = 'signin' | 'otp' | 'signup' | 'reset';
+export type LimitScope = 'email' | 'address' | 'global';
+export type LimitRule = { points: number; durationSeconds: number };
+
+const MINUTE = 60;
+
+export const RATE_LIMITS: Record<LimitedAction, Record<LimitScope, LimitRule>> = {
+  // Password checks: 10 per e-mail per 15 minutes stops online guessing against one account.
+  signin: {
+    email: { points: 10, durationSeconds: 15 * MINUTE },
+    address: { points: 50, durationSeconds: 15 * MINUTE },
+    global: { points: 300, durationSeconds: MINUTE },
+  },
+  // Code checks: each code also dies after 5 wrong tries; this bounds guesses across new codes.
+  otp: {
+    email: { points: 30, durationSeconds: 15 * MINUTE },
+    address: { points: 100, durationSeconds: 15 * MINUTE },
+    global: { points: 600, durationSeconds: MINUTE },
+  },
+  signup: {
+    email: { points: 5, durationSeconds: 60 * MINUTE },
+    address: { points: 20, durationSeconds: 60 * MINUTE },
+    global: { points: 300, durationSeconds: MINUTE },
+  },
+  // Each reset request sends a mail: keep it low per address to avoid mail-bombing someone.
+  reset: {
+    email: { points: 5, durationSeconds: 60 * MINUTE },
+    address: { points: 20, durationSeconds: 60 * MINUTE },
+    global: { points: 100, durationSeconds: MINUTE },
+  },
+};
+
+let namespace = 'v1';
+let redis: Redis | undefined;
+const limiters = new Map<string, RateLimiterAbstract>();
+
+function redisClient(url: string): Redis {
+  if (!redis) {
+    redis = new Redis(url, { maxRetriesPerRequest: 2 });
+    // A Redis outage must not take sign-in down: the in-memory insurance limiter takes over.
+    redis.on('error', () => undefined);
+  }
+  return redis;
+}
+
+/** The limiter of one action and scope (one instance per process, created on first use). */
+export function limiterFor(action: LimitedAction, scope: LimitScope): RateLimiterAbstract {
+  const key = `${action}:${scope}`;
+  let limiter = limiters.get(key);
+  if (!limiter) {
+    const rule = RATE_LIMITS[action][scope];
+    const base = { points: rule.points, duration: rule.durationSeconds, keyPrefix: `quarry:rl:${namespace}:${key}` };
+    const url = config().redisUrl;
+    limiter = url
+      ? new RateLimiterRedis({ ...base, storeClient: redisClient(url), insuranceLimiter: new RateLimiterMemory(base) })
+      : new RateLimiterMemory(base);
+    limiters.set(key, limiter);
+  }
+  return limiter;
+}
+
+/**
+ * Counts one attempt of `action` in every bucket that applies; throws a 429 DomainError with
+ * Retry-After when any bucket is exhausted.
+ */
+export async function limit(action: LimitedAction, keys: { email?: string; clientAddress?: string }): Promise<void> {
+  const buckets: Array<[LimitScope, string]> = [['global', 'all']];
+  if (keys.email) buckets.push(['email', keys.email.trim().toLowerCase()]);
+  if (keys.clientAddress) buckets.push(['address', keys.clientAddress]);
+  const results = await Promise.allSettled(buckets.map(([scope, key]) => limiterFor(action, scope).consume(key)));
+  let retryAfterMs = 0;
+  for (const r of results) {
+    if (r.status === 'fulfilled') continue;
+    if (r.reason instanceof RateLimiterRes) retryAfterMs = Math.max(retryAfterMs, r.reason.msBeforeNext);
+    else throw r.reason;
+  }
+  if (retryAfterMs > 0) throw tooManyRequests(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+}
+
+/** The first X-Forwarded-For hop when TRUST_PROXY is on; remix-serve gives no address otherwise. */
+export function clientAddress(request: Request): string | undefined {
+  if (!config().trustProxy) return undefined;
+  const first = request.headers.get('X-Forwarded-For')?.split(',')[0]?.trim();
+  return first && first.length <= 64 ? first : undefined;
+}
+
+/** Tests: forget all counts (a fresh key namespace, so Redis counts from other runs do not leak in). */
+export function resetRateLimitsForTests(ns = `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`): void {
+  namespace = ns;
+  limiters.clear();
+}
+
+/** Closes the shared Redis connection (tests, graceful shutdown). */
+export async function closeRateLimits(): Promise<void> {
+  limiters.clear();
+  const r = redis;
+  redis = undefined;
+  if (r) await r.quit().catch(() => r.disconnect());
+}
