@@ -1,0 +1,91 @@
+import { fromEpochDay } from '../dates';
+import type { MetricDefinition, MetricFormat } from './catalogue';
+
+// Display formatting for metric values. Everything goes through Intl.NumberFormat with a fixed
+// number of fraction digits, so binary floating-point noise (0.07 × 100 = 7.000000000000001)
+// never reaches the page, and a rounded "-0" never shows.
+
+export const NOT_AVAILABLE = 'n/a';
+
+const cache = new Map<string, Intl.NumberFormat>();
+function nf(minimumFractionDigits: number, maximumFractionDigits: number, grouping = true): Intl.NumberFormat {
+  const key = `${minimumFractionDigits}:${maximumFractionDigits}:${grouping}`;
+  let f = cache.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', { minimumFractionDigits, maximumFractionDigits, useGrouping: grouping });
+    cache.set(key, f);
+  }
+  return f;
+}
+
+/** Formats with fixed digits; a value that rounds to zero loses its minus sign. */
+function fixed(value: number, digits: number, minDigits = digits): string {
+  const text = nf(minDigits, digits).format(value);
+  return /^-[0.,]*$/.test(text) ? text.slice(1) : text;
+}
+
+const SCALES: [number, string][] = [
+  [1e12, 'T'],
+  [1e9, 'B'],
+  [1e6, 'M'],
+  [1e3, 'K'],
+];
+
+/** 1234567 → "1.23M"; picks the unit after rounding so 999,999,999 shows as "1.00B", not "1,000.00M". */
+export function compact(value: number, digits = 2): string {
+  const abs = Math.abs(value);
+  for (let i = 0; i < SCALES.length; i++) {
+    const [scale, suffix] = SCALES[i];
+    if (abs >= scale) {
+      const rounded = Number((abs / scale).toFixed(digits));
+      if (rounded >= 1000 && i > 0) {
+        const [up, upSuffix] = SCALES[i - 1];
+        return `${value < 0 ? '-' : ''}${fixed(abs / up, digits)}${upSuffix}`;
+      }
+      return `${value < 0 ? '-' : ''}${fixed(rounded, digits)}${suffix}`;
+    }
+  }
+  const rounded = Number(abs.toFixed(digits));
+  if (rounded >= 1000) return `${value < 0 ? '-' : ''}${fixed(abs / 1e3, digits)}K`;
+  return fixed(value, digits);
+}
+
+function withSign(text: string, negative: boolean): string {
+  return negative && text !== '0' && !/^[0.,]+$/.test(text) ? `-${text}` : text;
+}
+
+export function formatByFormat(format: MetricFormat, value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return NOT_AVAILABLE;
+  switch (format) {
+    case 'currency': {
+      const text = fixed(Math.abs(value), 2);
+      return withSign(`$${text}`, value < 0 && text !== '0.00');
+    }
+    case 'large_currency': {
+      const text = compact(Math.abs(value));
+      return withSign(`$${text}`, value < 0 && !/^0(\.0+)?$/.test(text));
+    }
+    case 'percent':
+      // value is a fraction; scale by shifting the decimal in the string, not by × 100.
+      return `${fixed(Number(`${value}e2`), 2)}%`;
+    case 'ratio':
+      return fixed(value, 2);
+    case 'number':
+    case 'score':
+      return fixed(value, 2);
+    case 'integer':
+      return fixed(value, 0);
+    case 'shares':
+      return compact(value);
+    case 'days':
+      return `${fixed(value, 0)} d`;
+    case 'years':
+      return `${fixed(value, 0)} y`;
+    case 'date':
+      return Number.isInteger(value) ? fromEpochDay(value) : NOT_AVAILABLE;
+  }
+}
+
+export function formatMetricValue(metric: Pick<MetricDefinition, 'format'>, value: number | null | undefined): string {
+  return formatByFormat(metric.format, value);
+}
