@@ -1,0 +1,16 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { callerOf } from '~/services/auth/api.server';
+import { revokeTokenHash } from '~/services/auth/tokens.server';
+import { handleApi, methodNotAllowed } from '~/services/http/api.server';
+
+// POST /api/v1/auth/logout => 204; the caller's token no longer works.
+
+export const loader = () => methodNotAllowed(['POST']);
+
+export const action = ({ request }: ActionFunctionArgs) =>
+  handleApi(async () => {
+    if (request.method !== 'POST') return methodNotAllowed(['POST']);
+    const caller = await callerOf(request);
+    if (caller.kind === 'user') await revokeTokenHash(caller.tokenHash);
+    return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+  });

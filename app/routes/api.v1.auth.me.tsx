@@ -1,0 +1,43 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { callerOf, GUEST_DETAIL, readApiBody, requireAccount } from '~/services/auth/api.server';
+import { ProfilePatchSchema } from '~/services/auth/schemas';
+import { deleteAccount, updateProfile } from '~/services/auth/users.server';
+import type { AccountUser, PublicUser } from '~/services/auth/types';
+import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.server';
+
+// GET /api/v1/auth/me => {id, email, full_name, profile_picture, has_access}, or {detail} for a guest.
+// PATCH {full_name?, profile_picture?} => the updated user. DELETE => 204, the account and its data gone.
+
+const ALLOWED = ['GET', 'PATCH', 'DELETE'];
+
+function publicUser(user: AccountUser): PublicUser {
+  const { id, email, full_name, profile_picture, has_access } = user;
+  return { id, email, full_name, profile_picture, has_access };
+}
+
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  handleApi(async () => {
+    const caller = await callerOf(request);
+    if (caller.kind === 'guest') return jsonResponse({ detail: GUEST_DETAIL });
+    return jsonResponse(publicUser(caller.user));
+  });
+
+export const action = ({ request }: ActionFunctionArgs) =>
+  handleApi(async () => {
+    switch (request.method) {
+      case 'PATCH': {
+        const caller = await requireAccount(request);
+        const patch = await readApiBody(request, ProfilePatchSchema);
+        return jsonResponse(publicUser(await updateProfile(caller.user.id, patch)));
+      }
+      case 'DELETE': {
+        const caller = await requireAccount(request);
+        // Deleting the user deletes its tokens too, so this token is revoked with it.
+        await deleteAccount(caller.user.id);
+        return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+      }
+      default:
+        return methodNotAllowed(ALLOWED);
+    }
+  });
+
