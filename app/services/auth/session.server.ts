@@ -86,3 +86,13 @@ export function setSignedOut(session: QuarrySession): void {
 export function flashModal(session: QuarrySession, modal: ModalState): void {
   session.flash('modal', modal);
 }
+
+/** Post/redirect/get with a modal shown on the next page (spec §4 modals driven by results). */
+export async function redirectWithModal(session: QuarrySession, to: string, modal: ModalState): Promise<Response> {
+  flashModal(session, modal);
+  return new Response(null, { status: 302, headers: { Location: to, 'Set-Cookie': await commitSession(session) } });
+}
+
+export async function redirectWithSession(session: QuarrySession, to: string): Promise<Response> {
+  return new Response(null, { status: 302, headers: { Location: to, 'Set-Cookie': await commitSession(session) } });
+}

@@ -1,0 +1,11 @@
+import { Outlet } from '@remix-run/react';
+import { WelcomeLayout } from '~/ui/layout/WelcomeLayout';
+
+// Pathless layout route: the welcome layout of the pages that need no authentication.
+export default function WelcomeLayoutRoute() {
+  return (
+    <WelcomeLayout>
+      <Outlet />
+    </WelcomeLayout>
+  );
+}

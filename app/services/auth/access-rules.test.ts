@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { allowedWithoutAccess, backtestQueryRedirect, isNoAuthPath, routeRedirect } from './access-rules';
+
+const guest = { isGuest: true, hasAccess: false, isSuperuser: false };
+const noAccess = { isGuest: false, hasAccess: false, isSuperuser: false };
+const member = { isGuest: false, hasAccess: true, isSuperuser: false };
+const admin = { isGuest: false, hasAccess: true, isSuperuser: true };
+
+describe('spec §5 allow-list for users without has_access', () => {
+  it('lets a guest browse the data browser but not company pages', () => {
+    expect(routeRedirect('/data-browser', guest)).toEqual({ allow: true });
+    expect(routeRedirect('/data-browser/12/revenue', guest)).toEqual({ allow: true });
+    expect(routeRedirect('/company/AAPL/overview', guest)).toEqual({ redirect: '/data-browser' });
+    expect(routeRedirect('/screener', guest)).toEqual({ redirect: '/data-browser' });
+    expect(routeRedirect('/', guest)).toEqual({ redirect: '/data-browser' });
+  });
+  it('lets a signed-in user without access reach company pages and the profile only', () => {
+    expect(routeRedirect('/company/AAPL', noAccess)).toEqual({ allow: true });
+    expect(routeRedirect('/profile', noAccess)).toEqual({ allow: true });
+    expect(routeRedirect('/watchlist', noAccess)).toEqual({ redirect: '/data-browser' });
+    expect(routeRedirect('/backtest', noAccess)).toEqual({ redirect: '/data-browser' });
+  });
+  it('keeps the exact list of the spec', () => {
+    for (const p of ['/finish-profile-creation', '/otp', '/forgot-password', '/reset-password', '/register', '/login', '/profile', '/oauth', '/oauth/google']) {
+      expect(allowedWithoutAccess(p, true)).toBe(true);
+    }
+    expect(allowedWithoutAccess('/profiles', false)).toBe(false);
+    expect(allowedWithoutAccess('/admin', false)).toBe(false);
+  });
+});
+
+describe('superuser and query rules', () => {
+  it('sends non-superusers away from /admin to /', () => {
+    expect(routeRedirect('/admin', member)).toEqual({ redirect: '/' });
+    expect(routeRedirect('/admin', noAccess)).toEqual({ redirect: '/' });
+    expect(routeRedirect('/admin', admin)).toEqual({ allow: true });
+  });
+  it('lets users with access anywhere else', () => {
+    for (const p of ['/', '/screener', '/screener/manage', '/watchlist', '/backtest', '/company/X/chart']) {
+      expect(routeRedirect(p, member)).toEqual({ allow: true });
+    }
+  });
+  it('needs screener_id or backtest_id on /backtest', () => {
+    expect(backtestQueryRedirect(new URL('http://x/backtest'))).toBe('/screener');
+    expect(backtestQueryRedirect(new URL('http://x/backtest?screener_id='))).toBe('/screener');
+    expect(backtestQueryRedirect(new URL('http://x/backtest?screener_id=abc'))).toBeNull();
+    expect(backtestQueryRedirect(new URL('http://x/backtest?backtest_id=1'))).toBeNull();
+  });
+  it('flags the welcome-layout pages as needing no authentication', () => {
+    expect(isNoAuthPath('/login')).toBe(true);
+    expect(isNoAuthPath('/oauth/github')).toBe(true);
+    expect(isNoAuthPath('/loginx')).toBe(false);
+    expect(isNoAuthPath('/profile')).toBe(false);
+  });
+});

@@ -1,0 +1,52 @@
+import { getInputProps, type FieldMetadata } from '@conform-to/react';
+
+// Accessible fields for Conform forms: every input has a label, its errors are linked with
+// aria-describedby, and the value survives a failed submit (Conform's defaultValue).
+
+type InputType = 'text' | 'email' | 'password' | 'search' | 'number' | 'date' | 'hidden';
+
+export function TextField({
+  meta,
+  label,
+  type = 'text',
+  hint,
+  autoComplete,
+  autoFocus,
+  inputMode,
+}: {
+  meta: FieldMetadata<string | undefined>;
+  label: string;
+  type?: InputType;
+  hint?: string;
+  autoComplete?: string;
+  autoFocus?: boolean;
+  inputMode?: 'numeric' | 'text' | 'email';
+}) {
+  const hintId = hint ? `${meta.id}-hint` : undefined;
+  const props = getInputProps(meta, { type: type === 'hidden' ? 'hidden' : type, ariaDescribedBy: hintId });
+  return (
+    <div className="field">
+      <label htmlFor={meta.id}>{label}</label>
+      {hint ? (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
+      <input {...props} key={props.key} autoComplete={autoComplete} autoFocus={autoFocus} inputMode={inputMode} />
+      {meta.errors?.length ? (
+        <p id={meta.errorId} className="field__error">
+          {meta.errors.join(' ')}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function FormErrors({ errors, id }: { errors?: string[]; id: string }) {
+  if (!errors?.length) return null;
+  return (
+    <p id={id} className="form-errors" role="alert">
+      {errors.join(' ')}
+    </p>
+  );
+}

@@ -1,0 +1,188 @@
+import { Form } from '@remix-run/react';
+import type { ReactNode } from 'react';
+import {
+  CLOSE_MODAL_LABEL,
+  DEFAULT_ERROR_TITLE,
+  errorModalText,
+  type ConfirmModalState,
+  type ModalState,
+  type PromptModalState,
+} from './modal-state';
+
+// What every modal shows, shared by the server-rendered fallback and the Ark UI dialog.
+// Prompt and confirm are real forms: OK/Confirm posts the form, and Cancel and the close
+// button post a second form carrying the cancelled flag, so the semantics of spec §4 hold
+// with or without JavaScript.
+
+export type ModalParts = {
+  Title: (p: { children: ReactNode; id: string }) => ReactNode;
+  Description: (p: { children: ReactNode; id: string }) => ReactNode;
+  /** Closes an error or info modal: a link without JS, a button with it. */
+  Close: (p: { children: ReactNode; className: string; label?: string }) => ReactNode;
+};
+
+export function modalTitle(state: ModalState): string {
+  return state.kind === 'error' ? state.title || DEFAULT_ERROR_TITLE : state.title;
+}
+
+function Icon({ state }: { state: ModalState }) {
+  if (state.kind === 'error') {
+    return (
+      <span className={`modal-icon ${state.warning ? 'modal-icon--warning' : 'modal-icon--danger'}`} aria-hidden="true">
+        !
+      </span>
+    );
+  }
+  if (state.kind === 'info') {
+    const info = (state.mode ?? 'info') === 'info';
+    return (
+      <span className={`modal-icon ${info ? 'modal-icon--info' : 'modal-icon--success'}`} aria-hidden="true" data-mode={info ? 'info' : 'success'}>
+        {info ? 'i' : '✓'}
+      </span>
+    );
+  }
+  return null;
+}
+
+function HiddenFields({ fields }: { fields?: Record<string, string> }) {
+  return (
+    <>
+      {Object.entries(fields ?? {}).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+    </>
+  );
+}
+
+function cancelFormId(state: PromptModalState | ConfirmModalState) {
+  return `modal-cancel-${state.kind}`;
+}
+
+/** The form that Cancel and the close button submit: empty text, cancelled flag (spec §4). */
+function CancelForm({ state, onSubmit }: { state: PromptModalState | ConfirmModalState; onSubmit?: () => void }) {
+  return (
+    <Form id={cancelFormId(state)} method="post" action={state.action} onSubmit={onSubmit} hidden>
+      <HiddenFields fields={state.fields} />
+      {state.kind === 'prompt' ? <input type="hidden" name={state.name ?? 'value'} value="" /> : null}
+      {state.kind === 'confirm' ? <input type="hidden" name="confirmed" value="false" /> : null}
+      <input type="hidden" name="cancelled" value="true" />
+    </Form>
+  );
+}
+
+export function CloseModalButton({ state }: { state: PromptModalState | ConfirmModalState }) {
+  return (
+    <button type="submit" form={cancelFormId(state)} className="modal-close" aria-label={CLOSE_MODAL_LABEL}>
+      <span aria-hidden="true">×</span>
+    </button>
+  );
+}
+
+export function ModalBody({
+  state,
+  parts,
+  onCancel,
+}: {
+  state: ModalState;
+  parts: ModalParts;
+  onCancel?: () => void;
+}) {
+  const titleId = `modal-title-${state.kind}`;
+  const descId = `modal-desc-${state.kind}`;
+  const { Title, Description, Close } = parts;
+  const header = (
+    <div className="modal-header">
+      <Icon state={state} />
+      <Title id={titleId}>{modalTitle(state)}</Title>
+    </div>
+  );
+
+  switch (state.kind) {
+    case 'error':
+      return (
+        <>
+          <Close className="modal-close" label={CLOSE_MODAL_LABEL}>
+            <span aria-hidden="true">×</span>
+          </Close>
+          {header}
+          <Description id={descId}>
+            <span className="modal-text">{errorModalText(state.error)}</span>
+          </Description>
+        </>
+      );
+    case 'info':
+      return (
+        <>
+          <Close className="modal-close" label={CLOSE_MODAL_LABEL}>
+            <span aria-hidden="true">×</span>
+          </Close>
+          {header}
+          <Description id={descId}>
+            <span className="modal-text">{state.content}</span>
+          </Description>
+          <div className="modal-actions">
+            <Close className="button button--primary">OK</Close>
+          </div>
+        </>
+      );
+    case 'prompt': {
+      const inputId = 'modal-prompt-input';
+      return (
+        <>
+          <CloseModalButton state={state} />
+          {header}
+          <Description id={descId}>
+            <span className="modal-text">{state.content}</span>
+          </Description>
+          <Form method="post" action={state.action} className="modal-form">
+            <HiddenFields fields={state.fields} />
+            <input type="hidden" name="cancelled" value="false" />
+            <label htmlFor={inputId}>{state.label}</label>
+            <input
+              id={inputId}
+              name={state.name ?? 'value'}
+              type="text"
+              required
+              maxLength={state.maxLength ?? 200}
+              defaultValue={state.defaultValue}
+              autoComplete="off"
+            />
+            <div className="modal-actions">
+              <button type="submit" form={cancelFormId(state)} className="button">
+                Cancel
+              </button>
+              <button type="submit" className="button button--primary">
+                OK
+              </button>
+            </div>
+          </Form>
+          <CancelForm state={state} onSubmit={onCancel} />
+        </>
+      );
+    }
+    case 'confirm':
+      return (
+        <>
+          <CloseModalButton state={state} />
+          {header}
+          <Description id={descId}>
+            <span className="modal-text">{state.content}</span>
+          </Description>
+          <Form method="post" action={state.action} className="modal-form">
+            <HiddenFields fields={state.fields} />
+            <input type="hidden" name="confirmed" value="true" />
+            <input type="hidden" name="cancelled" value="false" />
+            <div className="modal-actions">
+              <button type="submit" form={cancelFormId(state)} className="button">
+                Cancel
+              </button>
+              <button type="submit" className={`button ${state.danger ? 'button--danger' : 'button--primary'}`}>
+                {state.confirmLabel ?? 'Confirm'}
+              </button>
+            </div>
+          </Form>
+          <CancelForm state={state} onSubmit={onCancel} />
+        </>
+      );
+  }
+}

@@ -1,0 +1,139 @@
+import { Dialog } from '@ark-ui/react/dialog';
+import { Portal } from '@ark-ui/react/portal';
+import { Link, useLocation, useSubmit } from '@remix-run/react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useHydrated } from '../use-hydrated';
+import { subscribeToModals } from './client-modal-store';
+import { ModalBody, type ModalParts } from './ModalBody';
+import { ERROR_MODAL_WIDTH, INFO_MODAL_WIDTH, type ModalState } from './modal-state';
+
+// The one modal host (spec §4). The server renders the open modal as plain HTML so it works
+// without JavaScript (closed by a link, or by posting its form); once React runs in the
+// browser the same state is shown in an Ark UI dialog with focus trapping and Escape.
+
+const PROMPT_WIDTH = '30rem';
+
+export function modalWidth(state: ModalState): string {
+  if (state.kind === 'error') return ERROR_MODAL_WIDTH;
+  if (state.kind === 'info') return INFO_MODAL_WIDTH;
+  return PROMPT_WIDTH;
+}
+
+function closeHref(pathname: string, search: string): string {
+  const params = new URLSearchParams(search);
+  params.delete('modal');
+  const q = params.toString();
+  return q ? `${pathname}?${q}` : pathname;
+}
+
+function StaticModal({ state, href }: { state: ModalState; href: string }) {
+  const parts: ModalParts = {
+    Title: ({ children, id }) => (
+      <h2 id={id} className="modal-title">
+        {children}
+      </h2>
+    ),
+    Description: ({ children, id }) => (
+      <p id={id} className="modal-description">
+        {children}
+      </p>
+    ),
+    Close: ({ children, className, label }) => (
+      <Link to={href} className={className} aria-label={label} replace>
+        {children}
+      </Link>
+    ),
+  };
+  return (
+    <div className="modal-layer" data-state="open">
+      <div className="modal-backdrop" data-state="open" />
+      <div className="modal-positioner">
+        <div
+          role={state.kind === 'error' ? 'alertdialog' : 'dialog'}
+          aria-modal="true"
+          aria-labelledby={`modal-title-${state.kind}`}
+          aria-describedby={`modal-desc-${state.kind}`}
+          className={`modal modal--${state.kind}`}
+          data-state="open"
+          style={{ width: modalWidth(state) }}
+        >
+          <ModalBody state={state} parts={parts} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function ArkModal({ state, onClosed }: { state: ModalState; onClosed: () => void }) {
+  const submit = useSubmit();
+  const cancelThenClose = () => {
+    // "Cancel or any close submits false with the cancelled flag" (spec §4).
+    if (state.kind === 'prompt' || state.kind === 'confirm') {
+      const form = document.getElementById(`modal-cancel-${state.kind}`);
+      if (form instanceof HTMLFormElement) submit(form, { replace: true });
+    }
+    onClosed();
+  };
+  const parts: ModalParts = {
+    Title: ({ children, id }) => (
+      <Dialog.Title id={id} className="modal-title">
+        {children}
+      </Dialog.Title>
+    ),
+    Description: ({ children, id }) => (
+      <Dialog.Description id={id} className="modal-description">
+        {children}
+      </Dialog.Description>
+    ),
+    Close: ({ children, className, label }: { children: ReactNode; className: string; label?: string }) => (
+      <Dialog.CloseTrigger className={className} aria-label={label}>
+        {children}
+      </Dialog.CloseTrigger>
+    ),
+  };
+  return (
+    <Dialog.Root
+      open
+      role={state.kind === 'error' ? 'alertdialog' : 'dialog'}
+      onOpenChange={(d) => {
+        if (!d.open) {
+          if (state.kind === 'prompt' || state.kind === 'confirm') cancelThenClose();
+          else onClosed();
+        }
+      }}
+    >
+      <Portal>
+        <Dialog.Backdrop className="modal-backdrop" />
+        <Dialog.Positioner className="modal-positioner">
+          <Dialog.Content className={`modal modal--${state.kind}`} style={{ width: modalWidth(state) }}>
+            <ModalBody state={state} parts={parts} onCancel={onClosed} />
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
+
+export function ModalHost({ serverModal }: { serverModal: ModalState | null }) {
+  const hydrated = useHydrated();
+  const location = useLocation();
+  const [clientModal, setClientModal] = useState<ModalState | null>(null);
+  const [dismissedAt, setDismissedAt] = useState<string | null>(null);
+
+  useEffect(() => subscribeToModals(setClientModal), []);
+  useEffect(() => setClientModal(null), [location.key]);
+
+  const active = clientModal ?? (dismissedAt === location.key ? null : serverModal);
+  if (!active) return null;
+  if (!hydrated) return <StaticModal state={active} href={closeHref(location.pathname, location.search)} />;
+  return (
+    <ArkModal
+      key={`${location.key}-${active.kind}`}
+      state={active}
+      onClosed={() => {
+        setClientModal(null);
+        setDismissedAt(location.key);
+      }}
+    />
+  );
+}
