@@ -27,7 +27,7 @@ function readReloads(): Record<string, number> {
 export async function checkForNewBuild(fetcher: typeof fetch = fetch): Promise<boolean> {
   try {
     const res = await fetcher('/builds/latest.json', { headers: { Accept: 'application/json' }, cache: 'no-store' });
-    if (!res.ok) return false;
+    if (!res.ok) return newBuildAvailable;
     const latest = (await res.json()) as { id?: string };
     newBuildAvailable = typeof latest.id === 'string' && latest.id !== CURRENT_BUILD_ID;
   } catch {
