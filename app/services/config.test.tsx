@@ -1,0 +1,58 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { TagManagerScript } from '~/ui/analytics/TagManager';
+import { ConfigError, loadConfig, productionWarnings } from './config.server';
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), 'quarry-config-'));
+
+describe('configuration', () => {
+  it('starts with nothing set: secrets are generated once into DATA_DIR', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir });
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(first.sessionSecrets).toHaveLength(1);
+    expect(first.sessionSecrets[0].length).toBeGreaterThanOrEqual(40);
+    expect(second.sessionSecrets).toEqual(first.sessionSecrets);
+    expect(JSON.parse(readFileSync(path.join(dir, 'secrets.json'), 'utf8')).session).toBe(first.sessionSecrets[0]);
+    expect(first.port).toBe(3000);
+    expect(first.appUrl).toBe('http://localhost:3000');
+    expect(first.marketDb).toBe(path.join(dir, 'market.duckdb'));
+    expect(first.guestMode).toBe(true);
+  });
+
+  it('rotates session secrets given comma-separated', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 'new-one, old-one' }).sessionSecrets).toEqual(['new-one', 'old-one']);
+  });
+
+  it('refuses a tag-manager id that does not match GTM-[A-Z0-9]+ (spec §8)', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), GTM_ID: 'GTM-abc' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), GTM_ID: 'UA-12345' })).toThrow(/GTM_ID/);
+    expect(loadConfig({ DATA_DIR: dataDir(), GTM_ID: 'GTM-K9X2ABC' }).gtmId).toBe('GTM-K9X2ABC');
+  });
+
+  it('rejects a bad port with a clear message', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), PORT: 'eighty' })).toThrow(/PORT/);
+  });
+
+  it('warns about each production setting left at its default', () => {
+    const env = { DATA_DIR: dataDir(), NODE_ENV: 'production' } as const;
+    const warnings = productionWarnings(loadConfig(env), env);
+    expect(warnings.join('\n')).toMatch(/SESSION_SECRET/);
+    expect(warnings.join('\n')).toMatch(/SMTP_URL/);
+    expect(productionWarnings(loadConfig({ DATA_DIR: dataDir() }), {})).toEqual([]);
+  });
+});
+
+describe('tag manager', () => {
+  it('loads nothing when no container is configured', () => {
+    expect(renderToStaticMarkup(<TagManagerScript config={null} />)).toBe('');
+  });
+  it('loads the configured container', () => {
+    const html = renderToStaticMarkup(<TagManagerScript config={{ id: 'GTM-K9X2ABC', enableRouterSync: true }} />);
+    expect(html).toContain('googletagmanager.com/gtm.js');
+    expect(html).toContain('"GTM-K9X2ABC"');
+  });
+});
