@@ -14,13 +14,31 @@ export const PROFILE_PICTURE_MAX_LENGTH = 2048;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/u;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
+
+/** Lone UTF-16 surrogates (valid in JSON, not in UTF-8) become U+FFFD the same way on every database. */
+function wellFormed(v: string): string {
+  return v.replace(LONE_SURROGATE, '\uFFFD');
+}
+
+const EmailFormat = z.string().email();
+
 export const EmailSchema = z
   .string({ required_error: 'Enter your e-mail address.', invalid_type_error: 'Enter your e-mail address.' })
   .trim()
-  .min(1, 'Enter your e-mail address.')
-  .max(EMAIL_MAX_LENGTH, `An e-mail address is at most ${EMAIL_MAX_LENGTH} characters long.`)
-  .email('Enter a valid e-mail address, like name@example.com.')
-  .toLowerCase();
+  // One message at a time: an empty field is not also "invalid".
+  .superRefine((v, ctx) => {
+    const message =
+      v === ''
+        ? 'Enter your e-mail address.'
+        : v.length > EMAIL_MAX_LENGTH
+          ? `An e-mail address is at most ${EMAIL_MAX_LENGTH} characters long.`
+          : !EmailFormat.safeParse(v).success
+            ? 'Enter a valid e-mail address, like name@example.com.'
+            : undefined;
+    if (message) ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+  })
+  .transform((v) => v.toLowerCase());
 
 export const PasswordSchema = z
   .string({ required_error: 'Enter a password.', invalid_type_error: 'Enter a password.' })
@@ -38,7 +56,8 @@ export const FullNameSchema = z
   .trim()
   .min(1, 'Enter your full name.')
   .max(FULL_NAME_MAX_LENGTH, `Your name must be at most ${FULL_NAME_MAX_LENGTH} characters long.`)
-  .refine((v) => !CONTROL_CHARACTERS.test(v), 'Your name contains characters that cannot be used.');
+  .refine((v) => !CONTROL_CHARACTERS.test(v), 'Your name contains characters that cannot be used.')
+  .transform(wellFormed);
 
 export const OtpCodeSchema = z
   .string({ required_error: 'Enter the 6-digit code from the e-mail.', invalid_type_error: 'Enter the 6-digit code from the e-mail.' })

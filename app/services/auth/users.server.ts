@@ -8,7 +8,7 @@ import { zodFieldErrors } from '../http/api.server';
 import { hashPassword } from './passwords.server';
 import { EmailSchema, FinishProfileSchema, FullNameSchema, PasswordSchema, ProfilePatchSchema } from './schemas';
 import type { AccountUser, PublicUser } from './types';
-import type { z, ZodTypeAny } from 'zod';
+import { z, type ZodTypeAny } from 'zod';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -151,6 +151,8 @@ export async function insertUser(input: NewUser): Promise<UserRow> {
   return row;
 }
 
+const CreateUserSchema = z.object({ email: EmailSchema, password: PasswordSchema, full_name: FullNameSchema });
+
 /** For the CLI (`npm run user:create`). `access` finishes the profile and grants access outright. */
 export async function createUser(input: {
   email: string;
@@ -159,12 +161,10 @@ export async function createUser(input: {
   superuser?: boolean;
   access?: boolean;
 }): Promise<AccountUser> {
-  const email = parseInput(EmailSchema, input.email);
-  const password = parseInput(PasswordSchema, input.password);
-  const fullName = parseInput(FullNameSchema, input.full_name);
+  const { email, password, full_name } = parseInput(CreateUserSchema, input);
   const row = await insertUser({
     email,
-    full_name: fullName,
+    full_name,
     password_hash: await hashPassword(password),
     is_superuser: Boolean(input.superuser),
     profile_finished: Boolean(input.access),
