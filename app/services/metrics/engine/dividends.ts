@@ -1,0 +1,62 @@
+import { indices } from './metric-index';
+import type { DividendColumns } from './types';
+
+// Dividend metrics from cash dividends per share (corporate actions), known from their ex-date.
+// Amounts are restated into the evaluation day's shares: a dividend of 1.00 paid before a 2:1
+// split counts as 0.50, so growth across a split is not a fake halving.
+
+const I = indices([
+  'dividend_ttm', 'dividend_yield', 'dividend_growth_1y', 'dividend_cagr_3y', 'dividend_cagr_5y',
+  'dividend_growth_streak', 'dividend_paying_streak', 'last_dividend', 'last_dividend_date',
+] as const);
+
+const YEAR = 365;
+
+/**
+ * `factorAt(day)` is close_unadj / close on the last trading day on or before `day`; `factorNow`
+ * the same on the evaluation day.
+ */
+export function computeDividends(
+  d: DividendColumns,
+  day: number,
+  price: number,
+  factorNow: number,
+  factorAt: (day: number) => number,
+  row: Float64Array,
+): void {
+  let last = -1;
+  for (let k = 0; k < d.exDate.length && d.exDate[k] <= day; k++) last = k;
+  const adj = (k: number) => (d.amount[k] * factorNow) / factorAt(d.exDate[k]);
+  const windowSum = (fromExclusive: number, toInclusive: number) => {
+    let s = 0;
+    for (let k = last; k >= 0 && d.exDate[k] > fromExclusive; k--) if (d.exDate[k] <= toInclusive) s += adj(k);
+    return s;
+  };
+  const ttm = windowSum(day - YEAR, day);
+  row[I.dividend_ttm] = ttm;
+  row[I.dividend_yield] = price > 0 ? ttm / price : Number.NaN;
+  if (last < 0) return;
+  row[I.last_dividend] = adj(last);
+  row[I.last_dividend_date] = d.exDate[last];
+  const prev1 = windowSum(day - 2 * YEAR, day - YEAR);
+  const prev3 = windowSum(day - 4 * YEAR, day - 3 * YEAR);
+  const prev5 = windowSum(day - 6 * YEAR, day - 5 * YEAR);
+  row[I.dividend_growth_1y] = prev1 > 0 ? ttm / prev1 - 1 : Number.NaN;
+  row[I.dividend_cagr_3y] = prev3 > 0 && ttm > 0 ? Math.pow(ttm / prev3, 1 / 3) - 1 : Number.NaN;
+  row[I.dividend_cagr_5y] = prev5 > 0 && ttm > 0 ? Math.pow(ttm / prev5, 1 / 5) - 1 : Number.NaN;
+
+  // Streaks over complete calendar years before the evaluation day's year.
+  const yearOf = (x: number) => new Date(x * 86_400_000).getUTCFullYear();
+  const thisYear = yearOf(day);
+  const perYear = new Map<number, number>();
+  for (let k = 0; k <= last; k++) {
+    const y = yearOf(d.exDate[k]);
+    if (y < thisYear) perYear.set(y, (perYear.get(y) ?? 0) + adj(k));
+  }
+  let paying = 0;
+  for (let y = thisYear - 1; (perYear.get(y) ?? 0) > 0; y--) paying++;
+  let growing = 0;
+  for (let y = thisYear - 1; (perYear.get(y - 1) ?? 0) > 0 && (perYear.get(y) ?? 0) > (perYear.get(y - 1) ?? 0) * (1 + 1e-9); y--) growing++;
+  row[I.dividend_paying_streak] = paying;
+  row[I.dividend_growth_streak] = growing;
+}

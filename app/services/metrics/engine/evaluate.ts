@@ -1,0 +1,163 @@
+import { fromEpochDay, toEpochDay, type IsoDate } from '../../dates';
+import { METRIC_IDS } from '../catalogue';
+import { computeDividends } from './dividends';
+import { computeFundamentals, type FundamentalContext } from './fundamentals';
+import { FundamentalState } from './fundamental-state';
+import { indices, N_METRICS } from './metric-index';
+import { computeTechnicals, preparePrices, type PriceSeries } from './technicals';
+import type { MarketReturns, MetricSnapshot, SecurityInput, UniverseInput } from './types';
+import { computeValuation } from './valuation';
+
+// The point-in-time evaluation: every catalogue metric for every security listed on a day, using
+// facts filed strictly before the day (known from filed + 1) and prices up to and including it.
+//
+// Evaluators keep per-security state between calls, so walking a sorted timeline (month-ends over
+// 25 years, or every trading day of one security) applies each fact once and recomputes the
+// filing-based metrics only when a filing becomes known. Going back in time resets the state.
+
+/** Filings whose latest period ended longer ago than this are stale: no fundamentals, n/a. */
+export const STALE_AFTER_DAYS = 550;
+
+const J = indices(['last_filed', 'days_since_filing'] as const);
+
+function lastIndexOnOrBefore(dates: Int32Array, day: number): number {
+  let lo = 0;
+  let hi = dates.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (dates[mid] <= day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+export class SecurityEvaluator {
+  readonly prices: PriceSeries;
+  private state: FundamentalState;
+  private readonly fundRow = new Float64Array(N_METRICS);
+  private ctx: FundamentalContext | null = null;
+  private lastDay = Number.NEGATIVE_INFINITY;
+  private readonly factorAt = (day: number) => {
+    const i = lastIndexOnOrBefore(this.prices.dates, day);
+    if (this.prices.factor.length === 0) return 1;
+    return this.prices.factor[Math.max(0, i)];
+  };
+
+  constructor(readonly input: SecurityInput) {
+    this.prices = preparePrices(input.dates, input.close, input.closeUnadj, input.tri, input.volume);
+    this.state = new FundamentalState(input.facts);
+  }
+
+  get permaticker(): number {
+    return this.input.permaticker;
+  }
+
+  /** Index of the day's price (last trading day on or before it) when listed that day, else -1. */
+  listedIndex(day: number): number {
+    const dates = this.input.dates;
+    const i = lastIndexOnOrBefore(dates, day);
+    if (i < 0) return -1;
+    if (this.input.delisted && dates[dates.length - 1] < day) return -1;
+    return i;
+  }
+
+  /** Fact index that last changed the known filings (for provenance), -1 before any. */
+  get lastFact(): number {
+    return this.state.lastFact;
+  }
+
+  /** Writes every metric for `day` into `row`; false (row untouched) when not listed that day. */
+  evaluateInto(day: number, row: Float64Array, market: MarketReturns | null): boolean {
+    const i = this.listedIndex(day);
+    if (i < 0) return false;
+    if (day < this.lastDay) {
+      this.state = new FundamentalState(this.input.facts);
+      this.ctx = null;
+    }
+    this.lastDay = day;
+    if (this.state.advanceTo(day) || this.ctx === null) {
+      this.fundRow.fill(Number.NaN);
+      this.ctx = computeFundamentals(this.state.view(), this.fundRow, this.factorAt);
+    }
+    const ctx = this.ctx;
+    const fresh = day - ctx.latestEnd <= STALE_AFTER_DAYS;
+    if (fresh) row.set(this.fundRow);
+    else row.fill(Number.NaN);
+    const lf = this.state.lastFact;
+    if (lf >= 0) {
+      row[J.last_filed] = this.input.facts.filed[lf];
+      row[J.days_since_filing] = day - this.input.facts.filed[lf];
+    }
+    computeTechnicals(this.prices, i, day, market, row);
+    const factorNow = this.prices.factor[i];
+    computeDividends(this.input.dividends, day, this.prices.price[i], factorNow, this.factorAt, row);
+    if (fresh) {
+      const sharesFactor = Number.isNaN(ctx.sharesEnd) ? Number.NaN : this.factorAt(ctx.sharesEnd) / factorNow;
+      computeValuation(row, ctx, this.prices.price[i], sharesFactor);
+    }
+    return true;
+  }
+}
+
+export class UniverseEvaluator {
+  private readonly evaluators: SecurityEvaluator[];
+  private readonly row = new Float64Array(N_METRICS);
+
+  constructor(readonly universe: UniverseInput) {
+    this.evaluators = [...universe.securities].sort((a, b) => a.permaticker - b.permaticker).map((s) => new SecurityEvaluator(s));
+  }
+
+  evaluate(day: number): MetricSnapshot {
+    const listed: number[] = [];
+    for (let s = 0; s < this.evaluators.length; s++) if (this.evaluators[s].listedIndex(day) >= 0) listed.push(s);
+    const n = listed.length;
+    const columns = METRIC_IDS.map(() => new Float64Array(n));
+    const permatickers = new Int32Array(n);
+    for (let r = 0; r < n; r++) {
+      const ev = this.evaluators[listed[r]];
+      permatickers[r] = ev.permaticker;
+      ev.evaluateInto(day, this.row, this.universe.market);
+      for (let m = 0; m < N_METRICS; m++) columns[m][r] = this.row[m];
+    }
+    const values: Record<string, Float64Array> = {};
+    METRIC_IDS.forEach((id, m) => (values[id] = columns[m]));
+    return { date: fromEpochDay(day), day, permatickers, values };
+  }
+}
+
+/** Every metric for every security listed on `date`. */
+export function evaluateAt(universe: UniverseInput, date: IsoDate): MetricSnapshot {
+  return new UniverseEvaluator(universe).evaluate(toEpochDay(date));
+}
+
+/** Snapshots for ascending dates in one incremental pass. */
+export function* evaluateDates(universe: UniverseInput, dates: readonly IsoDate[]): Generator<MetricSnapshot> {
+  const ev = new UniverseEvaluator(universe);
+  for (const d of [...dates].sort()) yield ev.evaluate(toEpochDay(d));
+}
+
+/** Equal-weighted daily return of the universe (the market for beta), from total-return indices. */
+export function equalWeightMarket(securities: readonly SecurityInput[]): MarketReturns | null {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const s of securities) {
+    if (s.dates.length === 0) continue;
+    min = Math.min(min, s.dates[0]);
+    max = Math.max(max, s.dates[s.dates.length - 1]);
+  }
+  if (!Number.isFinite(min)) return null;
+  const sum = new Float64Array(max - min + 1);
+  const count = new Float64Array(max - min + 1);
+  for (const s of securities) {
+    const p = preparePrices(s.dates, s.close, s.closeUnadj, s.tri, s.volume);
+    for (let k = 1; k < p.dates.length; k++) {
+      const r = p.tr[k] / p.tr[k - 1] - 1;
+      if (!Number.isFinite(r)) continue;
+      sum[p.dates[k] - min] += r;
+      count[p.dates[k] - min]++;
+    }
+  }
+  const ret = new Float64Array(max - min + 1);
+  for (let d = 0; d < ret.length; d++) ret[d] = count[d] > 0 ? sum[d] / count[d] : Number.NaN;
+  return { day0: min, ret };
+}

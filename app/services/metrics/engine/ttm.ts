@@ -1,0 +1,71 @@
+import { nearestIndex, type Series, END_TOLERANCE } from './fundamental-state';
+
+// Trailing sums and growth over a quarterly series. Periods are found by their end date
+// (k quarters back = end − 91.31·k days, ± END_TOLERANCE), so a missing quarter gives NaN
+// instead of silently summing four quarters that are not consecutive.
+
+const QUARTER_DAYS = 365.25 / 4;
+
+export function quarterBack(end: number, k: number): number {
+  return Math.round(end - QUARTER_DAYS * k);
+}
+
+export function quarterAt(s: Series, end: number): number {
+  const j = nearestIndex(s.end, end, END_TOLERANCE);
+  return j < 0 ? Number.NaN : s.val[j];
+}
+
+/** Sum (or mean) of the four quarters ending at `end`; NaN unless all four are known. */
+export function ttmAt(s: Series, end: number, mean = false): number {
+  let sum = 0;
+  let prev = -1;
+  for (let k = 0; k < 4; k++) {
+    const j = nearestIndex(s.end, quarterBack(end, k), END_TOLERANCE);
+    if (j < 0 || j === prev) return Number.NaN;
+    prev = j;
+    sum += s.val[j];
+  }
+  return mean ? sum / 4 : sum;
+}
+
+/** Simple growth; NaN when the base is not positive (growth from a loss has no meaning). */
+export function growth(current: number, previous: number): number {
+  if (!(previous > 0) || !Number.isFinite(current)) return Number.NaN;
+  return current / previous - 1;
+}
+
+/** Compound annual growth; NaN unless both ends are positive. */
+export function cagr(current: number, previous: number, years: number): number {
+  if (!(previous > 0) || !(current > 0)) return Number.NaN;
+  return Math.pow(current / previous, 1 / years) - 1;
+}
+
+/** Element-wise combination of two series on matching period ends (e.g. OCF − capex). */
+export function combine(a: Series, b: Series, op: (x: number, y: number) => number): Series {
+  const end: number[] = [];
+  const val: number[] = [];
+  for (let i = 0; i < a.end.length; i++) {
+    const j = nearestIndex(b.end, a.end[i], 5);
+    if (j < 0) continue;
+    const v = op(a.val[i], b.val[j]);
+    if (!Number.isFinite(v)) continue;
+    end.push(a.end[i]);
+    val.push(v);
+  }
+  return { end, val };
+}
+
+/** `a` where filed, else the combination of b and c on that period (gross profit fallback). */
+export function preferOr(a: Series, fallback: Series): Series {
+  if (fallback.end.length === 0) return a;
+  const end = [...a.end];
+  const val = [...a.val];
+  for (let i = 0; i < fallback.end.length; i++) {
+    if (nearestIndex(a.end, fallback.end[i], 5) >= 0) continue;
+    let at = end.length;
+    while (at > 0 && end[at - 1] > fallback.end[i]) at--;
+    end.splice(at, 0, fallback.end[i]);
+    val.splice(at, 0, fallback.val[i]);
+  }
+  return { end, val };
+}
