@@ -1,0 +1,75 @@
+import path from 'node:path';
+import type { Importer, SecurityRecord } from '../store/records';
+import { expandPaths, parseArgs, readText } from './files.server';
+import { adjustSeries } from './prices/adjust';
+import { parsePriceCsv, tickerFromFileName } from './prices/parse-ohlcv';
+
+// OHLCV CSV importer. Each file is parsed and checked whole before any of its rows are written;
+// each ticker is one transaction that replaces its prices and its `prices`-source actions.
+
+const USAGE = `import prices <file.csv|file.csv.gz|folder>... [--ticker T] [--skip-bad-rows]
+  layouts: Stooq, Yahoo, Tiingo, Quandl WIKI, zipline csvdir, plain date,open,high,low,close,volume[,adj_close],
+  and panels with a Name/ticker column. The ticker comes from that column or the file name (aapl.us.txt → AAPL).`;
+
+const SOURCE = 'prices';
+
+export const pricesImporter: Importer = {
+  name: 'prices',
+  usage: USAGE,
+  async run(args, ctx) {
+    const { paths, flags } = parseArgs(args, ['ticker']);
+    if (paths.length === 0) throw new Error(`No input files.\n${USAGE}`);
+    const tickerFlag = typeof flags.get('ticker') === 'string' ? (flags.get('ticker') as string).toUpperCase() : null;
+    const skipBadRows = flags.has('skip-bad-rows');
+    const files = expandPaths(paths, (f) => /\.(csv|txt)(\.gz)?$/i.test(f));
+    if (tickerFlag && files.length > 1) throw new Error('--ticker applies to a single file');
+    const warnings: string[] = [];
+    const written = new Map<string, string>();
+    let securities = 0;
+    let rows = 0;
+    ctx.progress.start('price files', files.length);
+    for (const file of files) {
+      const parsed = parsePriceCsv(readText(file), file, { ticker: tickerFlag ?? tickerFromFileName(path.basename(file)), skipBadRows });
+      warnings.push(...parsed.warnings);
+      for (const [ticker, bars] of [...parsed.series.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+        if (bars.length === 0) continue;
+        const previous = written.get(ticker);
+        if (previous) warnings.push(`${file}: ${ticker} was also in ${previous}; this file's prices replace it`);
+        written.set(ticker, file);
+        const existing = await ctx.writer.findPermaticker({ ticker });
+        const permaticker = existing ?? (await ctx.writer.nextPermaticker());
+        const { prices, actions } = adjustSeries(bars, parsed.layout, permaticker, SOURCE);
+        await ctx.writer.transaction(async (tx) => {
+          // Securities created by other sources keep their row (name, sector, CIK...).
+          if (existing === null) {
+            const security: SecurityRecord = {
+              permaticker,
+              ticker,
+              name: ticker,
+              exchange: null,
+              category: null,
+              sector: null,
+              industry: null,
+              cik: null,
+              firstPriceDate: prices[0].date,
+              lastPriceDate: prices[prices.length - 1].date,
+              isDelisted: false,
+              source: SOURCE,
+            };
+            await tx.upsertSecurities([security]);
+          }
+          await tx.replacePrices([permaticker], prices);
+          await tx.replaceActions([permaticker], SOURCE, actions);
+        });
+        securities += 1;
+        rows += prices.length;
+      }
+      ctx.progress.tick();
+    }
+    ctx.progress.stop();
+    if (warnings.length > 20) ctx.progress.log(`warning: ${warnings.length} warnings; the first 20 follow`);
+    for (const w of warnings.slice(0, 20)) ctx.progress.log(`warning: ${w}`);
+    const { snapshotId } = await ctx.writer.finish(SOURCE, `${securities} securities, ${rows} prices`);
+    return { source: SOURCE, securities, rows, snapshotId, warnings };
+  },
+};

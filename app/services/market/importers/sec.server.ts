@@ -1,0 +1,186 @@
+import { readFileSync } from 'node:fs';
+import type { ImportContext, Importer, ImportSummary, SecurityRecord } from '../store/records';
+import { ImportFileError } from '../store/records';
+import { expandPaths, parseArgs, parseJson, readText } from './files.server';
+import { zipEntries } from './zip-entries.server';
+import { companyFactsUrl, createEdgarClient, SecHttpError, submissionsUrl, TICKERS_URL } from './sec/edgar-client.server';
+import { normaliseCik, parseCompanyFacts } from './sec/parse-companyfacts';
+import { isCompanyTickers, parseCompanyTickers, type TickerListing } from './sec/parse-company-tickers';
+import { isSubmissionsOverflow, parseSubmissions, type SecProfile } from './sec/parse-submissions';
+
+// SEC EDGAR importer: companyfacts JSON (files, folders, the bulk companyfacts.zip, or data.sec.gov
+// for given tickers), with submissions / company_tickers documents for ticker, exchange and sector.
+// One transaction per company; the writer publishes the whole run at once, so a killed run leaves
+// the store as it was and a re-run redoes the same work in the same (CIK) order.
+
+const USAGE = `import sec <companyfacts.json|folder|companyfacts.zip|submissions.json|company_tickers.json>... [--tickers AAPL,MSFT] [--ciks 320193,...]
+  import sec --online --tickers AAPL,MSFT   (needs SEC_USER_AGENT, e.g. "Jane Doe jane@example.com")`;
+
+/** Where one company's companyfacts document comes from. */
+type FactsSource = { cik: string; label: string; load(): Promise<unknown> };
+
+export const secImporter: Importer = {
+  name: 'sec',
+  usage: USAGE,
+  async run(args, ctx) {
+    const { paths, flags } = parseArgs(args, ['tickers', 'ciks']);
+    const wantedTickers = listFlag(flags.get('tickers')).map((t) => t.toUpperCase());
+    const wantedCiks = new Set(listFlag(flags.get('ciks')).map((c) => c.replace(/^CIK/i, '').padStart(10, '0')));
+    const warnings: string[] = [];
+    const profiles = new Map<string, SecProfile>();
+    const listings = new Map<string, TickerListing>();
+    let sources: FactsSource[];
+
+    if (flags.has('online')) {
+      if (!ctx.env.secUserAgent) {
+        throw new Error('Online SEC import refused: set SEC_USER_AGENT to a name and e-mail (e.g. "Jane Doe jane@example.com"); the SEC blocks undeclared clients.');
+      }
+      const fetchImpl = ctx.fetch ?? globalThis.fetch;
+      const client = createEdgarClient({ userAgent: ctx.env.secUserAgent, fetch: fetchImpl });
+      if (wantedTickers.length > 0) {
+        for (const l of parseCompanyTickers(await client.getJson(TICKERS_URL), TICKERS_URL)) if (!listings.has(l.cik)) listings.set(l.cik, l);
+        for (const t of wantedTickers) {
+          const hit = [...listings.values()].find((l) => l.ticker === t);
+          if (!hit) throw new Error(`Unknown ticker ${t}: not in the SEC's ticker list`);
+          wantedCiks.add(hit.cik);
+        }
+      }
+      if (wantedCiks.size === 0) throw new Error(`Online SEC import needs --tickers or --ciks.\n${USAGE}`);
+      const ciks = [...wantedCiks].sort();
+      ctx.progress.start('SEC submissions', ciks.length);
+      for (const cik of ciks) {
+        try {
+          profiles.set(cik, parseSubmissions(await client.getJson(submissionsUrl(cik)), submissionsUrl(cik)));
+        } catch (e) {
+          if (!(e instanceof SecHttpError && e.status === 404)) throw e;
+          warnings.push(`${submissionsUrl(cik)}: not found; ticker and sector unknown`);
+        }
+        ctx.progress.tick();
+      }
+      ctx.progress.stop();
+      sources = ciks.map((cik) => ({
+        cik,
+        label: companyFactsUrl(cik),
+        // Downloaded inside the company loop, so memory holds one company at a time.
+        async load() {
+          try {
+            return await client.getJson(companyFactsUrl(cik));
+          } catch (e) {
+            if (e instanceof SecHttpError && e.status === 404) return null;
+            throw e;
+          }
+        },
+      }));
+    } else {
+      if (paths.length === 0) throw new Error(`No input files.\n${USAGE}`);
+      sources = [];
+      for (const file of expandPaths(paths, (f) => /\.(json|zip)$/i.test(f))) {
+        if (/\.zip$/i.test(file)) {
+          const zip = readFileSync(file);
+          for (const entry of zipEntries(zip, file)) {
+            const m = /CIK(\d{10})\.json$/i.exec(entry.name);
+            if (!m || entry.name.includes('-submissions-')) continue;
+            const label = `${file}!${entry.name}`;
+            sources.push({ cik: m[1], label, load: async () => parseJson(new TextDecoder().decode(entry.read()), label) });
+          }
+          continue;
+        }
+        const doc = parseJson(readText(file), file);
+        if (isCompanyTickers(doc)) {
+          for (const l of parseCompanyTickers(doc, file)) if (!listings.has(l.cik)) listings.set(l.cik, l);
+        } else if (isSubmissionsOverflow(doc)) {
+          continue;
+        } else if (typeof doc === 'object' && doc !== null && 'filings' in doc) {
+          const profile = parseSubmissions(doc, file);
+          profiles.set(profile.cik, profile);
+        } else if (typeof doc === 'object' && doc !== null && 'facts' in doc) {
+          const cik = normaliseCik((doc as Record<string, unknown>).cik, file);
+          sources.push({ cik, label: file, load: async () => doc });
+        } else {
+          throw new ImportFileError(file, null, 'not an SEC companyfacts, submissions or company_tickers document');
+        }
+      }
+      if (wantedTickers.length > 0) {
+        for (const t of wantedTickers) {
+          const cik = [...profiles.values()].find((p) => p.ticker === t)?.cik ?? [...listings.values()].find((l) => l.ticker === t)?.cik;
+          if (!cik) throw new Error(`Unknown ticker ${t}: give a company_tickers.json or submissions file that lists it, or use --ciks`);
+          wantedCiks.add(cik);
+        }
+      }
+      if (wantedCiks.size > 0) sources = sources.filter((s) => wantedCiks.has(s.cik));
+      sources.sort((a, b) => (a.cik < b.cik ? -1 : a.cik > b.cik ? 1 : a.label < b.label ? -1 : 1));
+    }
+
+    let companies = 0;
+    let rows = 0;
+    ctx.progress.start('SEC companyfacts', sources.length);
+    for (const source of sources) {
+      const doc = await source.load();
+      if (doc === null || doc === undefined) {
+        warnings.push(`${source.label}: not found (no XBRL financial data for CIK ${source.cik})`);
+        ctx.progress.tick();
+        continue;
+      }
+      const { written, warnings: w } = await importCompany(doc, source.label, profiles, listings, ctx);
+      warnings.push(...w);
+      companies += 1;
+      rows += written;
+      ctx.progress.tick();
+    }
+    ctx.progress.stop();
+    for (const w of warnings) ctx.progress.log(`warning: ${w}`);
+    const { snapshotId } = await ctx.writer.finish('sec', `${companies} companies, ${rows} facts`);
+    const summary: ImportSummary = { source: 'sec', securities: companies, rows, snapshotId, warnings };
+    return summary;
+  },
+};
+
+async function importCompany(
+  doc: unknown,
+  label: string,
+  profiles: Map<string, SecProfile>,
+  listings: Map<string, TickerListing>,
+  ctx: ImportContext,
+): Promise<{ written: number; warnings: string[] }> {
+  // Parse first with a placeholder id so a bad document fails before anything is looked up.
+  const probe = parseCompanyFacts(doc, label, 0);
+  const profile = profiles.get(probe.cik);
+  const listing = listings.get(probe.cik);
+  const ticker = profile?.ticker ?? listing?.ticker ?? null;
+  const existing = (await ctx.writer.findPermaticker({ cik: probe.cik })) ?? (ticker ? await ctx.writer.findPermaticker({ ticker }) : null);
+  const permaticker = existing ?? (await ctx.writer.nextPermaticker());
+  const facts = probe.facts.map((f) => ({ ...f, permaticker }));
+  const warnings = [...probe.warnings];
+  if (!ticker) warnings.push(`${label}: no ticker known for CIK ${probe.cik}; stored as CIK${probe.cik}`);
+  await ctx.writer.transaction(async (tx) => {
+    // A security another source created (prices, Sharadar) keeps its own row: the writer has no
+    // partial update, and overwriting would drop its price dates and classification.
+    if (existing === null) {
+      const security: SecurityRecord = {
+        permaticker,
+        ticker: ticker ?? `CIK${probe.cik}`,
+        name: profile?.name || probe.entityName || listing?.name || `CIK${probe.cik}`,
+        exchange: profile?.exchange ?? listing?.exchange ?? null,
+        category: null,
+        sector: profile?.sector ?? null,
+        industry: profile?.industry ?? null,
+        cik: probe.cik,
+        firstPriceDate: null,
+        lastPriceDate: null,
+        isDelisted: profile?.isDelisted ?? false,
+        source: 'sec',
+      };
+      await tx.upsertSecurities([security]);
+    }
+    await tx.replaceFacts([permaticker], 'sec', facts);
+  });
+  return { written: facts.length, warnings };
+}
+
+function listFlag(value: string | true | undefined): string[] {
+  if (value === undefined || value === true) return [];
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
