@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resetConfigForTests } from '~/services/config.server';
-import { getDb } from '~/services/db/db.server';
+import { getDb, migrate } from '~/services/db/db.server';
 import { DomainError, TOKEN_EXPIRED_DETAIL } from '~/services/http/errors';
 import {
   CODE_MAX_ATTEMPTS,
@@ -73,6 +73,32 @@ forEachDatabase('account data layer', (target) => {
       expect(Number(r.rows[0].c)).toBeGreaterThanOrEqual(0);
     }
     expect(target.dataDir).not.toBe('');
+  });
+
+  it('migrating again is a no-op', async () => {
+    const db = await getDb();
+    await migrate(db);
+    const r = await sql<{ c: number | string }>`select count(*) as c from kysely_migration`.execute(db);
+    expect(Number(r.rows[0].c)).toBeGreaterThanOrEqual(1);
+  });
+
+  it.runIf(target.dialect === 'sqlite')('opens SQLite with synchronous=FULL and foreign keys on', async () => {
+    const db = await getDb();
+    const sync = await sql<{ synchronous: number }>`pragma synchronous`.execute(db);
+    expect(sync.rows[0].synchronous).toBe(2);
+    const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db);
+    expect(fk.rows[0].foreign_keys).toBe(1);
+  });
+
+  it('gives exactly one of several concurrent sign-ups with one e-mail the account', async () => {
+    const e = email('race-signup');
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => createUser({ email: e, password: 'password-1', full_name: `Racer ${i}` })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results) {
+      if (r.status === 'rejected') expect((r.reason as DomainError).status).toBe(409);
+    }
   });
 
   describe('users', () => {
