@@ -78,6 +78,11 @@ class QuarryOAuthStrategy extends OAuth2Strategy<OAuthIdentity> {
     if (!url.searchParams.has('state') && (url.searchParams.has('code') || url.searchParams.has('error'))) {
       throw new OAuthSignInError(`The answer from ${this.provider.name} carries no state. Please start again.`);
     }
+    // RFC 9207: a provider that names itself in the callback must be the one we asked.
+    const iss = url.searchParams.get('iss');
+    if (this.discovery && iss !== null && iss !== this.discovery.issuer) {
+      throw new OAuthSignInError(`The answer did not come from ${this.provider.name} (issuer ${iss.slice(0, 100)}).`);
+    }
     try {
       return await super.authenticate(request);
     } catch (e) {

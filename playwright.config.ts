@@ -1,0 +1,81 @@
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { E2E_APP_PORT, E2E_APP_URL, E2E_CONTROL_PORT, E2E_CONTROL_URL, E2E_OIDC_CLIENT_ID, E2E_OIDC_CLIENT_SECRET, E2E_OIDC_PORT } from './tests/e2e/support/env';
+
+// End-to-end tests: Chromium from Debian (never downloaded), every test with JavaScript on
+// (project "js") and off (project "nojs"). Playwright starts the outside world first
+// (SMTP + OpenID provider + control API), then the built app on a fresh DATA_DIR.
+// `npm run test:e2e` builds first (scripts/ensure-build.mjs --force).
+
+const CI = Boolean(process.env.CI);
+
+// The config is loaded again in every worker: the first load picks the DATA_DIR and the
+// workers inherit it through the environment.
+process.env.E2E_DATA_DIR ??= path.join('tests', '.tmp', `e2e-${Date.now()}`);
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+];
+
+const ports = {
+  E2E_APP_PORT: String(E2E_APP_PORT),
+  E2E_OIDC_PORT: String(E2E_OIDC_PORT),
+  E2E_CONTROL_PORT: String(E2E_CONTROL_PORT),
+  E2E_OIDC_CLIENT_ID,
+  E2E_OIDC_CLIENT_SECRET,
+};
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: 'test-results',
+  fullyParallel: false,
+  forbidOnly: CI,
+  workers: CI ? 1 : 2,
+  retries: CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: CI ? [['list'], ['line']] : [['list']],
+  use: {
+    baseURL: E2E_APP_URL,
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    actionTimeout: 10_000,
+    navigationTimeout: 20_000,
+  },
+  projects: [
+    { name: 'js', use: { javaScriptEnabled: true } },
+    { name: 'nojs', use: { javaScriptEnabled: false } },
+  ],
+  webServer: [
+    {
+      command: 'npx tsx tests/support/e2e-servers.ts',
+      url: `${E2E_CONTROL_URL}/health`,
+      env: ports,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+    },
+    {
+      command: 'node scripts/e2e-start.mjs',
+      url: `${E2E_APP_URL}/login`,
+      env: { ...ports, E2E_DATA_DIR: process.env.E2E_DATA_DIR },
+      reuseExistingServer: false,
+      timeout: 240_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    },
+  ],
+});

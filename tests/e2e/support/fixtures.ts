@@ -1,0 +1,47 @@
+import { test as base, type Page } from '@playwright/test';
+import { signIn as signInWith } from './auth';
+import { createMailbox, type Mailbox } from './mailbox';
+import { createUser, type CreateUserOptions, type TestUser } from './users';
+
+// The e2e test object: `import { test, expect } from './support/fixtures'`.
+//   mailbox      read mails from the test SMTP server (codes, links)
+//   createUser   create an account with the real CLI (npm run user:create)
+//   signIn       the real /login → /otp flow in `page`
+//   (auto)       requests leaving 127.0.0.1 are aborted
+
+type Fixtures = {
+  /** Auto: requests to anything but this machine are aborted (no test depends on the internet). */
+  stayOnThisMachine: void;
+  mailbox: Mailbox;
+  createUser: (options?: CreateUserOptions) => Promise<TestUser>;
+  signIn: (page: Page, email: string, password: string, options?: { redirectTo?: string }) => Promise<void>;
+};
+
+export const test = base.extend<Fixtures>({
+  stayOnThisMachine: [
+    async ({ context }, use) => {
+      await context.route(
+        (url) => !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && url.protocol !== 'data:',
+        (route) => route.abort('blockedbyclient'),
+      );
+      await use();
+    },
+    { auto: true },
+  ],
+  // eslint-disable-next-line no-empty-pattern
+  mailbox: async ({}, use) => {
+    await use(createMailbox());
+  },
+  // eslint-disable-next-line no-empty-pattern
+  createUser: async ({}, use) => {
+    await use(createUser);
+  },
+  signIn: async ({ mailbox }, use) => {
+    await use((page, email, password, options) => signInWith(page, email, password, mailbox, options));
+  },
+});
+
+export { expect } from '@playwright/test';
+export { expectNoAxeViolations } from './axe';
+export { uniqueEmail } from './users';
+export { extractCode } from './mailbox';

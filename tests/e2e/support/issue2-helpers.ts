@@ -1,0 +1,58 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+
+// Small page helpers shared by the issue 2 specs. They find things the way a user does (roles,
+// labels, visible text) and work with JavaScript on (Ark UI dialogs, buttons) and off
+// (server-rendered dialogs whose close controls are links).
+
+/** An open modal by its title: dialog for info/prompt/confirm, alertdialog for errors. */
+export function modal(page: Page, title: string | RegExp): Locator {
+  return page.getByRole('dialog', { name: title }).or(page.getByRole('alertdialog', { name: title }));
+}
+
+/** A control that is a button with JavaScript and may be a link without it ("OK", "Close modal"). */
+export function control(scope: Page | Locator, name: string): Locator {
+  return scope.getByRole('button', { name, exact: true }).or(scope.getByRole('link', { name, exact: true }));
+}
+
+/** Waits for the info modal `title`, checks its text, closes it with OK and waits until it is gone. */
+export async function acknowledgeInfo(page: Page, title: string, text?: string | RegExp): Promise<void> {
+  const dialog = modal(page, title);
+  await expect(dialog).toBeVisible();
+  if (text) await expect(dialog).toContainText(text);
+  await control(dialog, 'OK').click();
+  await expect(dialog).toBeHidden();
+}
+
+export function userInitials(page: Page): Locator {
+  return page.getByTestId('user-initials');
+}
+
+export type NewAccount = { email: string; name: string; password: string };
+
+/** Fills and submits /register; the caller checks where it lands. */
+export async function submitRegistration(page: Page, account: NewAccount, repeat = account.password): Promise<void> {
+  await page.goto('/register');
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Full name').fill(account.name);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByLabel('Repeat password').fill(repeat);
+  await page.getByRole('button', { name: 'Create account' }).click();
+}
+
+/** Fills and submits /login with e-mail and password (the first step of signing in). */
+export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/** A six-digit code that is certainly not `code`. */
+export function wrongCode(code: string): string {
+  return String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+}
+
+/** Whether the running project has JavaScript on (project "js") or off ("nojs"). */
+export function javaScriptOn(): boolean {
+  return test.info().project.use.javaScriptEnabled !== false;
+}
