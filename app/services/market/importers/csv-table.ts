@@ -1,6 +1,6 @@
-import { parse } from 'csv-parse/sync';
 import { isIsoDate, type IsoDate } from '../../dates';
 import { ImportFileError } from '../store/records';
+import { csvRecords } from './csv-records';
 
 // A CSV with a header, read into rows that remember their line, with typed cell readers that
 // throw ImportFileError(file, line) on anything malformed. Shared by the CSV importers.
@@ -51,20 +51,10 @@ export class CsvTable {
 }
 
 export function readCsvTable(text: string, file: string, required: readonly string[]): CsvTable {
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(text, { info: true, skip_empty_lines: true, bom: true }) as unknown as typeof records;
-  } catch (e) {
-    const err = e as { message?: string; lines?: number };
-    throw new ImportFileError(file, typeof err.lines === 'number' ? err.lines : null, `broken CSV: ${err.message ?? String(e)}`);
-  }
+  const records = csvRecords(text, file);
   if (records.length === 0) throw new ImportFileError(file, 1, 'empty file: no header');
-  const header = records[0].record;
-  const table = new CsvTable(
-    file,
-    header,
-    records.slice(1).map((r) => ({ line: r.info.lines, cells: r.record })),
-  );
+  const header = records[0].cells.map((h) => h.trim());
+  const table = new CsvTable(file, header, records.slice(1));
   const missing = required.filter((c) => !table.has(c));
   if (missing.length > 0) throw new ImportFileError(file, 1, `missing column(s) ${missing.join(', ')} (header: ${header.join(',')})`);
   return table;

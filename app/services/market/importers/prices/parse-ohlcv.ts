@@ -1,6 +1,6 @@
-import { parse } from 'csv-parse/sync';
 import { isIsoDate, type IsoDate } from '../../../dates';
 import { ImportFileError } from '../../store/records';
+import { csvRecords } from '../csv-records';
 import { detectLayout, type Layout } from './layouts';
 
 // Reads one OHLCV CSV (any layout of layouts.ts) into bars per ticker, checking every row.
@@ -40,15 +40,9 @@ export function tickerFromFileName(baseName: string): string {
 }
 
 export function parsePriceCsv(text: string, file: string, options: ParseOptions): ParsedPriceFile {
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(text, { info: true, skip_empty_lines: true, bom: true, trim: true }) as unknown as typeof records;
-  } catch (e) {
-    const err = e as { message?: string; lines?: number };
-    throw new ImportFileError(file, typeof err.lines === 'number' ? err.lines : null, `broken CSV: ${err.message ?? String(e)}`);
-  }
+  const records = csvRecords(text, file);
   if (records.length === 0) throw new ImportFileError(file, 1, 'empty file: no header');
-  const layout = detectLayout(records[0].record);
+  const layout = detectLayout(records[0].cells.map((h) => h.trim()));
   if ('error' in layout) throw new ImportFileError(file, 1, layout.error);
   if (layout.columns.ticker === null && !options.ticker) throw new ImportFileError(file, 1, 'no ticker column and no ticker in the file name');
 
@@ -57,12 +51,11 @@ export function parsePriceCsv(text: string, file: string, options: ParseOptions)
   const warnings: string[] = [];
   const seen = new Map<string, Set<string>>();
   for (let i = 1; i < records.length; i++) {
-    const { record, info } = records[i];
-    const line = info.lines;
+    const { cells: record, line } = records[i];
     const fail = (reason: string): never => {
       throw new ImportFileError(file, line, reason);
     };
-    const cell = (index: number | null) => (index === null ? '' : (record[index] ?? ''));
+    const cell = (index: number | null) => (index === null ? '' : (record[index] ?? '').trim());
     const number = (index: number | null, what: string): number | null => {
       const raw = cell(index);
       if (raw === '') return null;
