@@ -82,6 +82,14 @@ describe('rate limits in memory', () => {
     expect(errors.every((e) => e.status === 429 && Number(e.headers?.['Retry-After']) >= 1)).toBe(true);
   });
 
+  it('falls back to in-memory counting when Redis is unreachable (no 500 on an outage)', async () => {
+    restore = withEnv({ REDIS_URL: 'redis://127.0.0.1:1' });
+    resetRateLimitsForTests();
+    const { points } = RATE_LIMITS.reset.email;
+    const errors = await hits('reset', { email: 'outage@example.com' }, points + 1);
+    expect(errors.map((e) => e.status)).toEqual([429]);
+  });
+
   it('reads the first X-Forwarded-For hop only when TRUST_PROXY is on', () => {
     const request = new Request('http://localhost/', { headers: { 'X-Forwarded-For': '198.51.100.7, 10.0.0.1' } });
     restore = withEnv({ TRUST_PROXY: undefined });

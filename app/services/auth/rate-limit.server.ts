@@ -45,7 +45,9 @@ const limiters = new Map<string, RateLimiterAbstract>();
 
 function redisClient(url: string): Redis {
   if (!redis) {
-    redis = new Redis(url, { maxRetriesPerRequest: 2 });
+    // Commands wait for the first connection (so counts are shared from the start), but during an
+    // outage they fail after one quick reconnect attempt and the insurance limiter counts instead.
+    redis = new Redis(url, { maxRetriesPerRequest: 1, retryStrategy: (times) => Math.min(times * 100, 500) });
     // A Redis outage must not take sign-in down: the in-memory insurance limiter takes over.
     redis.on('error', () => undefined);
   }
