@@ -95,6 +95,9 @@ function ArkModal({ state, onClosed }: { state: ModalState; onClosed: () => void
     <Dialog.Root
       open
       role={state.kind === 'error' ? 'alertdialog' : 'dialog'}
+      // The title and description keep ModalBody's ids; Ark must know them, or the dialog gets
+      // no aria-labelledby/aria-describedby (it looks the parts up by id) and has no name.
+      ids={{ title: `modal-title-${state.kind}`, description: `modal-desc-${state.kind}` }}
       onOpenChange={(d) => {
         if (!d.open) {
           if (state.kind === 'prompt' || state.kind === 'confirm') cancelThenClose();

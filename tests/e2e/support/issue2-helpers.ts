@@ -32,7 +32,7 @@ export type NewAccount = { email: string; name: string; password: string };
 /** Fills and submits /register; the caller checks where it lands. */
 export async function submitRegistration(page: Page, account: NewAccount, repeat = account.password): Promise<void> {
   await page.goto('/register');
-  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('E-mail', { exact: true }).fill(account.email);
   await page.getByLabel('Full name').fill(account.name);
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByLabel('Repeat password').fill(repeat);
@@ -42,7 +42,7 @@ export async function submitRegistration(page: Page, account: NewAccount, repeat
 /** Fills and submits /login with e-mail and password (the first step of signing in). */
 export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/login');
-  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Continue' }).click();
 }
