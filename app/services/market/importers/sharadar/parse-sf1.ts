@@ -131,7 +131,11 @@ function placeRow(r: Row, calendar: FiscalCalendar, quarterEnds: IsoDate[]) {
   const previous = [...quarterEnds].reverse().find((e) => e < r.reportPeriod);
   const start = previous !== undefined && Math.abs(daysBetween(previous, r.reportPeriod) - 91) <= 10 ? addDays(previous, 1) : addDays(addMonths(r.reportPeriod, -3), 1);
   const position = calendar.known ? calendar.position(r.reportPeriod) : null;
-  if (position) return { fiscalYear: position.year.label, period: `Q${position.quarter}` as 'Q1' | 'Q2' | 'Q3' | 'Q4', start };
+  if (position) {
+    // The first quarter starts with the fiscal year, even when the quarter before is not in the file.
+    const first = position.quarter === 1 ? position.year.start : start;
+    return { fiscalYear: position.year.label, period: `Q${position.quarter}` as 'Q1' | 'Q2' | 'Q3' | 'Q4', start: first };
+  }
   // Without annual rows the fiscal calendar is unknown: fall back to calendar quarters.
   const month = Number(r.reportPeriod.slice(5, 7));
   return { fiscalYear: Number(r.reportPeriod.slice(0, 4)), period: `Q${Math.ceil(month / 3)}` as 'Q1' | 'Q2' | 'Q3' | 'Q4', start };
