@@ -3,7 +3,7 @@
 // server and OpenID provider of tests/support/e2e-servers.ts:
 //   1. a fresh DATA_DIR under tests/.tmp/ (E2E_DATA_DIR when Playwright passes one),
 //   2. a small demo market (scripts/data.ts demo) when the data CLI exists,
-//   3. tests/.tmp/e2e-app.json telling the fixtures which DATA_DIR / database the app uses,
+//   3. tests/.tmp/e2e-app-<port>.json telling the fixtures which DATA_DIR / database the app uses,
 //   4. `node scripts/start.mjs` (serves the already-built app) with the e2e environment.
 // The app uses its own SQLite file unless E2E_DATABASE_URL is set (E2E_REDIS_URL likewise), so
 // a CI run with DATABASE_URL exported does not mix e2e users into the shared test database.
@@ -109,7 +109,7 @@ async function main() {
     startedAt: new Date().toISOString(),
   };
   mkdirSync(path.join(root, 'tests', '.tmp'), { recursive: true });
-  writeFileSync(path.join(root, 'tests', '.tmp', 'e2e-app.json'), JSON.stringify(state, null, 2) + '\n');
+  writeFileSync(path.join(root, 'tests', '.tmp', `e2e-app-${port}.json`), JSON.stringify(state, null, 2) + '\n');
 
   log(`starting Quarry on ${appUrl} (SMTP ${smtpUrl}, OpenID provider ${issuer})`);
   const child = spawn(process.execPath, [startScript], { cwd: root, env, stdio: 'inherit' });

@@ -78,12 +78,23 @@ test('a second sign-in with the same provider account reuses the account', async
 
 test('a tampered state on the callback is refused with an error modal', async ({ page }) => {
   // The provider's redirect back to Quarry is rewritten in flight: same code, another state.
-  await page.route(new RegExp(`/oauth/${E2E_OIDC_PROVIDER_ID}\\?`), async (route) => {
-    const url = new URL(route.request().url());
-    const state = url.searchParams.get('state');
-    if (!url.searchParams.has('code') || !state || state.startsWith('tampered-')) return route.continue();
-    url.searchParams.set('state', `tampered-${state}`);
-    await route.fulfill({ status: 302, headers: { Location: url.toString() } });
+  // Browsers follow redirects without asking Playwright, so the provider's form posts are
+  // fetched here and their redirect chain followed until the hop back to Quarry.
+  await page.route(`${E2E_OIDC_ISSUER}/interaction/**`, async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    const response = await route.fetch({ maxRedirects: 0 });
+    let location = response.headers()['location'];
+    for (let hop = 0; hop < 5 && location; hop++) {
+      const next = new URL(location, E2E_OIDC_ISSUER);
+      if (next.origin === E2E_OIDC_ISSUER && next.pathname.startsWith('/auth/')) {
+        location = (await page.context().request.get(next.href, { maxRedirects: 0 })).headers()['location'];
+        continue;
+      }
+      const state = next.searchParams.get('state');
+      if (next.origin !== E2E_OIDC_ISSUER && next.searchParams.has('code') && state) next.searchParams.set('state', `tampered-${state}`);
+      return route.fulfill({ status: 302, headers: { Location: next.href } });
+    }
+    return route.fulfill({ response });
   });
   await startAtOAuthPage(page);
   await signInAtProvider(page, `mallory+${tag()}@example.test`);

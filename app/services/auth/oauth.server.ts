@@ -184,7 +184,8 @@ export async function authenticateOAuth(request: Request, providerId: string): P
   } catch (e) {
     if (e instanceof Response) return e;
     const failure = describeFailure(e, provider);
-    console.warn(`[oauth] ${provider.id}: ${failure.detail}`, e === failure ? '' : e);
+    const cause = e === failure ? '' : ` (${e instanceof Error ? `${e.name}: ${e.message}` : String(e)})`;
+    console.warn(`[oauth] ${provider.id}: ${failure.detail}${cause}`);
     throw failure;
   }
   try {

@@ -1,15 +1,46 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
+const LOCAL_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
+
+/**
+ * axe runs as a script in the page, which a page without JavaScript cannot do. For the "nojs"
+ * project the page's exact DOM (what a visitor without JavaScript gets) is shown, scripts
+ * removed, in a scratch JavaScript-enabled page at the same address, so styles load as usual.
+ */
+async function pageForAxe(page: Page): Promise<{ target: Page; dispose: () => Promise<void> }> {
+  if (test.info().project.use.javaScriptEnabled !== false) return { target: page, dispose: async () => {} };
+  const url = page.url();
+  const html = (await page.content()).replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '');
+  const browser = page.context().browser();
+  if (!browser) throw new Error('expectNoAxeViolations: no browser behind this page');
+  const context = await browser.newContext({ javaScriptEnabled: true });
+  await context.route((u) => !LOCAL_HOSTS.includes(u.hostname), (route) => route.abort('blockedbyclient'));
+  const target = await context.newPage();
+  await target.route(
+    (u) => u.href === url,
+    (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
+  );
+  await target.goto(url);
+  return { target, dispose: () => context.close() };
+}
+
 /** Fails with a readable list when axe finds WCAG 2.1 A/AA violations on the current page. */
 export async function expectNoAxeViolations(page: Page, options: { exclude?: string[] } = {}): Promise<void> {
-  let builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
-  for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
-  const { violations } = await builder.analyze();
-  const summary = violations.map(
-    (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.help}\n` + v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n'),
-  );
-  expect(summary, `axe violations on ${page.url()}`).toEqual([]);
+  const { target, dispose } = await pageForAxe(page);
+  try {
+    let builder = new AxeBuilder({ page: target }).withTags(AXE_TAGS);
+    for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
+    const { violations } = await builder.analyze();
+    const summary = violations.map(
+      (v) =>
+        `${v.id} (${v.impact ?? 'n/a'}): ${v.help}\n` +
+        v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n'),
+    );
+    expect(summary, `axe violations on ${page.url()}`).toEqual([]);
+  } finally {
+    await dispose();
+  }
 }

@@ -18,5 +18,8 @@ export const E2E_OIDC_CLIENT_ID = 'quarry-e2e';
 // Not a secret: the test provider only runs on 127.0.0.1 during the tests.
 export const E2E_OIDC_CLIENT_SECRET = 'quarry-e2e-client-secret-not-a-secret';
 
-/** Written by scripts/e2e-start.mjs: the running app's DATA_DIR and database settings. */
-export const E2E_APP_STATE_FILE = 'tests/.tmp/e2e-app.json';
+/**
+ * Written by scripts/e2e-start.mjs: the running app's DATA_DIR and database settings. Keyed by
+ * the app's port so two runs on other ports (E2E_APP_PORT…) do not read each other's.
+ */
+export const E2E_APP_STATE_FILE = `tests/.tmp/e2e-app-${E2E_APP_PORT}.json`;
