@@ -98,7 +98,13 @@ async function deleteFor(connection: DuckDBConnection, table: string, permaticke
   }
 }
 
-function txOn(connection: DuckDBConnection): MarketWriteTx {
+/** The contract plus batch forms that bulk loaders (the demo) use to avoid per-security calls. */
+export type BulkMarketWriteTx = MarketWriteTx & {
+  /** Replaces the ticker history of all these permatickers at once. */
+  replaceTickerHistories(permatickers: number[], rows: TickerPeriodRecord[]): Promise<void>;
+};
+
+function txOn(connection: DuckDBConnection): BulkMarketWriteTx {
   return {
     async upsertSecurities(rows) {
       const keys = rows.map((r) => r.permaticker);
@@ -117,7 +123,18 @@ function txOn(connection: DuckDBConnection): MarketWriteTx {
       checkKeys(permatickers);
       checkBelong('prices', permatickers, rows);
       await deleteFor(connection, 'prices', permatickers);
-      await appendRows(connection, 'prices', PRICE_COLUMNS, rows);
+      // Appending row by row into a table with a primary key updates the index per chunk;
+      // one INSERT ... SELECT from a key-less staging table builds it in bulk (about 2x faster).
+      await connection.run(`CREATE TEMP TABLE IF NOT EXISTS prices_staging AS SELECT * FROM prices LIMIT 0`);
+      await appendRows(connection, 'prices_staging', PRICE_COLUMNS, rows);
+      await connection.run(`INSERT INTO prices SELECT * FROM prices_staging`);
+      await connection.run(`DELETE FROM prices_staging`);
+    },
+    async replaceTickerHistories(permatickers, rows) {
+      checkKeys(permatickers);
+      checkBelong('ticker_history', permatickers, rows);
+      await deleteFor(connection, 'ticker_history', permatickers);
+      await appendRows(connection, 'ticker_history', TICKER_COLUMNS, rows);
     },
     async replaceActions(permatickers, source, rows) {
       checkKeys(permatickers);
@@ -135,8 +152,9 @@ function txOn(connection: DuckDBConnection): MarketWriteTx {
 }
 
 /** A MarketWriter bound to an open store, plus the means to publish or discard the work. */
-export type MarketWriterHandle = MarketWriter & {
+export type MarketWriterHandle = Omit<MarketWriter, 'transaction'> & {
   readonly store: WritableStore;
+  transaction<T>(work: (tx: BulkMarketWriteTx) => Promise<T>): Promise<T>;
   /** Makes the work visible to readers (atomic rename over the published file). */
   publish(): Promise<void>;
   /** Throws the work away; the published file is untouched. */
@@ -159,7 +177,7 @@ export function createMarketWriter(store: WritableStore, clock: () => Date = () 
 
   return {
     store,
-    transaction<T>(work: (tx: MarketWriteTx) => Promise<T>): Promise<T> {
+    transaction<T>(work: (tx: BulkMarketWriteTx) => Promise<T>): Promise<T> {
       if (inTransaction) return Promise.reject(new Error('MarketWriter.transaction cannot be nested.'));
       return serial(async () => {
         inTransaction = true;
@@ -239,3 +257,6 @@ export async function withMarketWriter<T>(file: string, options: OpenWritableOpt
     throw e;
   }
 }
+
+// A handle is usable wherever the plain contract is expected (importers take a MarketWriter).
+export const asMarketWriter = (handle: MarketWriterHandle): MarketWriter => handle;

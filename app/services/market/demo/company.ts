@@ -1,0 +1,153 @@
+import { addMonths, type IsoDate } from '../../dates';
+import type { CorporateActionRecord, FactRecord, PriceRecord, SecurityRecord, TickerPeriodRecord } from '../store/records';
+import type { Factors } from './factors';
+import { fiscalQuarters } from './fiscal';
+import { generateFacts, type QuarterMarket } from './fundamentals';
+import { DEMO_SOURCE, type CompanyPlan, type DemoPlan } from './plan';
+import { simulatePricePath } from './price-path';
+import { mixSeed, Rng } from './random';
+
+// Everything the store holds about one demo company, generated from its own random stream.
+
+export type DemoCompany = {
+  security: SecurityRecord;
+  tickerHistory: TickerPeriodRecord[];
+  prices: PriceRecord[];
+  actions: CorporateActionRecord[];
+  facts: FactRecord[];
+};
+
+const ACQUIRERS = ['Northwind Capital Partners', 'Bluehaven Holdings', 'Ironleaf Group', 'Crescent Harbor Industries', 'Silverpine Equity'];
+
+/** Index of the last trading day on or before `date` (-1 if none). */
+function dayAtOrBefore(days: readonly IsoDate[], date: IsoDate): number {
+  let lo = 0;
+  let hi = days.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (days[mid] <= date) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+// Prices as traded: cents, or hundredths of a cent below a dollar (bankrupt stocks end there).
+function tradedPrice(x: number): number {
+  return x >= 1 ? Math.round(x * 100) / 100 : Math.max(0.0001, Math.round(x * 10000) / 10000);
+}
+
+export function generateCompany(plan: DemoPlan, factors: Factors, company: CompanyPlan): DemoCompany {
+  const { days, options } = plan;
+  const rng = new Rng(mixSeed(options.seed, 0x434f4d50, company.index));
+  const firstDate = days[company.firstDay];
+  const lastDate = days[company.lastDay];
+  const marketCap = Math.min(5e11, Math.max(5e7, rng.lognormal(1.5e9, 1.4)));
+
+  // Filings: from a year before listing (an IPO prospectus carries that history, known from
+  // the listing day) up to the last day the company is listed.
+  const quarters = fiscalQuarters(rng, company.fiscalYearEndMonth, addMonths(firstDate, -12), lastDate)
+    .map((q) => (company.firstDay > 0 && q.filed < firstDate ? { ...q, filed: firstDate } : q))
+    .filter((q) => q.filed <= lastDate);
+  const earningsDays = new Set<number>();
+  for (const q of quarters) {
+    const d = dayAtOrBefore(days, q.filed) + 1;
+    if (d > company.firstDay && d <= company.lastDay) earningsDays.add(d);
+  }
+
+  const path = simulatePricePath({ rng, company, factors, earningsDays, marketCap });
+  const at = (day: number) => Math.min(path.length - 1, Math.max(0, day - company.firstDay));
+
+  const markets: QuarterMarket[] = [];
+  let previousIndex = -1;
+  for (const q of quarters) {
+    const i = at(dayAtOrBefore(days, q.periodEnd));
+    let dividendsPaid = 0;
+    for (const d of path.dividends) {
+      const j = d.day - company.firstDay;
+      if (j > previousIndex && j <= i) dividendsPaid += d.perOriginalShare * path.sharesOriginal[j];
+    }
+    const shrink = previousIndex >= 0 ? path.sharesOriginal[previousIndex] - path.sharesOriginal[i] : 0;
+    markets.push({
+      marketCap: path.value[i] * path.sharesOriginal[i],
+      shares: path.sharesOriginal[i] * path.splitFactor[i],
+      dividendsPaid,
+      buybacks: shrink > 0 ? shrink * path.value[i] : 0,
+      distressed: company.delisting === 'bankruptcy' && company.lastDay - (company.firstDay + i) < 504,
+    });
+    previousIndex = Math.max(previousIndex, i);
+  }
+  const facts = generateFacts(rng, company, quarters, markets);
+
+  const finalFactor = path.splitFactor[path.length - 1];
+  const prices: PriceRecord[] = new Array(path.length);
+  for (let i = 0; i < path.length; i++) {
+    const f = path.splitFactor[i];
+    const toAdjusted = f / finalFactor;
+    const closeUnadj = tradedPrice(path.value[i] / f);
+    prices[i] = {
+      permaticker: company.permaticker,
+      date: days[company.firstDay + i],
+      open: tradedPrice(path.open[i] / f) * toAdjusted,
+      high: tradedPrice(path.high[i] / f) * toAdjusted,
+      low: tradedPrice(path.low[i] / f) * toAdjusted,
+      close: closeUnadj * toAdjusted,
+      volume: Math.round(path.volume[i] / toAdjusted),
+      closeUnadj,
+      tri: path.tri[i],
+    };
+  }
+
+  const action = (day: number, kind: CorporateActionRecord['action'], value: number | null, detail: string | null): CorporateActionRecord => ({
+    permaticker: company.permaticker,
+    date: days[day],
+    action: kind,
+    value,
+    detail,
+    source: DEMO_SOURCE,
+  });
+  const actions: CorporateActionRecord[] = [];
+  if (company.firstDay > 0) actions.push(action(company.firstDay, 'listing', prices[0].closeUnadj, company.exchange));
+  for (const d of path.dividends) {
+    actions.push(action(d.day, 'dividend', Math.round((d.perOriginalShare / path.splitFactor[d.day - company.firstDay]) * 10000) / 10000, null));
+  }
+  for (const s of path.splits) actions.push(action(s.day, 'split', s.ratio, `${s.ratio}-for-1`));
+  for (let k = 1; k < company.tickers.length; k++) actions.push(action(company.tickers[k].fromDay, 'ticker_change', null, company.tickers[k].ticker));
+  if (company.delisting === 'acquisition') {
+    actions.push(action(company.lastDay, 'acquisition', path.acquisitionPrice === null ? null : tradedPrice(path.acquisitionPrice), rng.pick(ACQUIRERS)));
+  }
+  if (company.delisting === 'bankruptcy') actions.push(action(company.lastDay, 'bankruptcy', null, 'Chapter 11'));
+  if (company.delisting) actions.push(action(company.lastDay, 'delisting', null, company.delisting));
+  actions.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+
+  const tickerHistory: TickerPeriodRecord[] = company.tickers.map((t, k) => {
+    const next = company.tickers[k + 1];
+    return {
+      permaticker: company.permaticker,
+      ticker: t.ticker,
+      startDate: days[t.fromDay],
+      endDate: next ? days[next.fromDay - 1] : company.delisting ? lastDate : null,
+    };
+  });
+
+  const security: SecurityRecord = {
+    permaticker: company.permaticker,
+    ticker: company.tickers[company.tickers.length - 1].ticker,
+    name: company.name,
+    exchange: company.exchange,
+    category: 'Demo Common Stock',
+    sector: company.sector.name,
+    industry: company.industry,
+    cik: company.cik,
+    currency: 'USD',
+    description: `DEMO DATA: a fictional ${company.industry.toLowerCase()} company generated by Quarry's demo universe (seed ${options.seed}). Not a real security.`,
+    firstPriceDate: firstDate,
+    lastPriceDate: lastDate,
+    isDelisted: company.delisting !== null,
+    isDemo: true,
+    source: DEMO_SOURCE,
+  };
+  return { security, tickerHistory, prices, actions, facts };
+}

@@ -1,0 +1,107 @@
+import { existsSync } from 'node:fs';
+import { config } from '../../config.server';
+import type { ProgressReporter } from '../store/records';
+import { openMarketWriter } from '../store/writer.server';
+import { afterMarketDataChange } from '../post-import.server';
+import { silentProgress } from '../progress.server';
+import { DEMO_SOURCE, type DemoOptions } from './plan';
+import { createDemoUniverse, DEFAULT_DEMO_OPTIONS, demoCompanies, type DemoCompany } from './universe';
+
+// Writes a demo universe into a market file. The demo replaces the whole store (it is a
+// universe of its own), built in a private copy and published by one rename, so readers and
+// a concurrent `npm start` only ever see a complete store.
+
+export type DemoLoadResult = {
+  file: string;
+  snapshotId: string;
+  companies: number;
+  prices: number;
+  facts: number;
+  actions: number;
+  seconds: number;
+};
+
+// Companies per append: large enough for the appender to stream, small enough to keep
+// the generated rows of one batch (~200 x 6,300 prices) comfortably in memory.
+const BATCH = 200;
+
+export async function loadDemoUniverse(file: string, options: DemoOptions, progress: ProgressReporter = silentProgress): Promise<DemoLoadResult> {
+  return (await buildDemo(file, options, progress, false)) as DemoLoadResult;
+}
+
+async function buildDemo(file: string, options: DemoOptions, progress: ProgressReporter, onlyIfMissing: boolean): Promise<DemoLoadResult | null> {
+  const started = performance.now();
+  const universe = createDemoUniverse(options);
+  const { companies: total, years, seed, endDate } = universe.plan.options;
+  const writer = await openMarketWriter(file, { fresh: true });
+  // Checked again under the writer lock: another process may have just published it.
+  if (onlyIfMissing && existsSync(file)) {
+    await writer.discard();
+    return null;
+  }
+  const counts = { prices: 0, facts: 0, actions: 0 };
+  try {
+    progress.log(`Demo universe (fictional companies): ${total} companies, ${years} years to ${endDate}, seed ${seed} -> ${file}`);
+    progress.start('demo', total);
+    // One transaction for the whole universe: the work file is private until published, so
+    // intermediate commits would buy nothing, and each one costs a WAL write and fsync.
+    await writer.transaction(async (tx) => {
+      let batch: DemoCompany[] = [];
+      const flush = async () => {
+        const companies = batch;
+        batch = [];
+        const keys = companies.map((c) => c.security.permaticker);
+        await tx.upsertSecurities(companies.map((c) => c.security));
+        await tx.replaceTickerHistories(keys, companies.flatMap((c) => c.tickerHistory));
+        await tx.replacePrices(keys, companies.flatMap((c) => c.prices));
+        await tx.replaceActions(keys, DEMO_SOURCE, companies.flatMap((c) => c.actions));
+        await tx.replaceFacts(keys, DEMO_SOURCE, companies.flatMap((c) => c.facts));
+        progress.tick(companies.length);
+      };
+      for (const company of demoCompanies(universe)) {
+        counts.prices += company.prices.length;
+        counts.facts += company.facts.length;
+        counts.actions += company.actions.length;
+        batch.push(company);
+        if (batch.length >= BATCH) await flush();
+      }
+      if (batch.length > 0) await flush();
+    });
+    progress.stop();
+    const { snapshotId } = await writer.finish(DEMO_SOURCE, JSON.stringify({ companies: total, years, seed, endDate }));
+    await writer.publish();
+    return { file, snapshotId, companies: total, ...counts, seconds: (performance.now() - started) / 1000 };
+  } catch (e) {
+    progress.stop();
+    await writer.discard();
+    throw e;
+  }
+}
+
+/**
+ * First run of `npm start`: generate the default demo universe when no market data exists.
+ * Safe when two processes start at once: one builds (under the writer lock, into a temp file
+ * that is renamed into place), the other waits for the file to appear.
+ */
+export async function ensureDemoData(
+  options: { file?: string; progress?: ProgressReporter; waitMs?: number; demo?: Partial<DemoOptions> } = {},
+): Promise<{ created: boolean; file: string; result?: DemoLoadResult }> {
+  const file = options.file ?? config().marketDb;
+  const progress = options.progress ?? silentProgress;
+  if (existsSync(file)) return { created: false, file };
+  try {
+    const result = await buildDemo(file, { ...DEFAULT_DEMO_OPTIONS, ...options.demo }, progress, true);
+    if (!result) return { created: false, file };
+    await afterMarketDataChange(file, progress);
+    return { created: true, file, result };
+  } catch (e) {
+    if (!(e instanceof Error && /Another process/.test(e.message))) throw e;
+    progress.log(`Another process is generating the demo data; waiting for ${file}.`);
+    const deadline = performance.now() + (options.waitMs ?? 10 * 60_000);
+    while (!existsSync(file)) {
+      if (performance.now() > deadline) throw new Error(`Timed out waiting for another process to create ${file}.`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return { created: false, file };
+  }
+}
