@@ -44,7 +44,7 @@ export class SecurityEvaluator {
   };
 
   constructor(readonly input: SecurityInput) {
-    this.prices = preparePrices(input.dates, input.close, input.closeUnadj, input.tri, input.volume);
+    this.prices = preparePrices(input.dates, input.close, input.closeUnadj, input.tri, input.volume, input.barsBefore ?? 0);
     this.state = new FundamentalState(input.facts);
   }
 

@@ -66,16 +66,30 @@ function toColumns(rows: Staged[]): FactColumns {
 
 /** Unknown concepts, non-finite values and durations that are neither quarter nor year are dropped. */
 export function buildFactColumns(rows: readonly FactRow[]): FactColumns {
+  return buildFactColumnsFromDays(
+    rows.map((r) => ({
+      concept: r.concept,
+      value: r.value,
+      startDay: r.periodStart ? toEpochDay(r.periodStart) : null,
+      endDay: toEpochDay(r.periodEnd),
+      fiscalPeriod: r.fiscalPeriod,
+      filedDay: toEpochDay(r.filed),
+      accession: r.accession,
+    })),
+  );
+}
+
+/** The same from epoch days (what the store loader reads, skipping string parsing). */
+export type FactDayRow = { concept: string; value: number; startDay: number | null; endDay: number; fiscalPeriod: string | null; filedDay: number; accession: string | null };
+
+export function buildFactColumnsFromDays(rows: readonly FactDayRow[]): FactColumns {
   const staged: Staged[] = [];
   rows.forEach((r, order) => {
     const c = conceptIndex(r.concept);
     if (c < 0 || !Number.isFinite(r.value)) return;
-    const end = toEpochDay(r.periodEnd);
-    const start = r.periodStart ? toEpochDay(r.periodStart) : null;
-    const kind = periodKindOf(c, r.fiscalPeriod, start, end);
+    const kind = periodKindOf(c, r.fiscalPeriod, r.startDay, r.endDay);
     if (kind < 0) return;
-    const filed = toEpochDay(r.filed);
-    staged.push({ c, v: r.value, end, kind, filed, available: filed, acc: r.accession, order });
+    staged.push({ c, v: r.value, end: r.endDay, kind, filed: r.filedDay, available: r.filedDay, acc: r.accession, order });
   });
   return toColumns(staged);
 }

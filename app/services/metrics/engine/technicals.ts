@@ -17,6 +17,8 @@ export type PriceSeries = {
   tr: Float64Array;
   volume: Float64Array;
   price: Float64Array;
+  /** Bars of history before index 0 that were not loaded. */
+  barsBefore: number;
 };
 
 const I = indices([
@@ -32,7 +34,7 @@ const EMA = EMA_WINDOWS.map((n) => [n, metricIndex(`ema${n}`), metricIndex(`pric
 
 const SQRT_252 = Math.sqrt(252);
 
-export function preparePrices(dates: Int32Array, close: Float64Array, closeUnadj: Float64Array, tri: Float64Array, volume: Float64Array): PriceSeries {
+export function preparePrices(dates: Int32Array, close: Float64Array, closeUnadj: Float64Array, tri: Float64Array, volume: Float64Array, barsBefore = 0): PriceSeries {
   const n = dates.length;
   const factor = new Float64Array(n);
   const tr = new Float64Array(n);
@@ -44,7 +46,7 @@ export function preparePrices(dates: Int32Array, close: Float64Array, closeUnadj
     tr[k] = triKnown ? tri[k] : close[k];
     price[k] = Number.isFinite(closeUnadj[k]) ? closeUnadj[k] : close[k];
   }
-  return { dates, close, factor, tr, volume, price };
+  return { dates, close, factor, tr, volume, price, barsBefore };
 }
 
 function ret(tr: Float64Array, i: number, back: number): number {
@@ -166,7 +168,7 @@ export function computeTechnicals(p: PriceSeries, i: number, day: number, market
   row[I.avg_volume_3m] = avgVolume(p, i, 63, false);
   row[I.avg_dollar_volume_20d] = avgVolume(p, i, 20, true);
   row[I.relative_volume] = row[I.avg_volume_20d] > 0 ? p.volume[i] / row[I.avg_volume_20d] : Number.NaN;
-  row[I.trading_days] = i + 1;
+  row[I.trading_days] = p.barsBefore + i + 1;
 
   for (const [idx, n] of RET) row[idx] = ret(p.tr, i, n);
   row[I.ret_12m_ex_1m] = i >= 252 ? p.tr[i - 21] / p.tr[i - 252] - 1 : Number.NaN;

@@ -45,6 +45,8 @@ export type SecurityInput = {
   facts: FactColumns;
   /** Delisted securities are not listed after their last price day. */
   delisted: boolean;
+  /** Trading days before `dates[0]` that were not loaded (a windowed load); 0 by default. */
+  barsBefore?: number;
 };
 
 /** Daily market returns for beta, indexed by epoch day − day0; NaN on days without trading. */

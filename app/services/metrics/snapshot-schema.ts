@@ -1,0 +1,35 @@
+// Derived tables of the metrics layer, stored beside the market data in the same DuckDB file.
+//
+// Layout (measured, see bench/metrics.ts): one BLOB per (date, block of securities, metric)
+// holding a little-endian Float64Array, plus one BLOB of permatickers per (date, block). A
+// screen or a backtest reads only the metrics it uses, a whole column at a time, with no
+// per-value decoding; a wide table of ~260 DOUBLE columns or a long (date, permaticker, metric,
+// value) table were both slower to write from Node by orders of magnitude.
+
+export const METRICS_ENGINE_VERSION = 1;
+
+export const SNAPSHOT_DDL = `
+CREATE TABLE IF NOT EXISTS metric_snapshot_dates (
+  date DATE NOT NULL,
+  month_end BOOLEAN NOT NULL,
+  weekly BOOLEAN NOT NULL,
+  latest BOOLEAN NOT NULL
+);
+CREATE TABLE IF NOT EXISTS metric_snapshot_blocks (
+  date DATE NOT NULL,
+  block INTEGER NOT NULL,
+  permatickers BLOB NOT NULL   -- Int32Array, ascending
+);
+CREATE TABLE IF NOT EXISTS metric_snapshot_values (
+  date DATE NOT NULL,
+  block INTEGER NOT NULL,
+  metric VARCHAR NOT NULL,
+  data BLOB NOT NULL           -- Float64Array aligned with the block's permatickers; NaN = n/a
+);
+CREATE TABLE IF NOT EXISTS metric_market_returns (
+  date DATE NOT NULL,
+  ret DOUBLE NOT NULL          -- equal-weighted mean daily total return of the universe (for beta)
+);
+`;
+
+export const SNAPSHOT_TABLES = ['metric_snapshot_dates', 'metric_snapshot_blocks', 'metric_snapshot_values', 'metric_market_returns'] as const;

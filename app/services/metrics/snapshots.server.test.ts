@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromEpochDay, toEpochDay } from '../dates';
+import { DomainError } from '../http/errors';
+import { closeMarketReader } from '../market/store/open-store.server';
+import { METRIC_IDS } from './catalogue';
+import { equalWeightMarket, evaluateAt } from './engine/evaluate';
+import type { MetricSnapshot } from './engine/types';
+import { buildSnapshots, iterateSnapshots, listSnapshotDates, loadSnapshot, metricSeries } from './snapshots.server';
+import { writeFixtureStore } from './testing/fixture-store.server';
+import { syntheticUniverse } from './testing/synthetic-universe';
+
+// Build snapshots on a real DuckDB file and read them back; compare with the engine run on the
+// same universe in memory.
+
+const securities = syntheticUniverse({ securities: 24, years: 7, seed: 11 });
+const universe = { securities, market: equalWeightMarket(securities) };
+let dir: string;
+let file: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'quarry-metrics-'));
+  file = path.join(dir, 'market.duckdb');
+  await writeFixtureStore(file, securities);
+  const lines: string[] = [];
+  await buildSnapshots({
+    marketDb: file,
+    blockSize: 10, // several blocks, so concatenation is exercised
+    progress: { start: (l, t) => lines.push(`${l}:${t}`), tick: () => {}, stop: () => {}, log: (m) => lines.push(m) },
+  });
+  expect(lines[0]).toBe('Metric snapshots:24');
+});
+
+afterAll(() => {
+  closeMarketReader();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Equal up to floating-point summation order (the store's market average is summed in SQL). */
+function expectSameSnapshot(a: MetricSnapshot, b: MetricSnapshot): void {
+  expect(Array.from(a.permatickers)).toEqual(Array.from(b.permatickers));
+  for (const id of METRIC_IDS) {
+    const x = a.values[id];
+    const y = b.values[id];
+    for (let i = 0; i < x.length; i++) {
+      if (Number.isNaN(x[i]) || Number.isNaN(y[i])) expect([id, Number.isNaN(x[i])]).toEqual([id, Number.isNaN(y[i])]);
+      else expect(Math.abs(x[i] - y[i]) <= 1e-9 * Math.max(1, Math.abs(x[i])), `${id}: ${x[i]} vs ${y[i]}`).toBe(true);
+    }
+  }
+}
+
+describe('metric snapshots in DuckDB', () => {
+  it('stores the last trading day of every month and the latest day', async () => {
+    const months = await listSnapshotDates('month_end', { marketDb: file });
+    const allDays = [...new Set(securities.flatMap((s) => Array.from(s.dates)))].sort((a, b) => a - b);
+    const expected = allDays.filter((d, i) => i === allDays.length - 1 || fromEpochDay(d).slice(0, 7) !== fromEpochDay(allDays[i + 1]).slice(0, 7)).map(fromEpochDay);
+    expect(months).toEqual(expected);
+    const latest = await loadSnapshot('latest', { marketDb: file });
+    expect(latest.date).toBe(fromEpochDay(allDays[allDays.length - 1]));
+  });
+
+  it('reads back exactly what the engine computes for a month-end', async () => {
+    const date = (await listSnapshotDates('month_end', { marketDb: file }))[40];
+    const stored = await loadSnapshot(date, { marketDb: file });
+    expectSameSnapshot(stored, evaluateAt(universe, date));
+  });
+
+  it('computes a date between month-ends on demand from a window of the store, with the same result', async () => {
+    const stored = await listSnapshotDates('any', { marketDb: file });
+    const mid = fromEpochDay(toEpochDay(stored[60]) + 10);
+    expect(stored).not.toContain(mid);
+    const onDemand = await loadSnapshot(mid, { marketDb: file });
+    expectSameSnapshot(onDemand, evaluateAt(universe, mid));
+    const nearest = await loadSnapshot(mid, { marketDb: file, exact: false });
+    expect(nearest.date).toBe(stored[60]);
+  });
+
+  it('iterates month-end snapshots with only the metrics asked for', async () => {
+    const seen: string[] = [];
+    for await (const s of iterateSnapshots({ marketDb: file, from: '2022-01-01', to: '2022-12-31', metrics: ['pe_ttm', 'ret_12m'] })) {
+      expect(Object.keys(s.values)).toEqual(['pe_ttm', 'ret_12m']);
+      expect(s.values.pe_ttm.length).toBe(s.permatickers.length);
+      seen.push(s.date.slice(0, 7));
+    }
+    expect(seen).toEqual(Array.from({ length: 12 }, (_, i) => `2022-${String(i + 1).padStart(2, '0')}`));
+  });
+
+  it('answers a series with filed dates and accessions, known only after filing', async () => {
+    const s = securities.find((x) => !x.delisted && x.dates[0] < toEpochDay('2019-01-01'))!;
+    const series = await metricSeries(s.permaticker, 'revenue_ttm', { marketDb: file, from: '2020-01-01', to: '2023-12-31' });
+    expect(series.points.length).toBeGreaterThan(8);
+    for (const p of series.points) {
+      if (p.value === null) continue;
+      expect(p.filed! < p.date).toBe(true);
+      expect(p.accession).not.toBeNull();
+    }
+    const daily = await metricSeries(s.permaticker, 'price', { marketDb: file, from: '2023-01-01', to: '2023-01-31' });
+    expect(daily.points.every((p) => p.value !== null && p.filed === null)).toBe(true);
+    expect(daily.points.length).toBe(Array.from(s.dates).filter((d) => d >= toEpochDay('2023-01-01') && d <= toEpochDay('2023-01-31')).length);
+  });
+
+  it('rejects unknown securities and metrics with 404', async () => {
+    await expect(metricSeries(1, 'revenue_ttm', { marketDb: file })).rejects.toMatchObject({ status: 404 });
+    await expect(metricSeries(securities[0].permaticker, 'no_such_metric', { marketDb: file })).rejects.toBeInstanceOf(DomainError);
+    await expect(loadSnapshot('latest', { marketDb: file, metrics: ['nope'] })).rejects.toMatchObject({ status: 404 });
+  });
+});

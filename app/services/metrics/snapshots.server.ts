@@ -1,0 +1,386 @@
+import { statSync } from 'node:fs';
+import { DuckDBBlobValue, DuckDBDateValue, DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { config } from '../config.server';
+import { fromEpochDay, toEpochDay, type IsoDate } from '../dates';
+import { notFound, unprocessable } from '../http/errors';
+import { marketReader } from '../market/store/open-store.server';
+import type { ProgressReporter } from '../market/store/records';
+import { MARKET_DDL } from '../market/store/schema';
+import { getMetric, METRIC_IDS, type MetricDefinition } from './catalogue';
+import { UniverseEvaluator } from './engine/evaluate';
+import type { FactMode } from './engine/facts';
+import { metricSeriesOf, type SeriesPoint } from './engine/series';
+import type { MarketReturns, MetricSnapshot } from './engine/types';
+import { METRICS_ENGINE_VERSION, SNAPSHOT_DDL, SNAPSHOT_TABLES } from './snapshot-schema';
+import { blobBytes, listSecurities, loadBlock, loadMarketReturns, MARKET_RETURNS_SQL, type SecurityRow } from './store-loader.server';
+
+// Precomputed point-in-time snapshots: built after every import (latest + every month-end, and
+// optionally every week), read by the screener, company pages and backtests. Dates without a
+// stored snapshot are computed on demand from the store and kept in a small in-memory cache.
+
+export type { MetricSnapshot } from './engine/types';
+export type SnapshotFrequency = 'month_end' | 'weekly' | 'any';
+
+const DEFAULT_BLOCK = 500;
+/** Price history loaded for an on-demand date: 5-year returns, 3-year beta and 5-year dividend growth need ~6.3 years. */
+const ON_DEMAND_PRICE_DAYS = 2300;
+/** Facts whose period ended more than 8 years before the date cannot affect any metric (5-year CAGR of a TTM ending up to 550 days back, with its derived Q4). */
+const ON_DEMAND_FACT_DAYS = 8 * 366;
+
+const dayExpr = (col: string) => `datediff('day', DATE '1970-01-01', ${col})::INTEGER`;
+
+// ---------------------------------------------------------------------------------------------
+// Build
+
+export type BuildSnapshotsOptions = {
+  marketDb: string;
+  progress?: ProgressReporter;
+  /** Also store the last trading day of every week (for weekly backtests). */
+  weekly?: boolean;
+  /** Securities evaluated together (bounds memory: ~blockSize × history × 36 bytes). */
+  blockSize?: number;
+};
+
+/** The last trading day of each calendar month (and ISO week), plus the last day overall. */
+export function snapshotDays(tradingDays: readonly number[], weekly: boolean): { day: number; monthEnd: boolean; weekly: boolean; latest: boolean }[] {
+  const out: { day: number; monthEnd: boolean; weekly: boolean; latest: boolean }[] = [];
+  for (let i = 0; i < tradingDays.length; i++) {
+    const d = tradingDays[i];
+    const next = tradingDays[i + 1];
+    const latest = next === undefined;
+    const monthEnd = latest || fromEpochDay(d).slice(0, 7) !== fromEpochDay(next).slice(0, 7);
+    // Epoch day 4 was a Monday: weeks are Monday-based blocks of 7.
+    const isWeekEnd = weekly && (latest || Math.floor((d - 4) / 7) !== Math.floor((next - 4) / 7));
+    if (monthEnd || isWeekEnd || latest) out.push({ day: d, monthEnd, weekly: isWeekEnd, latest });
+  }
+  return out;
+}
+
+async function cols(conn: DuckDBConnection, sql: string, params?: DuckDBValue[]): Promise<DuckDBValue[][]> {
+  const reader = await conn.runAndReadAll(sql, params);
+  const c = reader.getColumns();
+  return c.length === reader.columnCount ? c : Array.from({ length: reader.columnCount }, () => []);
+}
+
+function f64Blob(a: Float64Array): DuckDBBlobValue {
+  return new DuckDBBlobValue(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+}
+
+export async function buildSnapshots(opts: BuildSnapshotsOptions): Promise<void> {
+  const instance = await DuckDBInstance.create(opts.marketDb);
+  const conn = await instance.connect();
+  const progress = opts.progress;
+  try {
+    await conn.run(MARKET_DDL);
+    await conn.run(SNAPSHOT_DDL);
+    // Build into staging tables and swap them in one short transaction at the end, so a crash
+    // mid-build leaves the previous snapshots in place.
+    for (const t of SNAPSHOT_TABLES) await conn.run(`CREATE OR REPLACE TABLE ${t}__new AS SELECT * FROM ${t} LIMIT 0`);
+    await conn.run(`INSERT INTO metric_market_returns__new SELECT date, ret FROM (${MARKET_RETURNS_SQL}) ORDER BY date`);
+    const market = await marketFrom(conn, 'metric_market_returns__new');
+
+    const trading = (await cols(conn, `SELECT DISTINCT ${dayExpr('date')} AS d FROM prices ORDER BY d`))[0].map(Number);
+    const dates = snapshotDays(trading, opts.weekly ?? false);
+    const securities = (await listSecurities(conn)).filter((s) => s.firstDay !== null);
+    const blockSize = opts.blockSize ?? DEFAULT_BLOCK;
+    progress?.start('Metric snapshots', securities.length);
+
+    const blocks = await conn.createAppender('metric_snapshot_blocks__new');
+    const values = await conn.createAppender('metric_snapshot_values__new');
+    for (let b = 0; b * blockSize < securities.length; b++) {
+      const slice = securities.slice(b * blockSize, (b + 1) * blockSize);
+      const inputs = await loadBlock(conn, slice);
+      const evaluator = new UniverseEvaluator({ securities: inputs, market });
+      for (const d of dates) {
+        const snap = evaluator.evaluate(d.day);
+        if (snap.permatickers.length === 0) continue;
+        appendSnapshot(blocks, values, snap, b);
+      }
+      blocks.flushSync();
+      values.flushSync();
+      progress?.tick(slice.length);
+    }
+    blocks.closeSync();
+    values.closeSync();
+    const dateRows = await conn.createAppender('metric_snapshot_dates__new');
+    for (const d of dates) {
+      dateRows.appendDate(new DuckDBDateValue(d.day));
+      dateRows.appendBoolean(d.monthEnd);
+      dateRows.appendBoolean(d.weekly);
+      dateRows.appendBoolean(d.latest);
+      dateRows.endRow();
+    }
+    dateRows.closeSync();
+
+    await conn.run('BEGIN TRANSACTION');
+    try {
+      for (const t of SNAPSHOT_TABLES) {
+        await conn.run(`DROP TABLE IF EXISTS ${t}`);
+        await conn.run(`ALTER TABLE ${t}__new RENAME TO ${t}`);
+      }
+      await conn.run(`INSERT OR REPLACE INTO meta VALUES ('metrics_engine_version', $1), ('metrics_ids', $2)`, [String(METRICS_ENGINE_VERSION), JSON.stringify(METRIC_IDS)]);
+      await conn.run('COMMIT');
+    } catch (e) {
+      await conn.run('ROLLBACK');
+      throw e;
+    }
+    await conn.run('CHECKPOINT');
+    progress?.stop();
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+function appendSnapshot(blocks: DuckDBAppender, values: DuckDBAppender, snap: MetricSnapshot, block: number): void {
+  const date = new DuckDBDateValue(snap.day);
+  blocks.appendDate(date);
+  blocks.appendInteger(block);
+  blocks.appendBlob(new Uint8Array(snap.permatickers.buffer, snap.permatickers.byteOffset, snap.permatickers.byteLength));
+  blocks.endRow();
+  for (const id of METRIC_IDS) {
+    values.appendDate(date);
+    values.appendInteger(block);
+    values.appendVarchar(id);
+    values.appendValue(f64Blob(snap.values[id]));
+    values.endRow();
+  }
+}
+
+async function marketFrom(conn: DuckDBConnection, table: string): Promise<MarketReturns | null> {
+  const c = await cols(conn, `SELECT ${dayExpr('date')}, ret FROM ${table} ORDER BY date`);
+  if (c[0].length === 0) return null;
+  const day0 = Number(c[0][0]);
+  const ret = new Float64Array(Number(c[0][c[0].length - 1]) - day0 + 1).fill(Number.NaN);
+  for (let i = 0; i < c[0].length; i++) ret[Number(c[0][i]) - day0] = Number(c[1][i]);
+  return { day0, ret };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Read
+
+export type ReadOptions = {
+  /** DuckDB file; config().marketDb by default. */
+  marketDb?: string;
+  /** Only these metrics (a backtest needs a few); all catalogue metrics by default. */
+  metrics?: readonly string[];
+};
+
+type StoredDate = { day: number; monthEnd: boolean; weekly: boolean; latest: boolean };
+
+async function withReader<T>(file: string | undefined, work: (conn: DuckDBConnection, file: string) => Promise<T>): Promise<T> {
+  const path = file ?? config().marketDb;
+  const reader = await marketReader(path);
+  const conn = await reader.connect();
+  try {
+    return await work(conn, path);
+  } finally {
+    conn.closeSync();
+  }
+}
+
+function signature(file: string): string {
+  try {
+    const s = statSync(file);
+    return `${file}:${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return file;
+  }
+}
+
+async function storedDates(conn: DuckDBConnection): Promise<StoredDate[]> {
+  const exists = await cols(conn, `SELECT count(*)::INTEGER FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = 'metric_snapshot_dates'`);
+  if (!Number(exists[0][0])) return [];
+  const c = await cols(conn, `SELECT ${dayExpr('date')}, month_end, weekly, latest FROM metric_snapshot_dates ORDER BY date`);
+  return c[0].map((d, i) => ({ day: Number(d), monthEnd: Boolean(c[1][i]), weekly: Boolean(c[2][i]), latest: Boolean(c[3][i]) }));
+}
+
+function checkMetrics(metrics: readonly string[] | undefined): readonly string[] {
+  const ids = metrics ?? METRIC_IDS;
+  for (const id of ids) if (!getMetric(id)) throw notFound(`Unknown metric: ${id}`);
+  return ids;
+}
+
+/** Blob bytes may be a Node Buffer view into a shared pool (unaligned): copy into an own buffer. */
+function copyBytes(v: DuckDBValue): ArrayBuffer {
+  return new Uint8Array(blobBytes(v)).buffer;
+}
+
+async function readStored(conn: DuckDBConnection, day: number, metrics: readonly string[]): Promise<MetricSnapshot> {
+  const date = fromEpochDay(day);
+  const b = await cols(conn, `SELECT block, permatickers FROM metric_snapshot_blocks WHERE date = $1::DATE ORDER BY block`, [date]);
+  const blockRows = b[0].map(Number);
+  const parts = b[1].map((v) => new Int32Array(copyBytes(v)));
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  const permatickers = new Int32Array(total);
+  const offset = new Map<number, number>();
+  let at = 0;
+  parts.forEach((p, i) => {
+    offset.set(blockRows[i], at);
+    permatickers.set(p, at);
+    at += p.length;
+  });
+  const valuesOut: Record<string, Float64Array> = {};
+  for (const id of metrics) valuesOut[id] = new Float64Array(total).fill(Number.NaN);
+  // Metric ids are catalogue ids (checked), i.e. [a-z0-9_]: safe to inline in the IN list.
+  const list = metrics.map((m) => `'${m}'`).join(',');
+  const v = await cols(conn, `SELECT block, metric, data FROM metric_snapshot_values WHERE date = $1::DATE AND metric IN (${list})`, [date]);
+  for (let i = 0; i < v[0].length; i++) {
+    const target = valuesOut[String(v[1][i])];
+    const o = offset.get(Number(v[0][i]));
+    if (!target || o === undefined) continue;
+    target.set(new Float64Array(copyBytes(v[2][i])), o);
+  }
+  return { date, day, permatickers, values: valuesOut };
+}
+
+const marketCache = new Map<string, Promise<MarketReturns | null>>();
+function cachedMarket(conn: DuckDBConnection, file: string): Promise<MarketReturns | null> {
+  const key = signature(file);
+  let m = marketCache.get(key);
+  if (!m) {
+    marketCache.clear();
+    m = loadMarketReturns(conn);
+    marketCache.set(key, m);
+    m.catch(() => marketCache.delete(key));
+  }
+  return m;
+}
+
+/** Computes one date from the store (every security listed on it), in blocks. */
+async function computeOnDemand(conn: DuckDBConnection, file: string, day: number, metrics: readonly string[]): Promise<MetricSnapshot> {
+  const market = await cachedMarket(conn, file);
+  const listed = (await listSecurities(conn)).filter((s) => s.firstDay !== null && s.firstDay <= day && !(s.delisted && (s.lastDay ?? -Infinity) < day));
+  const parts: MetricSnapshot[] = [];
+  for (let i = 0; i < listed.length; i += 1000) {
+    const slice: SecurityRow[] = listed.slice(i, i + 1000);
+    const inputs = await loadBlock(conn, slice, { toDay: day, priceFromDay: day - ON_DEMAND_PRICE_DAYS, factFromDay: day - ON_DEMAND_FACT_DAYS });
+    parts.push(new UniverseEvaluator({ securities: inputs, market }).evaluate(day));
+  }
+  const total = parts.reduce((n, p) => n + p.permatickers.length, 0);
+  const permatickers = new Int32Array(total);
+  const values: Record<string, Float64Array> = {};
+  for (const id of metrics) values[id] = new Float64Array(total);
+  let at = 0;
+  for (const p of parts) {
+    permatickers.set(p.permatickers, at);
+    for (const id of metrics) values[id].set(p.values[id], at);
+    at += p.permatickers.length;
+  }
+  return { date: fromEpochDay(day), day, permatickers, values };
+}
+
+const onDemandCache = new Map<string, Promise<MetricSnapshot>>();
+const ON_DEMAND_CACHE_SIZE = 8;
+
+export type LoadSnapshotOptions = ReadOptions & {
+  /**
+   * false: the nearest stored snapshot on or before the date (fast, for pages that show an
+   * "as of" date). true (default): exactly the date, computed on demand when not stored.
+   */
+  exact?: boolean;
+};
+
+/** The columnar snapshot as of a date (or the latest one). */
+export async function loadSnapshot(asOf: IsoDate | 'latest', opts: LoadSnapshotOptions = {}): Promise<MetricSnapshot> {
+  const metrics = checkMetrics(opts.metrics);
+  return withReader(opts.marketDb, async (conn, file) => {
+    const stored = await storedDates(conn);
+    let day: number;
+    if (asOf === 'latest') {
+      const latest = stored.find((d) => d.latest);
+      if (latest) return readStored(conn, latest.day, metrics);
+      const last = (await cols(conn, `SELECT ${dayExpr('max(date)')} FROM prices`))[0][0];
+      if (last === null) throw notFound('No market data.');
+      day = Number(last);
+    } else {
+      day = toEpochDay(asOf);
+      const hit = stored.find((d) => d.day === day);
+      if (hit) return readStored(conn, day, metrics);
+      if (opts.exact === false) {
+        const before = stored.filter((d) => d.day <= day);
+        if (before.length > 0) return readStored(conn, before[before.length - 1].day, metrics);
+      }
+    }
+    const key = `${signature(file)}|${day}`;
+    let pending = onDemandCache.get(key);
+    if (!pending) {
+      pending = computeOnDemand(conn, file, day, METRIC_IDS);
+      onDemandCache.set(key, pending);
+      pending.catch(() => onDemandCache.delete(key));
+      while (onDemandCache.size > ON_DEMAND_CACHE_SIZE) onDemandCache.delete(onDemandCache.keys().next().value as string);
+    }
+    const full = await pending;
+    const values: Record<string, Float64Array> = {};
+    for (const id of metrics) values[id] = full.values[id];
+    return { ...full, values };
+  });
+}
+
+/** Stored snapshot dates (ascending) of a frequency. */
+export async function listSnapshotDates(frequency: SnapshotFrequency = 'any', opts: { marketDb?: string } = {}): Promise<IsoDate[]> {
+  return withReader(opts.marketDb, async (conn) =>
+    (await storedDates(conn)).filter((d) => frequency === 'any' || (frequency === 'month_end' ? d.monthEnd : d.weekly)).map((d) => fromEpochDay(d.day)),
+  );
+}
+
+/**
+ * Stored snapshots between two dates in ascending order, one at a time (a backtest holds only
+ * the current one). Weekly dates exist when the snapshots were built with `weekly: true`.
+ */
+export async function* iterateSnapshots(opts: ReadOptions & { from?: IsoDate; to?: IsoDate; frequency?: SnapshotFrequency }): AsyncGenerator<MetricSnapshot> {
+  const metrics = checkMetrics(opts.metrics);
+  const reader = await marketReader(opts.marketDb ?? config().marketDb);
+  const conn = await reader.connect();
+  try {
+    const from = opts.from ? toEpochDay(opts.from) : Number.NEGATIVE_INFINITY;
+    const to = opts.to ? toEpochDay(opts.to) : Number.POSITIVE_INFINITY;
+    const f = opts.frequency ?? 'month_end';
+    for (const d of await storedDates(conn)) {
+      if (d.day < from || d.day > to) continue;
+      if (f === 'month_end' && !d.monthEnd) continue;
+      if (f === 'weekly' && !d.weekly) continue;
+      yield await readStored(conn, d.day, metrics);
+    }
+  } finally {
+    conn.closeSync();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Series
+
+export type SeriesMode = FactMode;
+
+export type MetricSeries = {
+  permaticker: number;
+  metric: MetricDefinition;
+  mode: SeriesMode;
+  asOf: IsoDate | null;
+  points: SeriesPoint[];
+};
+
+export async function metricSeries(
+  permaticker: number,
+  metricId: string,
+  opts: { from?: IsoDate; to?: IsoDate; asOf?: IsoDate; mode?: SeriesMode; marketDb?: string } = {},
+): Promise<MetricSeries> {
+  const metric = getMetric(metricId);
+  if (!metric) throw notFound(`Unknown metric: ${metricId}`);
+  if (opts.from && opts.to && opts.from > opts.to) throw unprocessable('`from` must not be after `to`.');
+  return withReader(opts.marketDb, async (conn, file) => {
+    const security = (await listSecurities(conn)).find((s) => s.permaticker === permaticker);
+    if (!security) throw notFound(`Unknown security: ${permaticker}`);
+    const mode = opts.mode ?? 'point_in_time';
+    const asOfDay = opts.asOf ? toEpochDay(opts.asOf) : Number.POSITIVE_INFINITY;
+    const [input] = await loadBlock(conn, [security], opts.asOf ? { toDay: asOfDay } : {});
+    const market = await cachedMarket(conn, file);
+    const points = metricSeriesOf(input, market, metricId, {
+      fromDay: opts.from ? toEpochDay(opts.from) : Number.NEGATIVE_INFINITY,
+      toDay: opts.to ? toEpochDay(opts.to) : Number.POSITIVE_INFINITY,
+      asOfDay,
+      mode,
+    });
+    return { permaticker, metric, mode, asOf: opts.asOf ?? null, points };
+  });
+}
