@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { afterAll, describe, expect, it } from 'vitest';
 import { getUserById } from '~/services/auth/users.server';
 import { getDb } from '~/services/db/db.server';
 import { forEachDatabase } from '../support/databases';
@@ -37,6 +39,16 @@ forEachDatabase('user:create CLI', (target) => {
     expect(dup.code).toBe(1);
     expect(dup.stderr).toContain('An account with this e-mail already exists.');
   });
+});
+
+describe('user:create CLI input', () => {
+  // Input is checked before the database is opened, so one run of these is enough.
+  const dirs: string[] = [];
+  const env = () => {
+    dirs.push(mkdtempSync(path.join(tmpdir(), 'quarry-cli-')));
+    return { DATA_DIR: dirs[dirs.length - 1], DATABASE_URL: undefined };
+  };
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
   it('explains bad input and exits non-zero', async () => {
     const [bad, missing, unknown] = await Promise.all([
