@@ -2,8 +2,8 @@ import { statSync } from 'node:fs';
 import { DuckDBBlobValue, DuckDBDateValue, DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { config } from '../config.server';
 import { fromEpochDay, toEpochDay, type IsoDate } from '../dates';
-import { notFound, unprocessable } from '../http/errors';
-import { marketReader } from '../market/store/open-store.server';
+import { DomainError, notFound, unprocessable } from '../http/errors';
+import { MarketDataMissingError, marketReader } from '../market/store/open-store.server';
 import type { ProgressReporter } from '../market/store/records';
 import { MARKET_DDL } from '../market/store/schema';
 import { getMetric, METRIC_IDS, type MetricDefinition } from './catalogue';
@@ -170,12 +170,22 @@ type StoredDate = { day: number; monthEnd: boolean; weekly: boolean; latest: boo
 
 async function withReader<T>(file: string | undefined, work: (conn: DuckDBConnection, file: string) => Promise<T>): Promise<T> {
   const path = file ?? config().marketDb;
-  const reader = await marketReader(path);
+  const reader = await openReader(path);
   const conn = await reader.connect();
   try {
     return await work(conn, path);
   } finally {
     conn.closeSync();
+  }
+}
+
+/** No market data yet is the operator's to fix, not a server error: 503 with the how-to. */
+async function openReader(file: string) {
+  try {
+    return await marketReader(file);
+  } catch (e) {
+    if (e instanceof MarketDataMissingError) throw new DomainError(503, e.message);
+    throw e;
   }
 }
 
@@ -330,7 +340,7 @@ export async function listSnapshotDates(frequency: SnapshotFrequency = 'any', op
  */
 export async function* iterateSnapshots(opts: ReadOptions & { from?: IsoDate; to?: IsoDate; frequency?: SnapshotFrequency }): AsyncGenerator<MetricSnapshot> {
   const metrics = checkMetrics(opts.metrics);
-  const reader = await marketReader(opts.marketDb ?? config().marketDb);
+  const reader = await openReader(opts.marketDb ?? config().marketDb);
   const conn = await reader.connect();
   try {
     const from = opts.from ? toEpochDay(opts.from) : Number.NEGATIVE_INFINITY;

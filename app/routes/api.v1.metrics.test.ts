@@ -1,0 +1,22 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { describe, expect, it } from 'vitest';
+import { METRICS } from '~/services/metrics/catalogue';
+import { action, loader } from './api.v1.metrics';
+
+describe('GET /api/v1/metrics', () => {
+  it('answers the whole catalogue as JSON', async () => {
+    const response = await loader();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toContain('application/json');
+    const body = (await response.json()) as { metrics: { id: string; higher_is_better: boolean | null }[]; categories: { id: string }[] };
+    expect(body.metrics.map((m) => m.id)).toEqual(METRICS.map((m) => m.id));
+    expect(body.metrics.find((m) => m.id === 'pe_ttm')?.higher_is_better).toBe(false);
+    expect(body.categories.length).toBeGreaterThan(7);
+  });
+
+  it('refuses other methods with 405 {detail}', async () => {
+    const response = await action({ request: new Request('http://localhost/api/v1/metrics', { method: 'POST' }), params: {}, context: {} } as ActionFunctionArgs);
+    expect(response.status).toBe(405);
+    expect(((await response.json()) as { detail: string }).detail).toContain('GET');
+  });
+});
