@@ -38,7 +38,7 @@ export const secImporter: Importer = {
       const fetchImpl = ctx.fetch ?? globalThis.fetch;
       const client = createEdgarClient({ userAgent: ctx.env.secUserAgent, fetch: fetchImpl });
       if (wantedTickers.length > 0) {
-        for (const l of parseCompanyTickers(await client.getJson(TICKERS_URL), TICKERS_URL)) if (!listings.has(l.cik)) listings.set(l.cik, l);
+        for (const l of parseCompanyTickers(await client.getJson(TICKERS_URL), TICKERS_URL)) addListing(listings, l);
         for (const t of wantedTickers) {
           const hit = [...listings.values()].find((l) => l.ticker === t);
           if (!hit) throw new Error(`Unknown ticker ${t}: not in the SEC's ticker list`);
@@ -87,7 +87,7 @@ export const secImporter: Importer = {
         }
         const doc = parseJson(readText(file), file);
         if (isCompanyTickers(doc)) {
-          for (const l of parseCompanyTickers(doc, file)) if (!listings.has(l.cik)) listings.set(l.cik, l);
+          for (const l of parseCompanyTickers(doc, file)) addListing(listings, l);
         } else if (isSubmissionsOverflow(doc)) {
           continue;
         } else if (typeof doc === 'object' && doc !== null && 'filings' in doc) {
@@ -175,6 +175,16 @@ async function importCompany(
     await tx.replaceFacts([permaticker], 'sec', facts);
   });
   return { written: facts.length, warnings };
+}
+
+/**
+ * The first listing of a CIK is its primary ticker; a later list (company_tickers.json has no
+ * exchanges, company_tickers_exchange.json does) may still fill in the exchange of that ticker.
+ */
+function addListing(listings: Map<string, TickerListing>, l: TickerListing): void {
+  const current = listings.get(l.cik);
+  if (!current) listings.set(l.cik, l);
+  else if (current.exchange === null && current.ticker === l.ticker && l.exchange !== null) listings.set(l.cik, { ...current, exchange: l.exchange });
 }
 
 function listFlag(value: string | true | undefined): string[] {
