@@ -8,6 +8,7 @@
 // The app uses its own SQLite file unless E2E_DATABASE_URL is set (E2E_REDIS_URL likewise), so
 // a CI run with DATABASE_URL exported does not mix e2e users into the shared test database.
 
+/* global fetch, AbortSignal */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

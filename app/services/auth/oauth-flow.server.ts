@@ -96,5 +96,5 @@ function cookieNames(header: string | null): string[] {
   return header
     .split(';')
     .map((pair) => pair.split('=')[0]?.trim() ?? '')
-    .filter((name) => name !== '' && /^[\w.:\-]+$/.test(name));
+    .filter((name) => name !== '' && /^[\w.:-]+$/.test(name));
 }

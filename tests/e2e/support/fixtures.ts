@@ -19,25 +19,25 @@ type Fixtures = {
 
 export const test = base.extend<Fixtures>({
   stayOnThisMachine: [
-    async ({ context }, use) => {
+    async ({ context }, provide) => {
       await context.route(
         (url) => !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && url.protocol !== 'data:',
         (route) => route.abort('blockedbyclient'),
       );
-      await use();
+      await provide();
     },
     { auto: true },
   ],
   // eslint-disable-next-line no-empty-pattern
-  mailbox: async ({}, use) => {
-    await use(createMailbox());
+  mailbox: async ({}, provide) => {
+    await provide(createMailbox());
   },
   // eslint-disable-next-line no-empty-pattern
-  createUser: async ({}, use) => {
-    await use(createUser);
+  createUser: async ({}, provide) => {
+    await provide(createUser);
   },
-  signIn: async ({ mailbox }, use) => {
-    await use((page, email, password, options) => signInWith(page, email, password, mailbox, options));
+  signIn: async ({ mailbox }, provide) => {
+    await provide((page, email, password, options) => signInWith(page, email, password, mailbox, options));
   },
 });
 
