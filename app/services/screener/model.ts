@@ -29,7 +29,10 @@ const metricId = z
   .string()
   .max(64)
   .refine((id) => isMetricId(id), (id) => ({ message: `Unknown metric "${id}"` }));
-const finite = z.number().finite();
+// -0 and 0 are the same bound; keeping one makes a screen's JSON and URL canonical.
+const positiveZero = (n: number) => (n === 0 ? 0 : n);
+const finite = z.number().finite().transform(positiveZero);
+const nonNegative = z.number().finite().nonnegative().transform(positiveZero);
 const name = z.string().trim().min(1).max(100);
 const nameList = z.array(name).max(MAX_LIST);
 
@@ -76,8 +79,8 @@ export const UniverseSchema = z
     exchanges: nameList.default([]),
     sectors: nameList.default([]),
     industries: nameList.default([]),
-    marketCapMin: finite.nonnegative().nullable().default(null),
-    marketCapMax: finite.nonnegative().nullable().default(null),
+    marketCapMin: nonNegative.nullable().default(null),
+    marketCapMax: nonNegative.nullable().default(null),
     includeDelisted: z.boolean().default(false),
   })
   .refine((u) => u.marketCapMin === null || u.marketCapMax === null || u.marketCapMin <= u.marketCapMax, {

@@ -1,0 +1,90 @@
+import { PAGE_SIZE, displayColumns, type Screen } from '../model';
+import { rankRows } from './ranking';
+import { compileRule, type CompiledRule } from './rules';
+import { sortRows } from './sort';
+import type { PreparedUniverse, ResultRow, ScreenPage } from './types';
+import { universeRows } from './universe';
+
+// Evaluating a screen on one snapshot: universe → rules (each over the survivors of the last) →
+// ranking and limit → display sort → page. Backtests use `matchScreen` and read `ranked` (best
+// first); pages use `screenPage`.
+
+export type CompiledScreen = { screen: Screen; rules: CompiledRule[]; columns: string[] };
+
+/** Parses every rule once; reuse the result for every date of a backtest. */
+export function compileScreen(screen: Screen): CompiledScreen {
+  return { screen, rules: screen.rules.map(compileRule), columns: displayColumns(screen) };
+}
+
+export type ScreenMatches = {
+  universe: Int32Array;
+  /** Passing rows, best first by the ranking (by ticker without one), cut to the limit. */
+  ranked: Int32Array;
+  /** Passing rows in the screen's display sort. */
+  sorted: Int32Array;
+  score: Float64Array | null;
+  rank: Float64Array | null;
+};
+
+export function matchScreen(compiled: CompiledScreen, p: PreparedUniverse): ScreenMatches {
+  const { screen } = compiled;
+  const universe = universeRows(screen.universe, p);
+  let rows = universe;
+  // Rank rules rank within the whole universe, so all rules bind before any filtering.
+  const bound = compiled.rules.map((r) => r.bind(p, universe));
+  for (const b of bound) {
+    const next = new Int32Array(rows.length);
+    let k = 0;
+    const test = b.test;
+    for (let i = 0; i < rows.length; i++) if (test(rows[i])) next[k++] = rows[i];
+    rows = next.subarray(0, k);
+  }
+  let ranked: Int32Array;
+  let score: Float64Array | null = null;
+  let rank: Float64Array | null = null;
+  if (screen.ranking.length > 0) {
+    const r = rankRows(screen.ranking, p, rows);
+    ranked = r.order;
+    score = r.score;
+    rank = r.rank;
+  } else {
+    ranked = sortRows(rows, p, { key: 'ticker', dir: 'asc' }, null);
+  }
+  if (screen.limit !== null && ranked.length > screen.limit) ranked = ranked.slice(0, screen.limit);
+  const sort = screen.sort ?? (rank ? { key: 'rank', dir: 'asc' as const } : { key: 'ticker', dir: 'asc' as const });
+  const sorted = sort.key === 'rank' && sort.dir === 'asc' && rank ? ranked : sortRows(ranked, p, sort, rank);
+  return { universe, ranked, sorted, score, rank };
+}
+
+export function resultRow(p: PreparedUniverse, r: number, columns: readonly string[], m: Pick<ScreenMatches, 'rank' | 'score'>): ResultRow {
+  const values: Record<string, number | null> = {};
+  for (const c of columns) {
+    const v = p.snapshot.values[c]?.[r];
+    values[c] = v === undefined || Number.isNaN(v) ? null : v;
+  }
+  const text = (col: PreparedUniverse['sector']) => (col.codes[r] >= 0 ? col.dictionary[col.codes[r]] : null);
+  return {
+    permaticker: p.snapshot.permatickers[r],
+    ticker: p.ticker[r],
+    name: p.name[r],
+    exchange: text(p.exchange),
+    sector: text(p.sector),
+    industry: text(p.industry),
+    rank: m.rank && !Number.isNaN(m.rank[r]) ? m.rank[r] : null,
+    score: m.score ? m.score[r] : null,
+    values,
+  };
+}
+
+/** One page of results (page size PAGE_SIZE unless given; `all` for CSV exports). */
+export function screenPage(compiled: CompiledScreen, p: PreparedUniverse, opts: { pageSize?: number | 'all' } = {}): ScreenPage {
+  const m = matchScreen(compiled, p);
+  const count = m.sorted.length;
+  const pageSize = opts.pageSize === 'all' ? Math.max(count, 1) : (opts.pageSize ?? PAGE_SIZE);
+  const pageCount = Math.max(1, Math.ceil(count / pageSize));
+  const page = Math.min(compiled.screen.page, pageCount);
+  const start = (page - 1) * pageSize;
+  const rows: ResultRow[] = [];
+  for (let i = start; i < Math.min(count, start + pageSize); i++) rows.push(resultRow(p, m.sorted[i], compiled.columns, m));
+  return { asOf: p.snapshot.date, universeCount: m.universe.length, count, page, pageSize, pageCount, columns: compiled.columns, rows };
+}
