@@ -34,4 +34,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return redirect(user.has_access ? (back ?? '/') : '/finish-profile-creation', { headers });
 }
 
+// Never shown in practice (the loader always redirects or throws); having a component makes this
+// a page route, so an unknown provider gets the app's 404 page rather than a bare text answer.
+export default function OAuthFlowPage() {
+  return <p>Redirecting to the sign-in provider…</p>;
+}
+
 export const meta: MetaFunction = () => [{ title: 'Social sign-in · Quarry' }];

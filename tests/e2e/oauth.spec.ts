@@ -117,6 +117,8 @@ test('a callback that was never started here is refused', async ({ page }) => {
 test('an unknown provider is a 404, on the page and in the API', async ({ page, request }) => {
   const response = await page.goto('/oauth/nosuchprovider');
   expect(response?.status()).toBe(404);
+  await expect(page).toHaveTitle(/Page Not Found/);
+  await expect(page.getByText('Page not found: /oauth/nosuchprovider').first()).toBeVisible();
   const api = await request.get('/api/v1/auth/signin/nosuchprovider', { maxRedirects: 0 });
   expect(api.status()).toBe(404);
   expect(await api.json()).toEqual({ detail: expect.stringContaining('nosuchprovider') });
