@@ -10,7 +10,7 @@
 
 /* global fetch, AbortSignal */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -91,7 +91,24 @@ function generateDemoData(env) {
   log(`demo data ready in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 
+/** Data folders of earlier runs pile up in tests/.tmp: drop those older than a day. */
+function pruneOldRuns() {
+  const tmp = path.join(root, 'tests', '.tmp');
+  if (!existsSync(tmp)) return;
+  const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+  for (const name of readdirSync(tmp)) {
+    const dir = path.join(tmp, name);
+    if (!/^e2e-\d+$/.test(name) || dir === dataDir) continue;
+    try {
+      if (statSync(dir).mtimeMs < dayAgo) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Another run may be removing it too.
+    }
+  }
+}
+
 async function main() {
+  pruneOldRuns();
   const startScript = path.join(root, 'scripts', 'start.mjs');
   if (!existsSync(startScript)) throw new Error('scripts/start.mjs is missing: it serves the built app.');
   mkdirSync(dataDir, { recursive: true });
