@@ -27,10 +27,10 @@ export const pricesImporter: Importer = {
     const written = new Map<string, string>();
     let securities = 0;
     let rows = 0;
-    ctx.progress.start('price files', files.length);
     for (const file of files) {
       const parsed = parsePriceCsv(readText(file), file, { ticker: tickerFlag ?? tickerFromFileName(path.basename(file)), skipBadRows });
       warnings.push(...parsed.warnings);
+      ctx.progress.start(`prices ${path.basename(file)} (${parsed.layout.name})`, parsed.series.size);
       for (const [ticker, bars] of [...parsed.series.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
         if (bars.length === 0) continue;
         const previous = written.get(ticker);
@@ -63,10 +63,10 @@ export const pricesImporter: Importer = {
         });
         securities += 1;
         rows += prices.length;
+        ctx.progress.tick();
       }
-      ctx.progress.tick();
+      ctx.progress.stop();
     }
-    ctx.progress.stop();
     if (warnings.length > 20) ctx.progress.log(`warning: ${warnings.length} warnings; the first 20 follow`);
     for (const w of warnings.slice(0, 20)) ctx.progress.log(`warning: ${w}`);
     const { snapshotId } = await ctx.writer.finish(SOURCE, `${securities} securities, ${rows} prices`);
