@@ -3,7 +3,8 @@
 /** @type {import('@remix-run/dev').VitePluginConfig} */
 export default {
   appDirectory: 'app',
-  buildDirectory: 'build',
+  // QUARRY_BUILD_DIR lets parallel test runs build side by side; the default is build/.
+  buildDirectory: process.env.QUARRY_BUILD_DIR ?? 'build',
   ignoredRouteFiles: ['**/*.test.*', '**/*.css'],
   future: {
     v3_fetcherPersist: true,

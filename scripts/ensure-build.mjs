@@ -7,7 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const serverBuild = path.join(root, 'build/server/index.js');
+const buildDir = path.resolve(root, process.env.QUARRY_BUILD_DIR ?? 'build');
+const serverBuild = path.join(buildDir, 'server/index.js');
 const force = process.argv.includes('--force');
 
 function newestMtime(dir) {

@@ -26,6 +26,7 @@ if (!existsSync(marketDb) && env.QUARRY_SKIP_DEMO !== '1') {
 }
 
 const serve = path.join(root, 'node_modules/@remix-run/serve/dist/cli.js');
-const child = spawn(process.execPath, [serve, path.join(root, 'build/server/index.js')], { cwd: root, env, stdio: 'inherit' });
+const buildDir = path.resolve(root, env.QUARRY_BUILD_DIR ?? 'build');
+const child = spawn(process.execPath, [serve, path.join(buildDir, 'server/index.js')], { cwd: root, env, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
