@@ -62,6 +62,20 @@ describe('sec importer (fixture)', () => {
     expect(recount.facts).toBe(counts.facts);
   });
 
+  it('reads the bulk companyfacts.zip (entries inflated one at a time) like the loose files', async () => {
+    const { zipSync } = await import('fflate');
+    const { writeFileSync } = await import('node:fs');
+    const zip = path.join(dir, 'companyfacts.zip');
+    writeFileSync(zip, zipSync({ 'CIK0000999999.json': readFileSync(path.join(FIX, 'sec/CIK0000999999.json')), 'README.txt': new TextEncoder().encode('not a company') }));
+    const fromZip = freshFile();
+    const fromFiles = freshFile();
+    const profile = [path.join(FIX, 'sec/submissions-CIK0000999999.json')];
+    const a = await runImport(fromZip, 'sec', [zip, ...profile]);
+    const b = await runImport(fromFiles, 'sec', [path.join(FIX, 'sec/CIK0000999999.json'), ...profile]);
+    expect(a.rows).toBeGreaterThan(0);
+    expect(a.snapshotId).toBe(b.snapshotId);
+  });
+
   it('refuses to go online without a declared User-Agent', async () => {
     const file = freshFile();
     await expect(runImport(file, 'sec', ['--online', '--tickers', 'AAPL'])).rejects.toThrow(/SEC_USER_AGENT/);
