@@ -25,11 +25,16 @@ export type DemoLoadResult = {
 // the generated rows of one batch (~200 x 6,300 prices) comfortably in memory.
 const BATCH = 200;
 
-export async function loadDemoUniverse(file: string, options: DemoOptions, progress: ProgressReporter = silentProgress): Promise<DemoLoadResult> {
-  return (await buildDemo(file, options, progress, false)) as DemoLoadResult;
+export type DemoLoadHooks = {
+  /** Runs on the finished work file before it is published (e.g. building metric snapshots). */
+  beforePublish?: (workFile: string) => Promise<unknown>;
+};
+
+export async function loadDemoUniverse(file: string, options: DemoOptions, progress: ProgressReporter = silentProgress, hooks: DemoLoadHooks = {}): Promise<DemoLoadResult> {
+  return (await buildDemo(file, options, progress, false, hooks)) as DemoLoadResult;
 }
 
-async function buildDemo(file: string, options: DemoOptions, progress: ProgressReporter, onlyIfMissing: boolean): Promise<DemoLoadResult | null> {
+async function buildDemo(file: string, options: DemoOptions, progress: ProgressReporter, onlyIfMissing: boolean, hooks: DemoLoadHooks): Promise<DemoLoadResult | null> {
   const started = performance.now();
   const universe = createDemoUniverse(options);
   const { companies: total, years, seed, endDate } = universe.plan.options;
@@ -69,7 +74,7 @@ async function buildDemo(file: string, options: DemoOptions, progress: ProgressR
     });
     progress.stop();
     const { snapshotId } = await writer.finish(DEMO_SOURCE, JSON.stringify({ companies: total, years, seed, endDate }));
-    await writer.publish();
+    await writer.publish({ beforeRename: hooks.beforePublish });
     return { file, snapshotId, companies: total, ...counts, seconds: (performance.now() - started) / 1000 };
   } catch (e) {
     progress.stop();
@@ -90,10 +95,10 @@ export async function ensureDemoData(
   const progress = options.progress ?? silentProgress;
   if (existsSync(file)) return { created: false, file };
   try {
-    const result = await buildDemo(file, { ...DEFAULT_DEMO_OPTIONS, ...options.demo }, progress, true);
-    if (!result) return { created: false, file };
-    await afterMarketDataChange(file, progress);
-    return { created: true, file, result };
+    const result = await buildDemo(file, { ...DEFAULT_DEMO_OPTIONS, ...options.demo }, progress, true, {
+      beforePublish: (workFile) => afterMarketDataChange(workFile, progress),
+    });
+    return result ? { created: true, file, result } : { created: false, file };
   } catch (e) {
     if (!(e instanceof Error && /Another process/.test(e.message))) throw e;
     progress.log(`Another process is generating the demo data; waiting for ${file}.`);

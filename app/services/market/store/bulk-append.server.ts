@@ -45,8 +45,11 @@ function convert(kind: ColumnKind, column: string, value: unknown): unknown {
   }
 }
 
-/** Appends rows to `table`; `columns` must list every column of the table in order. */
-export async function appendRows<R>(connection: DuckDBConnection, table: string, columns: ColumnSpec<R>[], rows: readonly R[]): Promise<void> {
+/**
+ * Appends rows to `table`; `columns` must list every column of the table in order. Errors name
+ * the row as `label row N` (label defaults to the table).
+ */
+export async function appendRows<R>(connection: DuckDBConnection, table: string, columns: ColumnSpec<R>[], rows: readonly R[], label = table): Promise<void> {
   if (rows.length === 0) return;
   const appender = await connection.createAppender(table);
   try {
@@ -69,7 +72,7 @@ export async function appendRows<R>(connection: DuckDBConnection, table: string,
           try {
             value = convert(kind, name, get(row));
           } catch (e) {
-            throw new Error(`${table} row ${offset + r + 1}: ${(e as Error).message}`);
+            throw new Error(`${label} row ${offset + r + 1}: ${(e as Error).message}`);
           }
           (vector.setItem as (i: number, v: unknown) => void)(r, value);
         }

@@ -113,11 +113,17 @@ export type WritableStore = {
   readonly workFile: string;
   readonly file: string;
   readonly connection: DuckDBConnection;
-  /** Checkpoints, closes and publishes the work file over `file` (atomic rename). */
-  publish(): Promise<void>;
+  /**
+   * Checkpoints, closes and publishes the work file over `file` (atomic rename).
+   * `beforeRename` runs on the closed work file first (e.g. building derived tables), still
+   * under the writer lock and still invisible to readers.
+   */
+  publish(options?: PublishOptions): Promise<void>;
   /** Closes and throws the work away; the published file is untouched. */
   discard(): Promise<void>;
 };
+
+export type PublishOptions = { beforeRename?: (workFile: string) => Promise<unknown> };
 
 export type OpenWritableOptions = {
   /**
@@ -209,17 +215,35 @@ export async function openWritableStore(file: string, options: OpenWritableOptio
     workFile,
     file,
     connection,
-    async publish() {
+    async publish(publishOptions: PublishOptions = {}) {
       if (done) return;
       done = true;
       try {
         await connection.run('CHECKPOINT');
         await close();
+        // A failing hook does not cost the data: it is published anyway and the error rethrown.
+        let hookError: unknown = null;
+        if (publishOptions.beforeRename) {
+          try {
+            await publishOptions.beforeRename(workFile);
+          } catch (e) {
+            hookError = e;
+          }
+          // Whoever wrote the file last may have left a WAL; fold it in before the rename.
+          if (existsSync(`${workFile}.wal`)) {
+            const again = await DuckDBInstance.create(workFile);
+            const c = await again.connect();
+            await c.run('CHECKPOINT');
+            c.closeSync();
+            again.closeSync();
+          }
+        }
         if (!options.inPlace) {
           // A WAL left beside the published file would be replayed onto the new one.
           rmSync(`${file}.wal`, { force: true });
           renameSync(workFile, file);
         }
+        if (hookError) throw new Error(`Data published to ${file}, but the step before publishing failed: ${hookError instanceof Error ? hookError.message : String(hookError)}`, { cause: hookError });
       } finally {
         release();
       }

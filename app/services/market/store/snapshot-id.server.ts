@@ -3,17 +3,14 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { MARKET_SCHEMA_VERSION } from './schema';
 
 // The data snapshot id is a content hash: the same data gives the same id, any change gives a
-// new one. Each table contributes its row count and the sum of its row hashes (order-free, so
-// insertion order and storage layout do not matter); sha256 ties them together.
-// Bookkeeping tables are left out: they hold clock times, not data.
+// new one. Each data table contributes its row count and the sum of its row hashes (order-free,
+// so insertion order and storage layout do not matter); sha256 ties them together.
+// Only the source data counts: bookkeeping (meta, import_runs) holds clock times, and derived
+// tables (metric snapshots) are a function of the data, so rebuilding them keeps the id.
 
-export const SNAPSHOT_EXCLUDED_TABLES = ['meta', 'import_runs'] as const;
+export const SNAPSHOT_TABLES = ['securities', 'ticker_history', 'prices', 'corporate_actions', 'facts'] as const;
 
-export async function tableChecksums(connection: DuckDBConnection, exclude: readonly string[] = SNAPSHOT_EXCLUDED_TABLES): Promise<{ table: string; rows: string; sum: string }[]> {
-  const tables = (await connection.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary ORDER BY table_name`))
-    .getRows()
-    .map((r) => String(r[0]))
-    .filter((t) => !exclude.includes(t));
+export async function tableChecksums(connection: DuckDBConnection, tables: readonly string[] = SNAPSHOT_TABLES): Promise<{ table: string; rows: string; sum: string }[]> {
   const out: { table: string; rows: string; sum: string }[] = [];
   for (const table of tables) {
     const quoted = `"${table.replaceAll('"', '""')}"`;

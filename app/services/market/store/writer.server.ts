@@ -3,7 +3,7 @@ import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { config } from '../../config.server';
 import type { CorporateActionRecord, FactRecord, MarketWriter, MarketWriteTx, PriceRecord, SecurityRecord, TickerPeriodRecord } from './records';
 import { appendRows, type ColumnSpec } from './bulk-append.server';
-import { openWritableStore, queryRows, type OpenWritableOptions, type WritableStore } from './open-store.server';
+import { openWritableStore, queryRows, type OpenWritableOptions, type PublishOptions, type WritableStore } from './open-store.server';
 import { refreshSnapshotId } from './snapshot-id.server';
 
 // The one way data gets into the market store (records.ts has the contract). Column lists
@@ -126,7 +126,7 @@ function txOn(connection: DuckDBConnection): BulkMarketWriteTx {
       // Appending row by row into a table with a primary key updates the index per chunk;
       // one INSERT ... SELECT from a key-less staging table builds it in bulk (about 2x faster).
       await connection.run(`CREATE TEMP TABLE IF NOT EXISTS prices_staging AS SELECT * FROM prices LIMIT 0`);
-      await appendRows(connection, 'prices_staging', PRICE_COLUMNS, rows);
+      await appendRows(connection, 'prices_staging', PRICE_COLUMNS, rows, 'prices');
       await connection.run(`INSERT INTO prices SELECT * FROM prices_staging`);
       await connection.run(`DELETE FROM prices_staging`);
     },
@@ -156,7 +156,7 @@ export type MarketWriterHandle = Omit<MarketWriter, 'transaction'> & {
   readonly store: WritableStore;
   transaction<T>(work: (tx: BulkMarketWriteTx) => Promise<T>): Promise<T>;
   /** Makes the work visible to readers (atomic rename over the published file). */
-  publish(): Promise<void>;
+  publish(options?: PublishOptions): Promise<void>;
   /** Throws the work away; the published file is untouched. */
   discard(): Promise<void>;
 };
@@ -235,7 +235,7 @@ export function createMarketWriter(store: WritableStore, clock: () => Date = () 
         return { snapshotId };
       });
     },
-    publish: () => serial(() => store.publish()),
+    publish: (options) => serial(() => store.publish(options)),
     discard: () => serial(() => store.discard()),
   };
 }

@@ -1,0 +1,213 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { config } from '../config.server';
+import { ensureDemoData, loadDemoUniverse } from './demo/load.server';
+import { DEFAULT_DEMO_OPTIONS } from './demo/universe';
+import { afterMarketDataChange } from './post-import.server';
+import { createProgressReporter } from './progress.server';
+import { ImportFileError, type Importer, type ProgressReporter } from './store/records';
+import { MarketDataMissingError, openMarketReader } from './store/open-store.server';
+import { openMarketWriter } from './store/writer.server';
+
+// `npm run data -- <command>`: the market data CLI. The logic lives here (testable with a
+// fake output); scripts/data.ts only wires it to the process.
+
+export const DATA_USAGE = `Usage: npm run data -- <command> [options]
+
+Commands:
+  demo [--companies N] [--years Y] [--seed S] [--end YYYY-MM-DD] [--out FILE]
+      Generate the fictional demo universe (replaces the store at FILE; default MARKET_DB).
+      Defaults: ${DEFAULT_DEMO_OPTIONS.companies} companies, ${DEFAULT_DEMO_OPTIONS.years} years, seed ${DEFAULT_DEMO_OPTIONS.seed}.
+  ensure-demo
+      Generate the default demo universe only if no market data exists (used by npm start).
+  import <sec|sharadar|prices> ...args
+      Run an importer into MARKET_DB; "import <source> --help" shows its arguments.
+  status [--file FILE]
+      Snapshot id, row counts, price date range and the last import runs.`;
+
+export type CliIo = { out: (line: string) => void; err: (line: string) => void; progress: ProgressReporter };
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+type Flags = Map<string, string>;
+
+function parseFlags(args: string[], allowed: readonly string[]): Flags {
+  const flags: Flags = new Map();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (!arg.startsWith('--')) throw new UsageError(`Unexpected argument "${arg}".`);
+    const [name, inline] = arg.slice(2).split('=', 2);
+    if (!allowed.includes(name)) throw new UsageError(`Unknown option --${name}.`);
+    const value = inline ?? args[++i];
+    if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value.`);
+    flags.set(name, value);
+  }
+  return flags;
+}
+
+function intFlag(flags: Flags, name: string, fallback: number): number {
+  const raw = flags.get(name);
+  if (raw === undefined) return fallback;
+  if (!/^-?\d+$/.test(raw)) throw new UsageError(`--${name} must be an integer, got "${raw}".`);
+  return Number(raw);
+}
+
+async function demo(args: string[], io: CliIo): Promise<number> {
+  const flags = parseFlags(args, ['companies', 'years', 'seed', 'out', 'end']);
+  const file = path.resolve(flags.get('out') ?? config().marketDb);
+  const options = {
+    companies: intFlag(flags, 'companies', DEFAULT_DEMO_OPTIONS.companies),
+    years: intFlag(flags, 'years', DEFAULT_DEMO_OPTIONS.years),
+    seed: intFlag(flags, 'seed', DEFAULT_DEMO_OPTIONS.seed),
+    ...(flags.has('end') ? { endDate: flags.get('end') } : {}),
+  };
+  let result;
+  try {
+    result = await loadDemoUniverse(file, options, io.progress, { beforePublish: (workFile) => afterMarketDataChange(workFile, io.progress) });
+  } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(e.message);
+    throw e;
+  }
+  io.out(
+    `Demo universe written to ${result.file}: ${result.companies} companies, ${result.prices} prices, ${result.facts} facts, ` +
+      `${result.actions} corporate actions in ${result.seconds.toFixed(1)} s. Snapshot ${result.snapshotId}.`,
+  );
+  return 0;
+}
+
+async function ensureDemo(io: CliIo): Promise<number> {
+  const outcome = await ensureDemoData({ progress: io.progress });
+  io.out(outcome.created ? `Demo universe created at ${outcome.file} (snapshot ${outcome.result?.snapshotId}).` : `Market data already present at ${outcome.file}.`);
+  return 0;
+}
+
+const IMPORTERS_MODULE = new URL('./importers/index.server.ts', import.meta.url);
+
+async function loadImporters(): Promise<Record<string, Importer> | null> {
+  const file = path.normalize(decodeURIComponent(IMPORTERS_MODULE.pathname));
+  if (!existsSync(file)) return null;
+  const mod = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { importers?: Record<string, Importer> };
+  return mod.importers ?? null;
+}
+
+async function runImport(args: string[], io: CliIo): Promise<number> {
+  const [source, ...rest] = args;
+  const importers = await loadImporters();
+  if (!importers) {
+    io.err('Importers are not available yet (app/services/market/importers/index.server.ts is missing or exports no `importers`).');
+    return 1;
+  }
+  const names = Object.keys(importers).sort().join(', ');
+  if (!source) throw new UsageError(`Name a source to import: ${names}.`);
+  const importer = importers[source];
+  if (!importer) throw new UsageError(`Unknown source "${source}". Sources: ${names}.`);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(importer.usage);
+    return 0;
+  }
+  const file = config().marketDb;
+  const writer = await openMarketWriter(file);
+  try {
+    const summary = await importer.run(rest, {
+      writer,
+      progress: io.progress,
+      env: { secUserAgent: config().secUserAgent },
+      fetch: globalThis.fetch,
+    });
+    await writer.publish({ beforeRename: (workFile) => afterMarketDataChange(workFile, io.progress) });
+    for (const w of summary.warnings) io.err(`warning: ${w}`);
+    io.out(`Imported ${summary.source}: ${summary.securities} securities, ${summary.rows} rows. Snapshot ${summary.snapshotId}.`);
+  } catch (e) {
+    await writer.discard();
+    if (e instanceof ImportFileError) {
+      io.err(`Import failed, the store is unchanged: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+  return 0;
+}
+
+async function status(args: string[], io: CliIo): Promise<number> {
+  const flags = parseFlags(args, ['file']);
+  const file = path.resolve(flags.get('file') ?? config().marketDb);
+  let reader;
+  try {
+    reader = await openMarketReader(file);
+  } catch (e) {
+    if (e instanceof MarketDataMissingError) {
+      io.out(e.message);
+      return 1;
+    }
+    throw e;
+  }
+  try {
+    const [summary] = await reader.all<Record<string, string | number | null>>(`
+      SELECT (SELECT value FROM meta WHERE key = 'snapshot_id') AS snapshot_id,
+             (SELECT count(*) FROM securities)::INTEGER AS securities,
+             (SELECT count(*) FROM securities WHERE is_delisted)::INTEGER AS delisted,
+             (SELECT count(*) FROM securities WHERE is_demo)::INTEGER AS demo,
+             (SELECT count(*) FROM prices)::BIGINT::VARCHAR AS prices,
+             (SELECT min(date) FROM prices) AS first_date,
+             (SELECT max(date) FROM prices) AS last_date,
+             (SELECT count(*) FROM facts)::BIGINT::VARCHAR AS facts,
+             (SELECT count(*) FROM corporate_actions)::INTEGER AS actions`);
+    const runs = await reader.all<{ source: string; started_at: string; finished_at: string | null; status: string }>(
+      `SELECT source, started_at, finished_at, status FROM import_runs ORDER BY started_at DESC LIMIT 5`,
+    );
+    io.out(`Market store: ${file}`);
+    io.out(`Snapshot:     ${summary.snapshot_id ?? '(none)'}`);
+    io.out(`Securities:   ${summary.securities} (${summary.delisted} delisted${Number(summary.demo) > 0 ? `, ${summary.demo} DEMO — fictional` : ''})`);
+    io.out(`Prices:       ${summary.prices} rows, ${summary.first_date ?? '-'} to ${summary.last_date ?? '-'}`);
+    io.out(`Facts:        ${summary.facts}`);
+    io.out(`Actions:      ${summary.actions}`);
+    io.out(runs.length === 0 ? 'Import runs:  none' : 'Import runs:');
+    for (const r of runs) io.out(`  ${r.started_at}  ${r.source.padEnd(9)} ${r.status}${r.finished_at ? `  finished ${r.finished_at}` : ''}`);
+    return 0;
+  } finally {
+    reader.close();
+  }
+}
+
+/** Runs one CLI command; returns the process exit code (0 ok, 1 failed, 2 usage). */
+export async function runDataCli(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    switch (command) {
+      case 'demo':
+        return await demo(args, io);
+      case 'ensure-demo':
+        return await ensureDemo(io);
+      case 'import':
+        return await runImport(args, io);
+      case 'status':
+        return await status(args, io);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(DATA_USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`Unknown command "${command}".`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`${e.message}\n\n${DATA_USAGE}`);
+      return 2;
+    }
+    io.err(`Failed: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+}
+
+export function processIo(): CliIo {
+  return {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    progress: createProgressReporter(),
+  };
+}
