@@ -1,5 +1,5 @@
 import { expect, test, uniqueEmail } from './support/fixtures';
-import { acknowledgeInfo, javaScriptOn, submitLogin, submitRegistration, userInitials, wrongCode } from './support/issue2-helpers';
+import { acknowledgeInfo, codeFromMail, javaScriptOn, RESET_MAIL, SIGN_IN_MAIL, submitLogin, submitRegistration, userInitials, wrongCode } from './support/issue2-helpers';
 
 // The account flows of issue 2 through the real pages, with JavaScript on and off: sign-up,
 // finishing the profile, sign-out, sign-in with the code from the real SMTP server, the profile
@@ -88,7 +88,7 @@ test('a wrong code shows an error and keeps the e-mail; the right code then sign
   const sentAfter = Date.now() - 1_000;
   await submitLogin(page, user.email, user.password);
   await expect(page).toHaveURL(/\/otp\?/);
-  const code = await mailbox.latestCode(user.email, { after: sentAfter });
+  const code = await codeFromMail(mailbox, user.email, SIGN_IN_MAIL, sentAfter);
 
   await page.getByLabel('One-time code').fill(wrongCode(code));
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -116,7 +116,7 @@ test('forgot and reset the password: the code comes by mail, the old password st
   await expect(page).toHaveURL(new RegExp(`/reset-password\\?email=${encodeURIComponent(user.email).replace(/[.+]/g, '\\$&')}$`));
   await acknowledgeInfo(page, 'Check your e-mail', user.email);
 
-  const code = await mailbox.latestCode(user.email, { after: sentAfter });
+  const code = await codeFromMail(mailbox, user.email, RESET_MAIL, sentAfter);
   await expect(page.getByLabel('E-mail', { exact: true })).toHaveValue(user.email);
   await page.getByLabel('Code from the e-mail').fill(code);
   await page.getByLabel('New password', { exact: true }).fill(newPassword);
@@ -141,7 +141,7 @@ test('a used reset code does not work twice', async ({ page, createUser, mailbox
   const sentAfter = Date.now() - 1_000;
   await page.getByRole('button', { name: 'Send code' }).click();
   await acknowledgeInfo(page, 'Check your e-mail');
-  const code = await mailbox.latestCode(user.email, { after: sentAfter });
+  const code = await codeFromMail(mailbox, user.email, RESET_MAIL, sentAfter);
 
   const reset = async (password: string) => {
     await page.goto(`/reset-password?${new URLSearchParams({ email: user.email })}`);

@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { extractCode, type Mailbox } from './mailbox';
 
 // Small page helpers shared by the issue 2 specs. They find things the way a user does (roles,
 // labels, visible text) and work with JavaScript on (Ark UI dialogs, buttons) and off
@@ -56,3 +57,20 @@ export function wrongCode(code: string): string {
 export function javaScriptOn(): boolean {
   return test.info().project.use.javaScriptEnabled !== false;
 }
+
+/**
+ * The code of the newest mail to `to` whose subject matches, received at or after `after`
+ * (sign-in and reset mails can arrive close together; the subject tells them apart).
+ */
+export async function codeFromMail(mailbox: Mailbox, to: string, subject: RegExp, after: number, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mail = (await mailbox.messages(to)).filter((m) => m.receivedAt >= after && subject.test(m.subject)).at(-1);
+    if (mail) return extractCode(mail);
+    if (Date.now() > deadline) throw new Error(`No mail "${subject.source}" to ${to} since ${new Date(after).toISOString()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export const SIGN_IN_MAIL = /sign-in code/i;
+export const RESET_MAIL = /reset your .* password/i;
