@@ -1,0 +1,96 @@
+import { Line, type SliceTooltipProps } from '@nivo/line';
+import { useHydrated } from '~/ui/use-hydrated';
+import { ChartTable } from './ChartTable';
+import { chooseScale, dateExtent, dateTicks, MAX_CHART_POINTS, tickLabel, toNivoSeries, type ChartSeries, type NivoSerie, type ScaleKind } from './chart-data';
+import { CHART_COLORS, CHART_MARGIN, CHART_THEME, DEFAULT_HEIGHT, DEFAULT_WIDTH, TOOLTIP_STYLE } from './theme';
+import { toEpochDay } from '~/services/dates';
+import { useChartWidth } from './use-chart-width';
+
+// The one line chart of Quarry: nivo's non-responsive <Line> (the Responsive* variants render
+// nothing on the server), drawn as SVG on the server so it shows without JavaScript.
+
+export type LineChartProps = {
+  /** Accessible name of the chart (role="img"). */
+  label: string;
+  series: readonly ChartSeries[];
+  format: (value: number | null) => string;
+  scale?: ScaleKind;
+  height?: number;
+  /** Data labels are off by default (spec §9); when on they sit bold on top of each point. */
+  dataLabels?: boolean;
+  /** Show the data table instead of keeping it for screen readers only. */
+  tableVisible?: boolean;
+  maxPoints?: number;
+};
+
+const utc = (d: string) => new Date(`${d}T00:00:00Z`);
+
+function Tooltip({ slice, format }: SliceTooltipProps<NivoSerie> & { format: (v: number | null) => string }) {
+  const date = String(slice.points[0]?.data.xFormatted ?? '');
+  return (
+    <div style={TOOLTIP_STYLE}>
+      <strong style={{ color: '#000' }}>{date}</strong>
+      <ul className="chart-tooltip__list">
+        {slice.points.map((p) => (
+          <li key={p.id} style={{ color: '#000' }}>
+            <span className="chart-tooltip__swatch" style={{ background: p.seriesColor }} aria-hidden="true" /> {String(p.seriesId)}: {format(typeof p.data.y === 'number' ? p.data.y : null)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export function LineChart({ label, series, format, scale = 'linear', height = DEFAULT_HEIGHT, dataLabels = false, tableVisible = false, maxPoints = MAX_CHART_POINTS }: LineChartProps) {
+  const hydrated = useHydrated();
+  const { ref, width } = useChartWidth(DEFAULT_WIDTH);
+  const data = toNivoSeries(series, maxPoints);
+  const extent = dateExtent(series);
+  const effectiveScale = chooseScale(scale, series);
+  const span = extent ? toEpochDay(extent.to) - toEpochDay(extent.from) : 0;
+  const ticks = extent ? dateTicks(extent.from, extent.to, Math.max(2, Math.floor(width / 110))) : [];
+  const empty = data.every((s) => s.data.every((d) => d.y === null));
+  return (
+    <figure className="chart">
+      {empty ? (
+        <p className="chart__empty">No data to chart for this selection.</p>
+      ) : (
+        <div className="chart__canvas" ref={ref} style={{ height }}>
+          <Line<NivoSerie>
+            width={width}
+            height={height}
+            data={data}
+            role="img"
+            ariaLabel={label}
+            margin={CHART_MARGIN}
+            theme={CHART_THEME}
+            colors={CHART_COLORS}
+            animate={false}
+            curve="monotoneX"
+            xScale={{ type: 'time', format: '%Y-%m-%d', precision: 'day', useUTC: true }}
+            xFormat="time:%Y-%m-%d"
+            yScale={effectiveScale === 'log' ? { type: 'log', base: 10, min: 'auto', max: 'auto' } : { type: 'linear', min: 'auto', max: 'auto', nice: true }}
+            enableGridX={false}
+            enableGridY
+            enablePoints={dataLabels}
+            pointSize={dataLabels ? 4 : 0}
+            enablePointLabel={dataLabels}
+            pointLabel={(p) => format(typeof p.data.y === 'number' ? p.data.y : null)}
+            pointLabelYOffset={-10}
+            lineWidth={2}
+            axisBottom={{ tickValues: ticks.map(utc), format: (v: Date) => tickLabel(v.toISOString().slice(0, 10), span), tickSize: 4 }}
+            axisLeft={{ tickSize: 4, tickValues: 5, format: (v: number) => format(v) }}
+            isInteractive={hydrated}
+            useMesh={false}
+            enableSlices={hydrated ? 'x' : false}
+            sliceTooltip={(props) => <Tooltip {...props} format={format} />}
+            enableCrosshair={hydrated}
+            crosshairType="x"
+          />
+        </div>
+      )}
+      {effectiveScale !== scale ? <figcaption className="muted">Log scale needs positive values; shown on a linear scale.</figcaption> : null}
+      <ChartTable caption={`Data: ${label}`} series={series} format={format} visible={tableVisible} maxPoints={maxPoints} />
+    </figure>
+  );
+}
