@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { requireUser } from '~/services/auth/guard.server';
 import { FullNameSchema } from '~/services/auth/schemas';
-import { redirectWithModal, redirectWithSession, setDisplayFields, setSignedOut } from '~/services/auth/session.server';
+import { redirectWithModal, setDisplayFields, setSignedOut } from '~/services/auth/session.server';
 import { deleteAccount, updateProfile } from '~/services/auth/users.server';
 import { formFailure, invalidForm } from '~/services/http/form-reply.server';
 import { FormErrors, TextField } from '~/ui/forms/fields';

@@ -4,7 +4,11 @@ import path from 'node:path';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { TagManagerScript } from '~/ui/analytics/TagManager';
-import { ConfigError, loadConfig, productionWarnings } from './config.server';
+import { ConfigError, loadConfig as load, productionWarnings as warnings } from './config.server';
+
+// The functions take a ProcessEnv; tests hand them small literal environments.
+const loadConfig = (env: Record<string, string>) => load(env as NodeJS.ProcessEnv);
+const productionWarnings = (c: ReturnType<typeof load>, env: Record<string, string>) => warnings(c, env as NodeJS.ProcessEnv);
 
 const dataDir = () => mkdtempSync(path.join(tmpdir(), 'quarry-config-'));
 

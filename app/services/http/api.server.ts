@@ -1,4 +1,4 @@
-import { z, ZodError, type ZodType } from 'zod';
+import { ZodError, type z, type ZodType } from 'zod';
 import { DomainError, type FieldErrors } from './errors';
 
 // Helpers for the JSON API resource routes: parse bodies defensively, answer {"detail"} errors.
