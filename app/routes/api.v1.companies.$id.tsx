@@ -1,0 +1,11 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.server';
+import { getCompanyProfile } from '~/services/market/companies.server';
+
+// GET /api/v1/companies/{ticker|permaticker} => the company profile (security, ticker history,
+// latest price, recent filings). A ticker names its current holder, or its latest one.
+// Unknown ids: 404 {"detail"}.
+
+export const loader = ({ params }: LoaderFunctionArgs) => handleApi(async () => jsonResponse(await getCompanyProfile(params.id ?? '')));
+
+export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

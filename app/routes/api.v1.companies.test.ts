@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetConfigForTests } from '~/services/config.server';
+import { closeMarketReader } from '~/services/market/store/open-store.server';
+import { writeMarketFixture } from '~/services/market/store/test-fixture.server';
+import { loader as searchLoader, action as searchAction } from './api.v1.companies';
+import { loader as profileLoader } from './api.v1.companies.$id';
+import { loader as pricesLoader } from './api.v1.prices.$permaticker';
+
+let dir: string;
+const saved = { MARKET_DB: process.env.MARKET_DB, DATA_DIR: process.env.DATA_DIR };
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'quarry-companies-api-'));
+  process.env.DATA_DIR = dir;
+  process.env.MARKET_DB = path.join(dir, 'market.duckdb');
+  resetConfigForTests();
+  await writeMarketFixture(process.env.MARKET_DB);
+});
+
+afterAll(() => {
+  closeMarketReader();
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  resetConfigForTests();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type Loader = (args: LoaderFunctionArgs) => Promise<Response>;
+async function call(loader: Loader, url: string, params: Record<string, string> = {}) {
+  const response = await loader({ request: new Request(`http://localhost${url}`), params, context: {} } as LoaderFunctionArgs);
+  return { status: response.status, type: response.headers.get('Content-Type'), body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('GET /api/v1/companies', () => {
+  it('searches by ticker or name, exact ticker first', async () => {
+    const { status, type, body } = await call(searchLoader, '/api/v1/companies?query=acm&limit=2');
+    expect(status).toBe(200);
+    expect(type).toContain('application/json');
+    expect(body.query).toBe('acm');
+    expect((body.results as { ticker: string }[]).map((r) => r.ticker)).toEqual(['ACM', 'ACME']);
+  });
+
+  it('answers 422 {detail} for a bad limit and 405 for other methods', async () => {
+    for (const q of ['limit=0', 'limit=abc', 'limit=101', 'limit=2.5']) {
+      const { status, body } = await call(searchLoader, `/api/v1/companies?query=a&${q}`);
+      expect(status).toBe(422);
+      expect(body.detail).toBe('Invalid query parameters.');
+      expect(body.errors).toHaveProperty('limit');
+    }
+    const response = await searchAction({ request: new Request('http://localhost/api/v1/companies', { method: 'POST' }), params: {}, context: {} });
+    expect(response.status).toBe(405);
+  });
+});
+
+describe('GET /api/v1/companies/{ticker|permaticker}', () => {
+  it('answers the profile by ticker (current or latest holder) and by permaticker', async () => {
+    expect((await call(profileLoader, '/api/v1/companies/RCY', { id: 'RCY' })).body).toMatchObject({ permaticker: 6, name: 'Recycled Second Co.' });
+    expect((await call(profileLoader, '/api/v1/companies/5', { id: '5' })).body).toMatchObject({ permaticker: 5, is_delisted: true });
+    const { status, body } = await call(profileLoader, '/api/v1/companies/ACME', { id: 'ACME' });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ ticker: 'ACME', tickers: [{ ticker: 'ACMW' }, { ticker: 'ACME' }] });
+  });
+
+  it('answers 404 {detail} for an unknown company', async () => {
+    const { status, body } = await call(profileLoader, '/api/v1/companies/NOPE', { id: 'NOPE' });
+    expect(status).toBe(404);
+    expect(body).toEqual({ detail: 'Unknown company: NOPE' });
+  });
+});
+
+describe('GET /api/v1/prices/{permaticker}', () => {
+  it('answers adjusted prices by default and prices as traded with adjusted=false', async () => {
+    const adjusted = await call(pricesLoader, '/api/v1/prices/1', { permaticker: '1' });
+    expect(adjusted.status).toBe(200);
+    expect((adjusted.body.prices as { close: number }[]).map((p) => p.close)).toEqual([50, 51, 52, 54]);
+    const traded = await call(pricesLoader, '/api/v1/prices/1?adjusted=false&from=2020-01-03&to=2020-01-03', { permaticker: '1' });
+    expect(traded.body).toMatchObject({ adjusted: false, from: '2020-01-03', to: '2020-01-03', prices: [{ date: '2020-01-03', close: 102 }] });
+  });
+
+  it('answers 422 for bad parameters and 404 for unknown securities', async () => {
+    for (const q of ['from=2020-13-01', 'to=yesterday', 'adjusted=maybe', 'from=2020-02-01&to=2020-01-01']) {
+      const { status, body } = await call(pricesLoader, `/api/v1/prices/1?${q}`, { permaticker: '1' });
+      expect(status).toBe(422);
+      expect(typeof body.detail).toBe('string');
+    }
+    for (const id of ['4', 'abc', '0', '99999999999']) {
+      const { status, body } = await call(pricesLoader, `/api/v1/prices/${id}`, { permaticker: id });
+      expect(status).toBe(404);
+      expect(body.detail).toMatch(/^Unknown security/);
+    }
+  });
+});
