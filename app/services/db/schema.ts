@@ -61,10 +61,49 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+// Screeners and watchlists (migration 002).
+
+export interface ScreenersTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** The screen's versioned JSON. */
+  screen: string;
+  /** Random token of the read-only share link; null when not shared. */
+  share_token: string | null;
+  last_run_at: string | null;
+  last_match_count: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WatchlistsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  is_default: Bool;
+  /** JSON array of catalogue metric ids. */
+  columns: string;
+  sort_key: string;
+  sort_dir: 'asc' | 'desc';
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WatchlistItemsTable {
+  watchlist_id: string;
+  permaticker: number;
+  note: string | null;
+  added_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
   one_time_codes: OneTimeCodesTable;
   oauth_accounts: OAuthAccountsTable;
   audit_log: AuditLogTable;
+  screeners: ScreenersTable;
+  watchlists: WatchlistsTable;
+  watchlist_items: WatchlistItemsTable;
 }

@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { readApiBody, requireAccount } from '~/services/auth/api.server';
+import { notFound } from '~/services/http/errors';
+import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.server';
+import { ItemPatchBody, itemJson } from '~/services/watchlist/api.server';
+import { PermatickerSchema } from '~/services/watchlist/model';
+import { removeItem, setItemNote } from '~/services/watchlist/watchlists.server';
+
+// DELETE /api/v1/watchlists/{id}/items/{permaticker} => 204. PATCH {note} => the item.
+
+export const loader = () => methodNotAllowed(['PATCH', 'DELETE']);
+
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  handleApi(async () => {
+    const parsed = PermatickerSchema.safeParse(params.permaticker);
+    if (!parsed.success) throw notFound('This security is not on the watchlist.');
+    const id = params.id ?? '';
+    switch (request.method) {
+      case 'DELETE': {
+        const { user } = await requireAccount(request);
+        await removeItem(user.id, id, parsed.data);
+        return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+      }
+      case 'PATCH': {
+        const { user } = await requireAccount(request);
+        const body = await readApiBody(request, ItemPatchBody);
+        return jsonResponse(itemJson(await setItemNote(user.id, id, parsed.data, body.note)));
+      }
+      default:
+        return methodNotAllowed(['PATCH', 'DELETE']);
+    }
+  });
