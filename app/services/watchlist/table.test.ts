@@ -17,8 +17,8 @@ const items = [
 
 describe('watchlist table', () => {
   it('sorts by a metric with n/a last, in both directions', () => {
-    expect(watchlistRows(items, meta, snapshot, ['pe_ttm'], { key: 'pe_ttm', dir: 'asc' }).map((r) => r.ticker)).toEqual(['CCC', 'AAA', 'BBB', '9']);
-    expect(watchlistRows(items, meta, snapshot, ['pe_ttm'], { key: 'pe_ttm', dir: 'desc' }).map((r) => r.ticker)).toEqual(['AAA', 'CCC', 'BBB', '9']);
+    expect(watchlistRows(items, meta, snapshot, ['pe_ttm'], { key: 'pe_ttm', dir: 'asc' }).map((r) => r.ticker)).toEqual(['CCC', 'AAA', '9', 'BBB']);
+    expect(watchlistRows(items, meta, snapshot, ['pe_ttm'], { key: 'pe_ttm', dir: 'desc' }).map((r) => r.ticker)).toEqual(['AAA', 'CCC', '9', 'BBB']);
     expect(watchlistRows(items, meta, snapshot, [], { key: 'added_at', dir: 'desc' }).map((r) => r.permaticker)).toEqual([9, 3, 1, 2]);
   });
 
@@ -28,10 +28,10 @@ describe('watchlist table', () => {
     const csv = watchlistCsv(watchlistRows(items, meta, snapshot, ['price'], { key: 'ticker', dir: 'asc' }), ['price']);
     expect(csv.split('\r\n')).toEqual([
       'ticker,name,sector,note,added_at,Price',
+      '9,,,,2026-01-04T00:00:00.000Z,',
       'AAA,AAA Corp,Technology,,2026-01-02T00:00:00.000Z,10',
       'BBB,BBB Corp,Technology,"a ""quoted"", note",2026-01-01T00:00:00.000Z,30',
       "CCC,CCC Corp,Technology,'=cmd(),2026-01-03T00:00:00.000Z,20",
-      '9,,,,2026-01-04T00:00:00.000Z,',
       '',
     ]);
   });
