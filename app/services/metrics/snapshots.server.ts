@@ -24,8 +24,12 @@ export type SnapshotFrequency = 'month_end' | 'weekly' | 'any';
 const DEFAULT_BLOCK = 500;
 /** Price history loaded for an on-demand date: 5-year returns, 3-year beta and 5-year dividend growth need ~6.3 years. */
 const ON_DEMAND_PRICE_DAYS = 2300;
-/** Facts whose period ended more than 8 years before the date cannot affect any metric (5-year CAGR of a TTM ending up to 550 days back, with its derived Q4). */
-const ON_DEMAND_FACT_DAYS = 8 * 366;
+/**
+ * Facts whose period ended more than 9 years before the date cannot affect any metric: the
+ * engine's view keeps VIEW_HISTORY_DAYS before the latest period, which is at most
+ * STALE_AFTER_DAYS old while fundamentals count.
+ */
+const ON_DEMAND_FACT_DAYS = 9 * 366;
 
 const dayExpr = (col: string) => `datediff('day', DATE '1970-01-01', ${col})::INTEGER`;
 

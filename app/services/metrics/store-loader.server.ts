@@ -1,7 +1,8 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { DuckDBBlobValue } from '@duckdb/node-api';
-import { buildFactColumnsFromDays, type FactDayRow } from './engine/facts';
-import type { MarketReturns, SecurityInput } from './engine/types';
+import { CONCEPT_IDS } from '../market/store/schema';
+import { periodKindOf } from './engine/facts';
+import type { FactColumns, MarketReturns, SecurityInput } from './engine/types';
 
 // Reads the market store into the engine's columnar inputs, a block of securities at a time so
 // a 6,000 × 25-year universe never has to sit in memory at once. Dates come out of DuckDB as
@@ -61,7 +62,7 @@ export async function loadBlock(conn: DuckDBConnection, block: readonly Security
   const from = window.priceFromDay;
   const priceWhere = `permaticker BETWEEN ${lo} AND ${hi}${to !== undefined ? ` AND ${days('date')} <= ${to}` : ''}`;
 
-  const p = await columns(
+  const p = await numericColumns(
     conn,
     `SELECT permaticker, ${days('date')}, close, close_unadj, volume, tri FROM prices
       WHERE ${priceWhere}${from !== undefined ? ` AND ${days('date')} >= ${from}` : ''}
@@ -69,85 +70,139 @@ export async function loadBlock(conn: DuckDBConnection, block: readonly Security
   );
   const before = new Map<number, number>();
   if (from !== undefined) {
-    const b = await columns(conn, `SELECT permaticker, count(*)::INTEGER FROM prices WHERE ${priceWhere} AND ${days('date')} < ${from} GROUP BY permaticker`);
-    b[0].forEach((pt, i) => before.set(Number(pt), Number(b[1][i])));
+    const b = await numericColumns(conn, `SELECT permaticker, count(*)::INTEGER FROM prices WHERE ${priceWhere} AND ${days('date')} < ${from} GROUP BY permaticker`);
+    for (let i = 0; i < b.n; i++) before.set(b.cols[0][i], b.cols[1][i]);
   }
-  const d = await columns(
+  const d = await numericColumns(
     conn,
     `SELECT permaticker, ${days('date')}, value FROM corporate_actions
       WHERE action = 'dividend' AND value IS NOT NULL AND permaticker BETWEEN ${lo} AND ${hi}${to !== undefined ? ` AND ${days('date')} <= ${to}` : ''}
       ORDER BY permaticker, date`,
   );
-  const f = await columns(
+  // Strings never cross into JS per row: concepts and fiscal periods become small integers in
+  // SQL, accessions an index into a dictionary read once per block.
+  const factWhere = `permaticker BETWEEN ${lo} AND ${hi}${to !== undefined ? ` AND ${days('filed')} < ${to}` : ''}${window.factFromDay !== undefined ? ` AND ${days('period_end')} >= ${window.factFromDay}` : ''}`;
+  const accCte = `WITH acc AS (SELECT accession, (row_number() OVER (ORDER BY accession))::INTEGER AS id FROM (SELECT DISTINCT accession FROM facts WHERE ${factWhere} AND accession IS NOT NULL))`;
+  const dictionary = (await columns(conn, `${accCte} SELECT accession FROM acc ORDER BY id`))[0].map(String);
+  const conceptList = `[${CONCEPT_IDS.map((c) => `'${c}'`).join(',')}]`;
+  const f = await numericColumns(
     conn,
-    `SELECT permaticker, concept, value, ${days('period_start')}, ${days('period_end')}, fiscal_period, ${days('filed')}, accession FROM facts
-      WHERE permaticker BETWEEN ${lo} AND ${hi}${to !== undefined ? ` AND ${days('filed')} < ${to}` : ''}${window.factFromDay !== undefined ? ` AND ${days('period_end')} >= ${window.factFromDay}` : ''}
-      ORDER BY permaticker, filed, accession NULLS FIRST, concept`,
+    `${accCte}
+     SELECT f.permaticker, (list_position(${conceptList}, f.concept) - 1)::INTEGER, f.value, ${days('f.period_start')}, ${days('f.period_end')},
+            (CASE f.fiscal_period WHEN 'Q1' THEN 1 WHEN 'Q2' THEN 2 WHEN 'Q3' THEN 3 WHEN 'Q4' THEN 4 WHEN 'FY' THEN 5 ELSE 0 END)::INTEGER,
+            ${days('f.filed')}, acc.id
+       FROM facts f LEFT JOIN acc USING (accession)
+      WHERE ${factWhere}
+      ORDER BY f.permaticker, f.filed, f.accession NULLS FIRST, f.concept`,
   );
 
-  const ranges = (col: DuckDBValue[]) => {
-    const out = new Map<number, [number, number]>();
-    let start = 0;
-    for (let i = 1; i <= col.length; i++) {
-      if (i === col.length || col[i] !== col[start]) {
-        out.set(Number(col[start]), [start, i]);
-        start = i;
-      }
-    }
-    return out;
-  };
-  const pr = ranges(p[0]);
-  const dr = ranges(d[0]);
-  const fr = ranges(f[0]);
+  const pr = ranges(p.cols[0], p.n);
+  const dr = ranges(d.cols[0], d.n);
+  const fr = ranges(f.cols[0], f.n);
 
   return block.map((s) => {
     const [a, b] = pr.get(s.permaticker) ?? [0, 0];
-    const n = b - a;
-    const dates = new Int32Array(n);
-    const close = new Float64Array(n);
-    const closeUnadj = new Float64Array(n);
-    const volume = new Float64Array(n);
-    const tri = new Float64Array(n);
-    for (let k = 0; k < n; k++) {
-      dates[k] = Number(p[1][a + k]);
-      close[k] = num(p[2][a + k]);
-      closeUnadj[k] = num(p[3][a + k]);
-      volume[k] = num(p[4][a + k]);
-      tri[k] = num(p[5][a + k]);
-    }
     const [da, db] = dr.get(s.permaticker) ?? [0, 0];
-    const exDate = new Int32Array(db - da);
-    const amount = new Float64Array(db - da);
-    for (let k = da; k < db; k++) {
-      exDate[k - da] = Number(d[1][k]);
-      amount[k - da] = num(d[2][k]);
-    }
     const [fa, fb] = fr.get(s.permaticker) ?? [0, 0];
-    const rows: FactDayRow[] = [];
-    for (let k = fa; k < fb; k++) {
-      rows.push({
-        concept: String(f[1][k]),
-        value: num(f[2][k]),
-        startDay: f[3][k] === null ? null : Number(f[3][k]),
-        endDay: Number(f[4][k]),
-        fiscalPeriod: f[5][k] === null ? null : String(f[5][k]),
-        filedDay: Number(f[6][k]),
-        accession: f[7][k] === null ? null : String(f[7][k]),
-      });
-    }
     return {
       permaticker: s.permaticker,
-      dates,
-      close,
-      closeUnadj,
-      volume,
-      tri,
-      dividends: { exDate, amount },
-      facts: buildFactColumnsFromDays(rows),
+      dates: Int32Array.from(p.cols[1].subarray(a, b)),
+      close: p.cols[2].slice(a, b),
+      closeUnadj: p.cols[3].slice(a, b),
+      volume: p.cols[4].slice(a, b),
+      tri: p.cols[5].slice(a, b),
+      dividends: { exDate: Int32Array.from(d.cols[1].subarray(da, db)), amount: d.cols[2].slice(da, db) },
+      facts: factColumnsFromSorted(f.cols, fa, fb, dictionary),
       delisted: s.delisted,
       barsBefore: before.get(s.permaticker) ?? 0,
     };
   });
+}
+
+/** Row ranges [start, end) of each permaticker in a column sorted by permaticker. */
+function ranges(col: Float64Array, n: number): Map<number, [number, number]> {
+  const out = new Map<number, [number, number]>();
+  let start = 0;
+  for (let i = 1; i <= n; i++) {
+    if (i === n || col[i] !== col[start]) {
+      if (n > 0) out.set(col[start], [start, i]);
+      start = i;
+    }
+  }
+  return out;
+}
+
+const FISCAL = [null, 'Q1', 'Q2', 'Q3', 'Q4', 'FY'] as const;
+
+/** Facts already in availability order (SQL sorted them by filed), straight into columns. */
+function factColumnsFromSorted(c: Float64Array[], from: number, to: number, dictionary: string[]): FactColumns {
+  const keep: number[] = [];
+  const kinds: number[] = [];
+  for (let i = from; i < to; i++) {
+    const concept = c[1][i];
+    if (!(concept >= 0) || !Number.isFinite(c[2][i])) continue;
+    const start = Number.isNaN(c[3][i]) ? null : c[3][i];
+    const kind = periodKindOf(concept, FISCAL[c[5][i]], start, c[4][i]);
+    if (kind < 0) continue;
+    keep.push(i);
+    kinds.push(kind);
+  }
+  const n = keep.length;
+  const out: FactColumns = {
+    concept: new Int8Array(n),
+    value: new Float64Array(n),
+    periodEnd: new Int32Array(n),
+    periodKind: Int8Array.from(kinds),
+    filed: new Int32Array(n),
+    available: new Int32Array(n),
+    accession: new Array<string | null>(n),
+  };
+  for (let k = 0; k < n; k++) {
+    const i = keep[k];
+    out.concept[k] = c[1][i];
+    out.value[k] = c[2][i];
+    out.periodEnd[k] = c[4][i];
+    out.filed[k] = c[6][i];
+    out.available[k] = c[6][i];
+    out.accession[k] = Number.isNaN(c[7][i]) ? null : dictionary[c[7][i] - 1];
+  }
+  return out;
+}
+
+/**
+ * Numeric result columns as Float64Arrays (NULL → NaN), read from DuckDB's vectors directly:
+ * the generic value conversion costs ~150 ns a value, too slow for tens of millions of prices.
+ */
+export async function numericColumns(conn: DuckDBConnection, sql: string, params?: DuckDBValue[]): Promise<{ n: number; cols: Float64Array[] }> {
+  const result = await conn.run(sql, params);
+  const width = result.columnCount;
+  const parts: Float64Array[][] = Array.from({ length: width }, () => []);
+  let n = 0;
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    const rows = chunk.rowCount;
+    for (let j = 0; j < width; j++) {
+      const vector = chunk.getColumnVector(j);
+      const out = new Float64Array(rows);
+      for (let i = 0; i < rows; i++) {
+        const v = vector.getItem(i);
+        out[i] = v === null ? Number.NaN : Number(v);
+      }
+      parts[j].push(out);
+    }
+    n += rows;
+  }
+  const cols = parts.map((chunks) => {
+    const all = new Float64Array(n);
+    let at = 0;
+    for (const c of chunks) {
+      all.set(c, at);
+      at += c.length;
+    }
+    return all;
+  });
+  return { n, cols };
 }
 
 /** SQL for the equal-weighted market's daily return (tri, or close where a security has no tri). */

@@ -6,6 +6,10 @@ import type { FactColumns } from './types';
 // so for every (concept, period) the newest filing known so far wins: a restatement replaces
 // the old value only from its own filed date + 1. The state moves forward only; evaluating an
 // earlier day needs a fresh state (the engine does that).
+//
+// Periods are kept as sorted arrays updated in place (filings arrive mostly in period order, so
+// an insert is nearly always an append), and a view after a filing reuses them without copying:
+// a rebuild costs O(concepts × log periods), not O(history).
 
 export type Series = { end: number[]; val: number[] };
 
@@ -18,22 +22,63 @@ export type FundamentalView = {
   latestEnd: number;
   /** Latest fiscal-year end. */
   latestYearEnd: number;
+  /** Periods ending before this day are left out of derived series (see VIEW_HISTORY_DAYS). */
+  cutoff: number;
 };
 
 const N_CONCEPTS = CONCEPT_IDS.length;
 const SHARES_AVG = CONCEPT_IDS.indexOf('shares_diluted_avg');
 /** Period ends of one fiscal period in different filings may differ by a few days (52/53-week years). */
 export const END_TOLERANCE = 20;
+/**
+ * Derived series (Q4 from the fiscal year, FCF, gross profit) cover periods ending at most this
+ * many days before the latest one: the longest look-back of any metric (a 5-year CAGR of a TTM,
+ * with the fiscal year that derives its Q4) is about 2,500 days.
+ */
+export const VIEW_HISTORY_DAYS = 2700;
+
+/** First index with ends[i] >= target. */
+export function lowerBound(ends: readonly number[], target: number): number {
+  let lo = 0;
+  let hi = ends.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ends[mid] < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function put(s: Series, end: number, value: number): void {
+  const n = s.end.length;
+  if (n === 0 || s.end[n - 1] < end) {
+    s.end.push(end);
+    s.val.push(value);
+    return;
+  }
+  const i = lowerBound(s.end, end);
+  if (s.end[i] === end) s.val[i] = value;
+  else {
+    s.end.splice(i, 0, end);
+    s.val.splice(i, 0, value);
+  }
+}
 
 export class FundamentalState {
   private cursor = 0;
-  private readonly slots: Map<number, number>[][];
+  /** [instant, quarter, year] per concept. */
+  private readonly slots: Series[][];
   private cachedView: FundamentalView | null = null;
   /** Index of the newest fact applied (provenance of the current values); -1 before any. */
   lastFact = -1;
+  private maxEnd = Number.NEGATIVE_INFINITY;
 
   constructor(readonly facts: FactColumns) {
-    this.slots = Array.from({ length: N_CONCEPTS }, () => [new Map(), new Map(), new Map()]);
+    this.slots = Array.from({ length: N_CONCEPTS }, () => [
+      { end: [], val: [] },
+      { end: [], val: [] },
+      { end: [], val: [] },
+    ]);
   }
 
   /** Applies every fact usable on `day` (available < day). Returns true when anything changed. */
@@ -43,25 +88,17 @@ export class FundamentalState {
     const start = this.cursor;
     while (this.cursor < n && f.available[this.cursor] < day) {
       const i = this.cursor++;
-      this.slots[f.concept[i]][f.periodKind[i]].set(f.periodEnd[i], i);
+      put(this.slots[f.concept[i]][f.periodKind[i]], f.periodEnd[i], f.value[i]);
+      if (f.periodKind[i] !== 2 && f.periodEnd[i] > this.maxEnd) this.maxEnd = f.periodEnd[i];
       this.lastFact = i;
     }
     if (this.cursor !== start) this.cachedView = null;
     return this.cursor !== start;
   }
 
-  get applied(): number {
-    return this.cursor;
-  }
-
   view(): FundamentalView {
     this.cachedView ??= this.buildView();
     return this.cachedView;
-  }
-
-  private series(map: Map<number, number>): Series {
-    const ends = [...map.keys()].sort((a, b) => a - b);
-    return { end: ends, val: ends.map((e) => this.facts.value[map.get(e)!]) };
   }
 
   private buildView(): FundamentalView {
@@ -70,70 +107,62 @@ export class FundamentalState {
     const instants: Series[] = [];
     let latestEnd = Number.NEGATIVE_INFINITY;
     let latestYearEnd = Number.NEGATIVE_INFINITY;
+    const cutoff = this.maxEnd - VIEW_HISTORY_DAYS;
     for (let c = 0; c < N_CONCEPTS; c++) {
       const [inst, q, y] = this.slots[c];
-      instants.push(this.series(inst));
-      const ys = this.series(y);
-      years.push(ys);
-      const qs = FLOW[c] ? withDerivedQ4(this.series(q), ys, c === SHARES_AVG) : this.series(q);
+      instants.push(inst);
+      years.push(y);
+      const qs = FLOW[c] ? withDerivedQ4(q, y, c === SHARES_AVG, cutoff) : q;
       quarters.push(qs);
-      const lastQ = qs.end.length ? qs.end[qs.end.length - 1] : Number.NEGATIVE_INFINITY;
-      const lastI = instants[c].end.length ? instants[c].end[instants[c].end.length - 1] : Number.NEGATIVE_INFINITY;
-      const lastY = ys.end.length ? ys.end[ys.end.length - 1] : Number.NEGATIVE_INFINITY;
-      latestEnd = Math.max(latestEnd, lastQ, lastI);
-      latestYearEnd = Math.max(latestYearEnd, lastY);
+      latestEnd = Math.max(latestEnd, lastEnd(qs), lastEnd(inst));
+      latestYearEnd = Math.max(latestYearEnd, lastEnd(y));
     }
-    return { quarters, years, instants, latestEnd, latestYearEnd };
+    return { quarters, years, instants, latestEnd, latestYearEnd, cutoff };
   }
 }
 
 /**
  * Companies file Q1–Q3 on 10-Qs and the full year on the 10-K, rarely a Q4. The missing Q4 is the
  * fiscal year minus its three quarters, when exactly three are known inside that year. For an
- * average (weighted shares) the year's average stands in for the fourth quarter's.
+ * average (weighted shares) the year's average stands in for the fourth quarter's. Only years
+ * ending on or after `cutoff` are derived, and the result starts there.
  */
-export function withDerivedQ4(q: Series, y: Series, average = false): Series {
-  if (y.end.length === 0) return q;
-  let end = q.end;
-  let val = q.val;
-  let copied = false;
-  for (let k = 0; k < y.end.length; k++) {
+export function withDerivedQ4(q: Series, y: Series, average = false, cutoff = Number.NEGATIVE_INFINITY): Series {
+  let dEnd: number[] | null = null;
+  let dVal: number[] | null = null;
+  for (let k = lowerBound(y.end, cutoff); k < y.end.length; k++) {
     const fyEnd = y.end[k];
-    if (nearestIndex(end, fyEnd, END_TOLERANCE) >= 0) continue;
-    let sum = 0;
-    let count = 0;
-    for (let j = 0; j < end.length; j++) {
-      if (end[j] > fyEnd - 365 + END_TOLERANCE && end[j] < fyEnd - 45) {
-        sum += val[j];
-        count++;
-      }
+    if (nearestIndex(q.end, fyEnd, END_TOLERANCE) >= 0) continue;
+    const a = lowerBound(q.end, fyEnd - 365 + END_TOLERANCE + 1);
+    const b = lowerBound(q.end, fyEnd - 45);
+    if (b - a !== 3) continue;
+    const value = average ? y.val[k] : y.val[k] - (q.val[a] + q.val[a + 1] + q.val[a + 2]);
+    (dEnd ??= []).push(fyEnd);
+    (dVal ??= []).push(value);
+  }
+  if (dEnd === null || dVal === null) return q;
+  const end: number[] = [];
+  const val: number[] = [];
+  let i = lowerBound(q.end, cutoff);
+  let j = 0;
+  while (i < q.end.length || j < dEnd.length) {
+    if (j >= dEnd.length || (i < q.end.length && q.end[i] < dEnd[j])) {
+      end.push(q.end[i]);
+      val.push(q.val[i++]);
+    } else {
+      end.push(dEnd[j]);
+      val.push(dVal[j++]);
     }
-    if (count !== 3) continue;
-    if (!copied) {
-      end = end.slice();
-      val = val.slice();
-      copied = true;
-    }
-    let at = end.length;
-    while (at > 0 && end[at - 1] > fyEnd) at--;
-    end.splice(at, 0, fyEnd);
-    val.splice(at, 0, average ? y.val[k] : y.val[k] - sum);
   }
   return { end, val };
 }
 
 /** Index of the period end closest to `target` within ±tol days, or -1. Ends are ascending. */
 export function nearestIndex(ends: readonly number[], target: number, tol: number): number {
-  let lo = 0;
-  let hi = ends.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (ends[mid] < target) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = lowerBound(ends, target);
   let best = -1;
   let bestGap = tol + 1;
-  for (const j of [lo - 1, lo]) {
+  for (let j = lo - 1; j <= lo; j++) {
     if (j < 0 || j >= ends.length) continue;
     const gap = Math.abs(ends[j] - target);
     if (gap < bestGap) {

@@ -1,6 +1,6 @@
 import { CONCEPT_IDS, type Concept } from '../../market/store/schema';
 import { FLOW } from './facts';
-import { lastEnd, type FundamentalView, type Series, valueNear } from './fundamental-state';
+import { lastEnd, lowerBound, type FundamentalView, type Series, valueNear } from './fundamental-state';
 import { indices, metricIndex } from './metric-index';
 import { altmanInputs, piotroskiF } from './scores';
 import { cagr, combine, growth, preferOr, quarterAt, quarterBack, ttmAt } from './ttm';
@@ -45,7 +45,10 @@ export function sumKnown(a: number, b: number): number {
 }
 
 /** Capex, dividends and buybacks are outflows; importers may store them with either sign. */
-const outflow = (s: Series): Series => ({ end: s.end, val: s.val.map(Math.abs) });
+function outflow(s: Series, cutoff: number): Series {
+  const from = lowerBound(s.end, cutoff);
+  return { end: s.end.slice(from), val: s.val.slice(from).map(Math.abs) };
+}
 
 /** Numbers that the price-dependent metrics need besides the row slots. */
 export type FundamentalContext = {
@@ -97,12 +100,14 @@ export function computeFundamentals(view: FundamentalView, row: Float64Array, sp
 
   // Derived line items.
   const revenueQ = q[C.revenue];
-  const grossQ = preferOr(q[C.gross_profit], combine(revenueQ, q[C.cost_of_revenue], (a, b) => a - b));
-  const grossY = preferOr(y[C.gross_profit], combine(y[C.revenue], y[C.cost_of_revenue], (a, b) => a - b));
-  const capexQ = outflow(q[C.capex]);
-  const fcfQ = combine(q[C.operating_cash_flow], capexQ, (a, b) => a - b);
-  const fcfY = combine(y[C.operating_cash_flow], outflow(y[C.capex]), (a, b) => a - b);
-  const ebitdaQ = combine(q[C.operating_income], q[C.depreciation], (a, b) => a + Math.abs(b));
+  // Derived series only over the view's horizon, so their cost does not grow with history.
+  const cut = view.cutoff;
+  const grossQ = preferOr(q[C.gross_profit], combine(revenueQ, q[C.cost_of_revenue], (a, b) => a - b, cut), cut);
+  const grossY = preferOr(y[C.gross_profit], combine(y[C.revenue], y[C.cost_of_revenue], (a, b) => a - b, cut), cut);
+  const capexQ = outflow(q[C.capex], cut);
+  const fcfQ = combine(q[C.operating_cash_flow], capexQ, (a, b) => a - b, cut);
+  const fcfY = combine(y[C.operating_cash_flow], outflow(y[C.capex], cut), (a, b) => a - b, cut);
+  const ebitdaQ = combine(q[C.operating_income], q[C.depreciation], (a, b) => a + Math.abs(b), cut);
 
   const revenue = ttm(revenueQ);
   const gross = ttm(grossQ);
@@ -114,9 +119,9 @@ export function computeFundamentals(view: FundamentalView, row: Float64Array, sp
   const capex = ttm(capexQ);
   const fcf = ttm(fcfQ);
   const ebitda = ttm(ebitdaQ);
-  const interest = ttm(outflow(q[C.interest_expense]));
-  const divPaid = ttm(outflow(q[C.dividends_paid]));
-  const buybacks = ttm(outflow(q[C.share_buybacks]));
+  const interest = ttm(outflow(q[C.interest_expense], cut));
+  const divPaid = ttm(outflow(q[C.dividends_paid], cut));
+  const buybacks = ttm(outflow(q[C.share_buybacks], cut));
 
   row[I.gross_profit_ttm] = gross;
   row[I.gross_profit_q] = qv(grossQ);

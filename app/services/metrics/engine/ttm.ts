@@ -1,4 +1,4 @@
-import { nearestIndex, type Series, END_TOLERANCE } from './fundamental-state';
+import { lowerBound, nearestIndex, type Series, END_TOLERANCE } from './fundamental-state';
 
 // Trailing sums and growth over a quarterly series. Periods are found by their end date
 // (k quarters back = end − 91.31·k days, ± END_TOLERANCE), so a missing quarter gives NaN
@@ -41,10 +41,10 @@ export function cagr(current: number, previous: number, years: number): number {
 }
 
 /** Element-wise combination of two series on matching period ends (e.g. OCF − capex). */
-export function combine(a: Series, b: Series, op: (x: number, y: number) => number): Series {
+export function combine(a: Series, b: Series, op: (x: number, y: number) => number, cutoff = Number.NEGATIVE_INFINITY): Series {
   const end: number[] = [];
   const val: number[] = [];
-  for (let i = 0; i < a.end.length; i++) {
+  for (let i = lowerBound(a.end, cutoff); i < a.end.length; i++) {
     const j = nearestIndex(b.end, a.end[i], 5);
     if (j < 0) continue;
     const v = op(a.val[i], b.val[j]);
@@ -55,11 +55,12 @@ export function combine(a: Series, b: Series, op: (x: number, y: number) => numb
   return { end, val };
 }
 
-/** `a` where filed, else the combination of b and c on that period (gross profit fallback). */
-export function preferOr(a: Series, fallback: Series): Series {
+/** `a` where filed, else the fallback's value for that period (gross profit = revenue − cost). */
+export function preferOr(a: Series, fallback: Series, cutoff = Number.NEGATIVE_INFINITY): Series {
   if (fallback.end.length === 0) return a;
-  const end = [...a.end];
-  const val = [...a.val];
+  const from = lowerBound(a.end, cutoff);
+  const end = a.end.slice(from);
+  const val = a.val.slice(from);
   for (let i = 0; i < fallback.end.length; i++) {
     if (nearestIndex(a.end, fallback.end[i], 5) >= 0) continue;
     let at = end.length;

@@ -7,7 +7,7 @@ import type { SecurityInput } from '../engine/types';
 // and splits, some delistings. Not the demo generator (that is the importer's job): just enough
 // shape to exercise every metric.
 
-export type SyntheticOptions = { securities: number; years: number; seed: number; endDate?: string };
+export type SyntheticOptions = { securities: number; years: number; seed: number; endDate?: string; firstPermaticker?: number };
 
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -46,7 +46,7 @@ export function syntheticUniverse(opts: SyntheticOptions): SyntheticSecurity[] {
   const marketShocks = allDays.map(() => gaussian(rand) * 0.009);
   const out: SyntheticSecurity[] = [];
   for (let s = 0; s < opts.securities; s++) {
-    const permaticker = 100_000 + s;
+    const permaticker = (opts.firstPermaticker ?? 100_000) + s;
     // Some list later, some delist before the end.
     const firstIdx = rand() < 0.3 ? Math.floor(rand() * allDays.length * 0.6) : 0;
     const delisted = rand() < 0.1;
