@@ -5,7 +5,8 @@ import { E2E_APP_PORT, E2E_APP_URL, E2E_CONTROL_PORT, E2E_CONTROL_URL, E2E_OIDC_
 // End-to-end tests: Chromium from Debian (never downloaded), every test with JavaScript on
 // (project "js") and off (project "nojs"). Playwright starts the outside world first
 // (SMTP + OpenID provider + control API), then the built app on a fresh DATA_DIR.
-// `npm run test:e2e` builds first (scripts/ensure-build.mjs --force).
+// `npm run test:e2e` builds first (scripts/ensure-build.mjs --force). E2E_APP_LOG=1 shows the
+// app's access log; its stderr (warnings, errors) always shows.
 
 const CI = Boolean(process.env.CI);
 
@@ -73,7 +74,7 @@ export default defineConfig({
       env: { ...ports, E2E_DATA_DIR: process.env.E2E_DATA_DIR },
       reuseExistingServer: false,
       timeout: 240_000,
-      stdout: 'pipe',
+      stdout: process.env.E2E_APP_LOG ? 'pipe' : 'ignore',
       stderr: 'pipe',
       gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     },

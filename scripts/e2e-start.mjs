@@ -15,7 +15,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const log = (message) => console.log(`[e2e-start] ${message}`);
+// On stderr: Playwright shows a web server's stderr and drops its stdout (the access log).
+const log = (message) => process.stderr.write(`[e2e-start] ${message}\n`);
 
 const port = process.env.E2E_APP_PORT ?? '3110';
 const appUrl = `http://127.0.0.1:${port}`;
