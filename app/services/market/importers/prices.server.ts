@@ -1,11 +1,12 @@
 import path from 'node:path';
 import type { Importer, SecurityRecord } from '../store/records';
+import { BatchWriter } from './batch-writer.server';
 import { expandPaths, parseArgs, readText } from './files.server';
 import { adjustSeries } from './prices/adjust';
 import { parsePriceCsv, tickerFromFileName } from './prices/parse-ohlcv';
 
 // OHLCV CSV importer. Each file is parsed and checked whole before any of its rows are written;
-// each ticker is one transaction that replaces its prices and its `prices`-source actions.
+// each ticker's prices and `prices`-source actions are replaced, many tickers per transaction.
 
 const USAGE = `import prices <file.csv|file.csv.gz|folder>... [--ticker T] [--skip-bad-rows]
   layouts: Stooq, Yahoo, Tiingo, Quandl WIKI, zipline csvdir, plain date,open,high,low,close,volume[,adj_close],
@@ -25,6 +26,9 @@ export const pricesImporter: Importer = {
     if (tickerFlag && files.length > 1) throw new Error('--ticker applies to a single file');
     const warnings: string[] = [];
     const written = new Map<string, string>();
+    // Tickers whose security this run created (found again in a later file of the same run).
+    const created = new Map<string, number>();
+    const batch = new BatchWriter(ctx.writer, SOURCE);
     let securities = 0;
     let rows = 0;
     for (const file of files) {
@@ -36,37 +40,37 @@ export const pricesImporter: Importer = {
         const previous = written.get(ticker);
         if (previous) warnings.push(`${file}: ${ticker} was also in ${previous}; this file's prices replace it`);
         written.set(ticker, file);
-        const existing = await ctx.writer.findPermaticker({ ticker });
-        const permaticker = existing ?? (await ctx.writer.nextPermaticker());
+        const createdHere = created.get(ticker);
+        const existing = createdHere ?? (await ctx.writer.findPermaticker({ ticker }));
+        const permaticker = existing ?? (await batch.newPermaticker());
+        if (existing === null) created.set(ticker, permaticker);
         const { prices, actions } = adjustSeries(bars, parsed.layout, permaticker, SOURCE);
-        await ctx.writer.transaction(async (tx) => {
-          // Securities created by other sources keep their row (name, sector, CIK...).
-          if (existing === null) {
-            const security: SecurityRecord = {
-              permaticker,
-              ticker,
-              name: ticker,
-              exchange: null,
-              category: null,
-              sector: null,
-              industry: null,
-              cik: null,
-              firstPriceDate: prices[0].date,
-              lastPriceDate: prices[prices.length - 1].date,
-              isDelisted: false,
-              source: SOURCE,
-            };
-            await tx.upsertSecurities([security]);
-          }
-          await tx.replacePrices([permaticker], prices);
-          await tx.replaceActions([permaticker], SOURCE, actions);
-        });
+        // Securities created by other sources keep their row (name, sector, CIK...).
+        const security: SecurityRecord | null =
+          existing === null || createdHere !== undefined
+            ? {
+                permaticker,
+                ticker,
+                name: ticker,
+                exchange: null,
+                category: null,
+                sector: null,
+                industry: null,
+                cik: null,
+                firstPriceDate: prices[0].date,
+                lastPriceDate: prices[prices.length - 1].date,
+                isDelisted: false,
+                source: SOURCE,
+              }
+            : null;
+        await batch.add({ permaticker, security, prices, actions });
         securities += 1;
         rows += prices.length;
         ctx.progress.tick();
       }
       ctx.progress.stop();
     }
+    await batch.flush();
     if (warnings.length > 20) ctx.progress.log(`warning: ${warnings.length} warnings; the first 20 follow`);
     for (const w of warnings.slice(0, 20)) ctx.progress.log(`warning: ${w}`);
     const { snapshotId } = await ctx.writer.finish(SOURCE, `${securities} securities, ${rows} prices`);

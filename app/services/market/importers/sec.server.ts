@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ImportContext, Importer, ImportSummary, SecurityRecord } from '../store/records';
 import { ImportFileError } from '../store/records';
+import { BatchWriter } from './batch-writer.server';
 import { expandPaths, parseArgs, parseJson, readText } from './files.server';
 import { zipEntries } from './zip-entries.server';
 import { companyFactsUrl, createEdgarClient, SecHttpError, submissionsUrl, TICKERS_URL } from './sec/edgar-client.server';
@@ -10,8 +11,8 @@ import { isSubmissionsOverflow, parseSubmissions, type SecProfile } from './sec/
 
 // SEC EDGAR importer: companyfacts JSON (files, folders, the bulk companyfacts.zip, or data.sec.gov
 // for given tickers), with submissions / company_tickers documents for ticker, exchange and sector.
-// One transaction per company; the writer publishes the whole run at once, so a killed run leaves
-// the store as it was and a re-run redoes the same work in the same (CIK) order.
+// Companies are written in batched transactions; the writer publishes the whole run at once, so a
+// killed run leaves the store as it was and a re-run redoes the same work in the same (CIK) order.
 
 const USAGE = `import sec <companyfacts.json|folder|companyfacts.zip|submissions.json|company_tickers.json>... [--tickers AAPL,MSFT] [--ciks 320193,...]
   import sec --online --tickers AAPL,MSFT   (needs SEC_USER_AGENT, e.g. "Jane Doe jane@example.com")`;
@@ -113,6 +114,8 @@ export const secImporter: Importer = {
 
     let companies = 0;
     let rows = 0;
+    const batch = new BatchWriter(ctx.writer, 'sec');
+    const created = new Map<string, number>();
     ctx.progress.start('SEC companyfacts', sources.length);
     for (const source of sources) {
       const doc = await source.load();
@@ -121,12 +124,13 @@ export const secImporter: Importer = {
         ctx.progress.tick();
         continue;
       }
-      const { written, warnings: w } = await importCompany(doc, source.label, profiles, listings, ctx);
+      const { written, warnings: w } = await importCompany(doc, source.label, profiles, listings, ctx, batch, created);
       warnings.push(...w);
       companies += 1;
       rows += written;
       ctx.progress.tick();
     }
+    await batch.flush();
     ctx.progress.stop();
     for (const w of warnings) ctx.progress.log(`warning: ${w}`);
     const { snapshotId } = await ctx.writer.finish('sec', `${companies} companies, ${rows} facts`);
@@ -141,39 +145,42 @@ async function importCompany(
   profiles: Map<string, SecProfile>,
   listings: Map<string, TickerListing>,
   ctx: ImportContext,
+  batch: BatchWriter,
+  created: Map<string, number>,
 ): Promise<{ written: number; warnings: string[] }> {
   // Parse first with a placeholder id so a bad document fails before anything is looked up.
   const probe = parseCompanyFacts(doc, label, 0);
   const profile = profiles.get(probe.cik);
   const listing = listings.get(probe.cik);
   const ticker = profile?.ticker ?? listing?.ticker ?? null;
-  const existing = (await ctx.writer.findPermaticker({ cik: probe.cik })) ?? (ticker ? await ctx.writer.findPermaticker({ ticker }) : null);
-  const permaticker = existing ?? (await ctx.writer.nextPermaticker());
+  const createdHere = created.get(probe.cik);
+  const existing =
+    createdHere ?? (await ctx.writer.findPermaticker({ cik: probe.cik })) ?? (ticker ? await ctx.writer.findPermaticker({ ticker }) : null);
+  const permaticker = existing ?? (await batch.newPermaticker());
+  if (existing === null) created.set(probe.cik, permaticker);
   const facts = probe.facts.map((f) => ({ ...f, permaticker }));
   const warnings = [...probe.warnings];
   if (!ticker) warnings.push(`${label}: no ticker known for CIK ${probe.cik}; stored as CIK${probe.cik}`);
-  await ctx.writer.transaction(async (tx) => {
-    // A security another source created (prices, Sharadar) keeps its own row: the writer has no
-    // partial update, and overwriting would drop its price dates and classification.
-    if (existing === null) {
-      const security: SecurityRecord = {
-        permaticker,
-        ticker: ticker ?? `CIK${probe.cik}`,
-        name: profile?.name || probe.entityName || listing?.name || `CIK${probe.cik}`,
-        exchange: profile?.exchange ?? listing?.exchange ?? null,
-        category: null,
-        sector: profile?.sector ?? null,
-        industry: profile?.industry ?? null,
-        cik: probe.cik,
-        firstPriceDate: null,
-        lastPriceDate: null,
-        isDelisted: profile?.isDelisted ?? false,
-        source: 'sec',
-      };
-      await tx.upsertSecurities([security]);
-    }
-    await tx.replaceFacts([permaticker], 'sec', facts);
-  });
+  // A security another source created (prices, Sharadar) keeps its own row: the writer has no
+  // partial update, and overwriting would drop its price dates and classification.
+  const security: SecurityRecord | null =
+    existing === null || createdHere !== undefined
+      ? {
+          permaticker,
+          ticker: ticker ?? `CIK${probe.cik}`,
+          name: profile?.name || probe.entityName || listing?.name || `CIK${probe.cik}`,
+          exchange: profile?.exchange ?? listing?.exchange ?? null,
+          category: null,
+          sector: profile?.sector ?? null,
+          industry: profile?.industry ?? null,
+          cik: probe.cik,
+          firstPriceDate: null,
+          lastPriceDate: null,
+          isDelisted: profile?.isDelisted ?? false,
+          source: 'sec',
+        }
+      : null;
+  await batch.add({ permaticker, security, facts });
   return { written: facts.length, warnings };
 }
 
