@@ -85,16 +85,6 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ProfilePage() {
   const { user } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
-  const result = lastResult && 'status' in lastResult ? lastResult : undefined;
-  const [form, fields] = useForm({
-    id: 'profile-name',
-    lastResult: result,
-    defaultValue: { full_name: user.full_name, intent: 'change-name' },
-    constraint: getZodConstraint(NameFormSchema),
-    shouldValidate: 'onBlur',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: NameFormSchema }),
-  });
   return (
     <>
       <h1>Profile</h1>
@@ -120,19 +110,8 @@ export default function ProfilePage() {
           </Link>
         </p>
       </section>
-      <section className="card" aria-labelledby="name-heading">
-        <h2 id="name-heading">Change your name</h2>
-        <Form method="post" {...getFormProps(form)} className="form">
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <input type="hidden" name="intent" value="change-name" />
-          <TextField meta={fields.full_name} label="Full name" autoComplete="name" />
-          <div>
-            <button type="submit" className="button button--primary">
-              Save name
-            </button>
-          </div>
-        </Form>
-      </section>
+      {/* Keyed by the name: after a change (here or in the prompt) the field shows the new one. */}
+      <NameForm key={user.full_name} fullName={user.full_name} />
       <section className="card" aria-labelledby="danger-heading">
         <h2 id="danger-heading">Delete account</h2>
         <p>Deletes your account, your saved screeners, backtests and watchlists.</p>
@@ -141,5 +120,33 @@ export default function ProfilePage() {
         </Link>
       </section>
     </>
+  );
+}
+
+function NameForm({ fullName }: { fullName: string }) {
+  const lastResult = useActionData<typeof action>();
+  const result = lastResult && 'status' in lastResult ? lastResult : undefined;
+  const [form, fields] = useForm({
+    id: 'profile-name',
+    lastResult: result,
+    defaultValue: { full_name: fullName, intent: 'change-name' },
+    constraint: getZodConstraint(NameFormSchema),
+    shouldValidate: 'onBlur',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: NameFormSchema }),
+  });
+  return (
+    <section className="card" aria-labelledby="name-heading">
+      <h2 id="name-heading">Change your name</h2>
+      <Form method="post" {...getFormProps(form)} className="form">
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <input type="hidden" name="intent" value="change-name" />
+        <TextField meta={fields.full_name} label="Full name" autoComplete="name" />
+        <div>
+          <button type="submit" className="button button--primary">
+            Save name
+          </button>
+        </div>
+      </Form>
+    </section>
   );
 }

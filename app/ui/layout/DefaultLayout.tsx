@@ -52,10 +52,12 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
           <div className="user-menu">
             {signedIn ? (
               <>
-                <Link to="/profile" className="avatar-link" aria-label={`Profile of ${header.fullName ?? ''}`}>
+                {/* No aria-label: the name must contain the visible initials (WCAG 2.5.3, label in name). */}
+                <Link to="/profile" className="avatar-link">
                   <span className="avatar" data-testid="user-initials" title={header.fullName ?? undefined}>
                     {header.profilePicture ? <img src={header.profilePicture} alt="" /> : header.initials}
                   </span>
+                  <span className="visually-hidden"> Profile of {header.fullName ?? ''}</span>
                 </Link>
                 <Form method="post" action="/logout" className="inline-form">
                   <button type="submit" className="button">

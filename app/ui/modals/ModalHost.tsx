@@ -98,6 +98,10 @@ function ArkModal({ state, onClosed }: { state: ModalState; onClosed: () => void
       // The title and description keep ModalBody's ids; Ark must know them, or the dialog gets
       // no aria-labelledby/aria-describedby (it looks the parts up by id) and has no name.
       ids={{ title: `modal-title-${state.kind}`, description: `modal-desc-${state.kind}` }}
+      // Focus is trapped inside, so focus "outside" only comes from the dialog this one replaced
+      // handing focus back to its trigger; that must not dismiss the new modal (a click outside
+      // or Escape still does).
+      onFocusOutside={(e) => e.preventDefault()}
       onOpenChange={(d) => {
         if (!d.open) {
           if (state.kind === 'prompt' || state.kind === 'confirm') cancelThenClose();

@@ -1,0 +1,85 @@
+import type { Page } from '@playwright/test';
+import { expectNoAxeViolations } from './support/fixtures';
+import { modal, submitLogin } from './support/issue2-helpers';
+import { expect, test } from './support/issue2-session';
+
+// axe (WCAG 2.0/2.1 A and AA) on every page of the welcome layout, on the profile with each
+// modal open, on the sign-in page showing form errors and an error modal, and on the 404 page,
+// with JavaScript on (Ark UI dialogs) and off (server-rendered dialogs).
+
+const WELCOME_PAGES: Array<[string, string]> = [
+  ['/login', 'Sign in'],
+  ['/register', 'Create an account'],
+  ['/otp?email=a@b.co', 'Check your e-mail'],
+  ['/forgot-password', 'Forgot your password?'],
+  ['/reset-password', 'Choose a new password'],
+  ['/finish-profile-creation', 'Finish your profile'],
+  ['/oauth', 'Social sign-in'],
+];
+
+async function open(page: Page, path: string, heading: string): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+}
+
+test.describe('as a visitor', () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  for (const [path, heading] of WELCOME_PAGES) {
+    test(`welcome page ${path}`, async ({ page }) => {
+      await open(page, path, heading);
+      await expectNoAxeViolations(page);
+    });
+  }
+
+  test('sign-in page with form errors', async ({ page }) => {
+    await submitLogin(page, 'nobody-at-all@example.test', 'not a real password');
+    await expect(page.getByRole('alert')).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+
+  test('sign-in page with the error modal', async ({ page }) => {
+    await page.goto('/oauth/testidp?code=x&state=bogus');
+    await expect(modal(page, 'Social sign-in failed')).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+
+  test('404 page', async ({ page }) => {
+    await page.goto('/no-such-page');
+    await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe('signed in', () => {
+  test('finish-profile page of a signed-in user', async ({ page }) => {
+    await open(page, '/finish-profile-creation', 'Your profile is complete');
+    await expectNoAxeViolations(page);
+  });
+
+  test('profile without a modal', async ({ page }) => {
+    await open(page, '/profile', 'Profile');
+    await expectNoAxeViolations(page);
+  });
+
+  test('profile with the prompt modal open', async ({ page }) => {
+    await page.goto('/profile?modal=change-name');
+    await expect(modal(page, 'Change your name')).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+
+  test('profile with the confirm modal open', async ({ page }) => {
+    await page.goto('/profile?modal=delete-account');
+    await expect(modal(page, 'Delete your account?')).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+
+  test('profile with the info modal open', async ({ page, account }) => {
+    await page.goto('/profile?modal=change-name');
+    const prompt = modal(page, 'Change your name');
+    await prompt.getByLabel('Full name').fill(account.name);
+    await prompt.getByRole('button', { name: 'OK', exact: true }).click();
+    await expect(modal(page, 'Name changed')).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+});
