@@ -60,3 +60,11 @@ export class BatchWriter {
     this.nextFree = null;
   }
 }
+
+/** `--batch-rows N`: rows per transaction (default 250,000); smaller uses less memory. */
+export function batchRows(flag: string | true | undefined): number | undefined {
+  if (flag === undefined) return undefined;
+  const n = Number(flag);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--batch-rows needs a positive whole number, got ${String(flag)}`);
+  return n;
+}

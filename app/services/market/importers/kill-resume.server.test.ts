@@ -63,14 +63,16 @@ describe('kill -9 during an import, then re-run', () => {
     const file = path.join(dir, `${source}-killed.duckdb`);
     expect((await runChild(file, ['prices', seed])).code).toBe(0);
     const before = sha256(file);
-    const killed = await runChild(file, [source, ...inputs], killAfter);
+    // Small batches: ~1,000 rows each, so several transactions have committed inside the work
+    // copy before the kill lands mid-run.
+    const killed = await runChild(file, [source, ...inputs, '--batch-rows', '1000'], killAfter);
     expect(killed.signal).toBe('SIGKILL');
     expect(snapshotOf(killed)).toBeNull();
     expect(killed.stdout).toMatch(/^tick /m);
     expect(sha256(file)).toBe(before);
 
     // The re-run finds a stale lock and work file of a dead process and still completes.
-    const rerun = await runChild(file, [source, ...inputs]);
+    const rerun = await runChild(file, [source, ...inputs, '--batch-rows', '1000']);
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(snapshotOf(rerun)).toBe(snapshotOf(uninterrupted));
   });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Importer, SecurityRecord } from '../store/records';
-import { BatchWriter } from './batch-writer.server';
+import { batchRows, BatchWriter } from './batch-writer.server';
 import { expandPaths, parseArgs, readText } from './files.server';
 import { adjustSeries } from './prices/adjust';
 import { parsePriceCsv, tickerFromFileName } from './prices/parse-ohlcv';
@@ -8,7 +8,7 @@ import { parsePriceCsv, tickerFromFileName } from './prices/parse-ohlcv';
 // OHLCV CSV importer. Each file is parsed and checked whole before any of its rows are written;
 // each ticker's prices and `prices`-source actions are replaced, many tickers per transaction.
 
-const USAGE = `import prices <file.csv|file.csv.gz|folder>... [--ticker T] [--skip-bad-rows]
+const USAGE = `import prices <file.csv|file.csv.gz|folder>... [--ticker T] [--skip-bad-rows] [--batch-rows N]
   layouts: Stooq, Yahoo, Tiingo, Quandl WIKI, zipline csvdir, plain date,open,high,low,close,volume[,adj_close],
   and panels with a Name/ticker column. The ticker comes from that column or the file name (aapl.us.txt → AAPL).`;
 
@@ -18,7 +18,7 @@ export const pricesImporter: Importer = {
   name: 'prices',
   usage: USAGE,
   async run(args, ctx) {
-    const { paths, flags } = parseArgs(args, ['ticker']);
+    const { paths, flags } = parseArgs(args, ['ticker', 'batch-rows']);
     if (paths.length === 0) throw new Error(`No input files.\n${USAGE}`);
     const tickerFlag = typeof flags.get('ticker') === 'string' ? (flags.get('ticker') as string).toUpperCase() : null;
     const skipBadRows = flags.has('skip-bad-rows');
@@ -28,7 +28,7 @@ export const pricesImporter: Importer = {
     const written = new Map<string, string>();
     // Tickers whose security this run created (found again in a later file of the same run).
     const created = new Map<string, number>();
-    const batch = new BatchWriter(ctx.writer, SOURCE);
+    const batch = new BatchWriter(ctx.writer, SOURCE, batchRows(flags.get('batch-rows')));
     let securities = 0;
     let rows = 0;
     for (const file of files) {

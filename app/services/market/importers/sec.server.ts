@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ImportContext, Importer, ImportSummary, SecurityRecord } from '../store/records';
 import { ImportFileError } from '../store/records';
-import { BatchWriter } from './batch-writer.server';
+import { batchRows, BatchWriter } from './batch-writer.server';
 import { expandPaths, parseArgs, parseJson, readText } from './files.server';
 import { zipEntries } from './zip-entries.server';
 import { companyFactsUrl, createEdgarClient, SecHttpError, submissionsUrl, TICKERS_URL } from './sec/edgar-client.server';
@@ -14,7 +14,7 @@ import { isSubmissionsOverflow, parseSubmissions, type SecProfile } from './sec/
 // Companies are written in batched transactions; the writer publishes the whole run at once, so a
 // killed run leaves the store as it was and a re-run redoes the same work in the same (CIK) order.
 
-const USAGE = `import sec <companyfacts.json|folder|companyfacts.zip|submissions.json|company_tickers.json>... [--tickers AAPL,MSFT] [--ciks 320193,...]
+const USAGE = `import sec <companyfacts.json|folder|companyfacts.zip|submissions.json|company_tickers.json>... [--tickers AAPL,MSFT] [--ciks 320193,...] [--batch-rows N]
   import sec --online --tickers AAPL,MSFT   (needs SEC_USER_AGENT, e.g. "Jane Doe jane@example.com")`;
 
 /** Where one company's companyfacts document comes from. */
@@ -24,7 +24,7 @@ export const secImporter: Importer = {
   name: 'sec',
   usage: USAGE,
   async run(args, ctx) {
-    const { paths, flags } = parseArgs(args, ['tickers', 'ciks']);
+    const { paths, flags } = parseArgs(args, ['tickers', 'ciks', 'batch-rows']);
     const wantedTickers = listFlag(flags.get('tickers')).map((t) => t.toUpperCase());
     const wantedCiks = new Set(listFlag(flags.get('ciks')).map((c) => c.replace(/^CIK/i, '').padStart(10, '0')));
     const warnings: string[] = [];
@@ -114,7 +114,7 @@ export const secImporter: Importer = {
 
     let companies = 0;
     let rows = 0;
-    const batch = new BatchWriter(ctx.writer, 'sec');
+    const batch = new BatchWriter(ctx.writer, 'sec', batchRows(flags.get('batch-rows')));
     const created = new Map<string, number>();
     ctx.progress.start('SEC companyfacts', sources.length);
     for (const source of sources) {
