@@ -19,8 +19,19 @@ import { listSecurities, loadBlock, loadMarketReturns } from '../app/services/me
 import { writeFixtureStore } from '../app/services/metrics/testing/fixture-store.server';
 import { syntheticUniverse } from '../app/services/metrics/testing/synthetic-universe';
 
-export type MetricsBenchOptions = { securities?: number; years?: number; seed?: number; marketDb?: string; log?: (line: string) => void };
-export type MetricsBenchResult = { name: string; universe: string; baselineMs: number; results: { name: string; ms: number; ratio: number }[] };
+export type MetricsBenchOptions = {
+  securities?: number;
+  years?: number;
+  seed?: number;
+  marketDb?: string;
+  log?: (line: string) => void;
+};
+export type MetricsBenchResult = {
+  name: string;
+  universe: string;
+  baselineMs: number;
+  results: { name: string; ms: number; ratio: number }[];
+};
 
 async function time<T>(work: () => Promise<T>): Promise<[number, T]> {
   const t = performance.now();
@@ -45,7 +56,12 @@ export default async function run(opts: MetricsBenchOptions = {}): Promise<Metri
         // Written in chunks so the generator never holds the whole universe.
         const parts: string[] = [];
         for (let first = 0; first < n; first += 250) {
-          const chunk = syntheticUniverse({ securities: Math.min(250, n - first), years, seed: (opts.seed ?? 1) * 1000 + first, firstPermaticker: 100_000 + first });
+          const chunk = syntheticUniverse({
+            securities: Math.min(250, n - first),
+            years,
+            seed: (opts.seed ?? 1) * 1000 + first,
+            firstPermaticker: 100_000 + first,
+          });
           const partFile = path.join(dir, `part-${first}.duckdb`);
           await writeFixtureStore(partFile, chunk);
           parts.push(partFile);
@@ -69,9 +85,13 @@ export default async function run(opts: MetricsBenchOptions = {}): Promise<Metri
 
     // Baseline: one plain scan of the prices table.
     const scan = async () => {
-      const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+      const instance = await DuckDBInstance.create(file, {
+        access_mode: 'READ_ONLY',
+      });
       const conn = await instance.connect();
-      const [ms, rows] = await time(async () => (await conn.runAndReadAll('SELECT count(*)::BIGINT, sum(close), sum(volume), sum(tri) FROM prices')).getRows());
+      const [ms, rows] = await time(async () =>
+        (await conn.runAndReadAll('SELECT count(*)::BIGINT, sum(close), sum(volume), sum(tri) FROM prices')).getRows(),
+      );
       conn.closeSync();
       instance.closeSync();
       return [ms, Number(rows[0][0])] as const;
@@ -91,16 +111,37 @@ export default async function run(opts: MetricsBenchOptions = {}): Promise<Metri
     record(`build snapshots (${dates.length} month-ends + latest)`, buildMs);
 
     const latest = await loadSnapshot('latest', { marketDb: file });
-    record(`load stored snapshot, all metrics (${latest.permatickers.length} securities)`, (await time(() => loadSnapshot(dates[dates.length - 2], { marketDb: file })))[0]);
-    record('load stored snapshot, 5 metrics', (await time(() => loadSnapshot(dates[dates.length - 3], { marketDb: file, metrics: ['pe_ttm', 'roe', 'ret_12m', 'market_cap', 'sma200'] })))[0]);
+    record(
+      `load stored snapshot, all metrics (${latest.permatickers.length} securities)`,
+      (await time(() => loadSnapshot(dates[dates.length - 2], { marketDb: file })))[0],
+    );
+    record(
+      'load stored snapshot, 5 metrics',
+      (
+        await time(() =>
+          loadSnapshot(dates[dates.length - 3], {
+            marketDb: file,
+            metrics: ['pe_ttm', 'roe', 'ret_12m', 'market_cap', 'sma200'],
+          }),
+        )
+      )[0],
+    );
 
     // One date between month-ends: engine only (inputs already in memory), then end to end.
     const mid = latest.day - 10;
     const reader = await marketReader(file);
     const conn = await reader.connect();
     const market = await loadMarketReturns(conn);
-    const listed = (await listSecurities(conn)).filter((s) => s.firstDay !== null && s.firstDay <= mid && !(s.delisted && (s.lastDay ?? 0) < mid));
-    const [loadMs, inputs] = await time(() => loadBlock(conn, listed, { toDay: mid, priceFromDay: mid - 2300, factFromDay: mid - 9 * 366 }));
+    const listed = (await listSecurities(conn)).filter(
+      (s) => s.firstDay !== null && s.firstDay <= mid && !(s.delisted && (s.lastDay ?? 0) < mid),
+    );
+    const [loadMs, inputs] = await time(() =>
+      loadBlock(conn, listed, {
+        toDay: mid,
+        priceFromDay: mid - 2300,
+        factFromDay: mid - 9 * 366,
+      }),
+    );
     conn.closeSync();
     record(`load engine inputs for one date (${listed.length} securities)`, loadMs);
     const evaluator = new UniverseEvaluator({ securities: inputs, market });
@@ -108,11 +149,24 @@ export default async function run(opts: MetricsBenchOptions = {}): Promise<Metri
     record(`engine: all ${Object.keys(snap.values).length} metrics × ${snap.permatickers.length} securities, one date`, evalMs);
     const [nextMs] = await time(async () => evaluator.evaluate(mid + 1));
     record('engine: the next day, incremental', nextMs);
-    record('loadSnapshot on demand (date between month-ends)', (await time(() => loadSnapshot(new Date((mid - 1) * 86_400_000).toISOString().slice(0, 10), { marketDb: file })))[0]);
+    record(
+      'loadSnapshot on demand (date between month-ends)',
+      (await time(() => loadSnapshot(new Date((mid - 1) * 86_400_000).toISOString().slice(0, 10), { marketDb: file })))[0],
+    );
 
     const one = listed[Math.floor(listed.length / 2)].permaticker;
     record('series: revenue_ttm, one security, full history', (await time(() => metricSeries(one, 'revenue_ttm', { marketDb: file })))[0]);
-    record('series: pe_ttm daily, one security, 5 years', (await time(() => metricSeries(one, 'pe_ttm', { marketDb: file, from: new Date((latest.day - 1826) * 86_400_000).toISOString().slice(0, 10) })))[0]);
+    record(
+      'series: pe_ttm daily, one security, 5 years',
+      (
+        await time(() =>
+          metricSeries(one, 'pe_ttm', {
+            marketDb: file,
+            from: new Date((latest.day - 1826) * 86_400_000).toISOString().slice(0, 10),
+          }),
+        )
+      )[0],
+    );
     void toEpochDay;
     return { name: 'metrics', universe, baselineMs, results };
   } finally {
@@ -128,7 +182,12 @@ function arg(name: string): string | undefined {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
-  run({ securities: num(arg('securities')), years: num(arg('years')), seed: num(arg('seed')), marketDb: arg('market-db') }).catch((e) => {
+  run({
+    securities: num(arg('securities')),
+    years: num(arg('years')),
+    seed: num(arg('seed')),
+    marketDb: arg('market-db'),
+  }).catch((e) => {
     console.error(e);
     process.exitCode = 1;
   });

@@ -11,7 +11,10 @@ import { loader } from './api.v1.data.$permaticker.$metric';
 
 const securities = syntheticUniverse({ securities: 3, years: 4, seed: 5 });
 let dir: string;
-const saved = { MARKET_DB: process.env.MARKET_DB, DATA_DIR: process.env.DATA_DIR };
+const saved = {
+  MARKET_DB: process.env.MARKET_DB,
+  DATA_DIR: process.env.DATA_DIR,
+};
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'quarry-data-api-'));
@@ -33,8 +36,15 @@ afterAll(() => {
 
 async function get(permaticker: string, metric: string, query = '') {
   const request = new Request(`http://localhost/api/v1/data/${permaticker}/${metric}${query}`);
-  const response = await loader({ request, params: { permaticker, metric }, context: {} } as LoaderFunctionArgs);
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  const response = await loader({
+    request,
+    params: { permaticker, metric },
+    context: {},
+  } as LoaderFunctionArgs);
+  return {
+    status: response.status,
+    body: (await response.json()) as Record<string, unknown>,
+  };
 }
 
 describe('GET /api/v1/data/{permaticker}/{metric}', () => {
@@ -44,7 +54,12 @@ describe('GET /api/v1/data/{permaticker}/{metric}', () => {
     const { status, body } = await get(p, 'revenue_ttm', '?from=2023-01-01&to=2024-06-30&mode=latest');
     expect(status).toBe(200);
     expect(body.mode).toBe('latest');
-    const points = body.points as { date: string; value: number | null; filed: string | null; accession: string | null }[];
+    const points = body.points as {
+      date: string;
+      value: number | null;
+      filed: string | null;
+      accession: string | null;
+    }[];
     expect(points.length).toBeGreaterThan(2);
     expect(points.every((pt) => pt.date >= '2023-01-01' && pt.date <= '2024-06-30')).toBe(true);
     expect(points.some((pt) => pt.value !== null && pt.filed !== null && pt.accession !== null)).toBe(true);
@@ -59,7 +74,11 @@ describe('GET /api/v1/data/{permaticker}/{metric}', () => {
   });
 
   it('answers 404 {detail} for an unknown security or metric', async () => {
-    for (const [sec, metric] of [['999', 'price'], ['abc', 'price'], [p, 'not_a_metric']]) {
+    for (const [sec, metric] of [
+      ['999', 'price'],
+      ['abc', 'price'],
+      [p, 'not_a_metric'],
+    ]) {
       const { status, body } = await get(sec, metric);
       expect(status).toBe(404);
       expect(typeof body.detail).toBe('string');

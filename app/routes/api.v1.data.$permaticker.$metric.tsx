@@ -18,7 +18,10 @@ const QuerySchema = z
     as_of: isoDate.optional(),
     mode: z.enum(['point_in_time', 'first_reported', 'latest']).default('point_in_time'),
   })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`.', path: ['from'] });
+  .refine((q) => !q.from || !q.to || q.from <= q.to, {
+    message: '`from` must not be after `to`.',
+    path: ['from'],
+  });
 
 export const loader = ({ params, request }: LoaderFunctionArgs) =>
   handleApi(async () => {
@@ -28,11 +31,22 @@ export const loader = ({ params, request }: LoaderFunctionArgs) =>
     const parsed = QuerySchema.safeParse(Object.fromEntries(url.searchParams));
     if (!parsed.success) throw unprocessable('Invalid query parameters.', zodFieldErrors(parsed.error));
     const q = parsed.data;
-    const series = await metricSeries(permaticker, params.metric ?? '', { from: q.from, to: q.to, asOf: q.as_of, mode: q.mode });
+    const series = await metricSeries(permaticker, params.metric ?? '', {
+      from: q.from,
+      to: q.to,
+      asOf: q.as_of,
+      mode: q.mode,
+    });
     const m = series.metric;
     return jsonResponse({
       permaticker: series.permaticker,
-      metric: { id: m.id, label: m.label, unit: m.unit, format: m.format, frequency: m.frequency },
+      metric: {
+        id: m.id,
+        label: m.label,
+        unit: m.unit,
+        format: m.format,
+        frequency: m.frequency,
+      },
       mode: series.mode,
       as_of: series.asOf,
       points: series.points,

@@ -8,14 +8,23 @@ describe('GET /api/v1/metrics', () => {
     const response = await loader();
     expect(response.status).toBe(200);
     expect(response.headers.get('Content-Type')).toContain('application/json');
-    const body = (await response.json()) as { metrics: { id: string; higher_is_better: boolean | null }[]; categories: { id: string }[] };
+    const body = (await response.json()) as {
+      metrics: { id: string; higher_is_better: boolean | null }[];
+      categories: { id: string }[];
+    };
     expect(body.metrics.map((m) => m.id)).toEqual(METRICS.map((m) => m.id));
     expect(body.metrics.find((m) => m.id === 'pe_ttm')?.higher_is_better).toBe(false);
     expect(body.categories.length).toBeGreaterThan(7);
   });
 
   it('refuses other methods with 405 {detail}', async () => {
-    const response = await action({ request: new Request('http://localhost/api/v1/metrics', { method: 'POST' }), params: {}, context: {} } as ActionFunctionArgs);
+    const response = await action({
+      request: new Request('http://localhost/api/v1/metrics', {
+        method: 'POST',
+      }),
+      params: {},
+      context: {},
+    } as ActionFunctionArgs);
     expect(response.status).toBe(405);
     expect(((await response.json()) as { detail: string }).detail).toContain('GET');
   });

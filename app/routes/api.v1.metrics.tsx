@@ -8,7 +8,10 @@ import { CATEGORY_LABELS, METRICS } from '~/services/metrics/catalogue';
 export const loader = () =>
   handleApi(async () =>
     jsonResponse({
-      categories: Object.entries(CATEGORY_LABELS).map(([id, label]) => ({ id, label })),
+      categories: Object.entries(CATEGORY_LABELS).map(([id, label]) => ({
+        id,
+        label,
+      })),
       metrics: METRICS.map((m) => ({
         id: m.id,
         label: m.label,

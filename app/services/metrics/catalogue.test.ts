@@ -13,7 +13,21 @@ describe('metrics catalogue', () => {
   it('covers every category of DESIGN §6 and every concept', () => {
     for (const c of Object.keys(CATEGORY_LABELS)) expect(METRICS.some((m) => m.category === c)).toBe(true);
     for (const c of CONCEPT_IDS) expect(getMetric(c) ?? getMetric(`${c}_ttm`)).toBeDefined();
-    for (const id of ['pe_ttm', 'revenue_ttm', 'ret_12m', 'sma200', 'ev_ebitda_ttm', 'fcf_yield', 'altman_z', 'piotroski_f', 'dividend_yield', 'rsi14', 'beta_1y', 'roic', 'revenue_cagr_5y']) {
+    for (const id of [
+      'pe_ttm',
+      'revenue_ttm',
+      'ret_12m',
+      'sma200',
+      'ev_ebitda_ttm',
+      'fcf_yield',
+      'altman_z',
+      'piotroski_f',
+      'dividend_yield',
+      'rsi14',
+      'beta_1y',
+      'roic',
+      'revenue_cagr_5y',
+    ]) {
       expect(getMetric(id), id).toBeDefined();
     }
   });

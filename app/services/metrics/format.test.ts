@@ -4,7 +4,19 @@ import { compact, formatByFormat, NOT_AVAILABLE } from './format';
 
 describe('formatByFormat', () => {
   it('shows n/a for missing values whatever the format', () => {
-    for (const f of ['currency', 'large_currency', 'percent', 'ratio', 'number', 'integer', 'shares', 'date', 'days', 'years', 'score'] as const) {
+    for (const f of [
+      'currency',
+      'large_currency',
+      'percent',
+      'ratio',
+      'number',
+      'integer',
+      'shares',
+      'date',
+      'days',
+      'years',
+      'score',
+    ] as const) {
       expect(formatByFormat(f, null)).toBe(NOT_AVAILABLE);
       expect(formatByFormat(f, undefined)).toBe(NOT_AVAILABLE);
       expect(formatByFormat(f, Number.NaN)).toBe(NOT_AVAILABLE);

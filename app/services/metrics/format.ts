@@ -12,7 +12,11 @@ function nf(minimumFractionDigits: number, maximumFractionDigits: number, groupi
   const key = `${minimumFractionDigits}:${maximumFractionDigits}:${grouping}`;
   let f = cache.get(key);
   if (!f) {
-    f = new Intl.NumberFormat('en-US', { minimumFractionDigits, maximumFractionDigits, useGrouping: grouping });
+    f = new Intl.NumberFormat('en-US', {
+      minimumFractionDigits,
+      maximumFractionDigits,
+      useGrouping: grouping,
+    });
     cache.set(key, f);
   }
   return f;

@@ -32,4 +32,9 @@ CREATE TABLE IF NOT EXISTS metric_market_returns (
 );
 `;
 
-export const SNAPSHOT_TABLES = ['metric_snapshot_dates', 'metric_snapshot_blocks', 'metric_snapshot_values', 'metric_market_returns'] as const;
+export const SNAPSHOT_TABLES = [
+  'metric_snapshot_dates',
+  'metric_snapshot_blocks',
+  'metric_snapshot_values',
+  'metric_market_returns',
+] as const;

@@ -28,7 +28,12 @@ beforeAll(async () => {
   await buildSnapshots({
     marketDb: file,
     blockSize: 10, // several blocks, so concatenation is exercised
-    progress: { start: (l, t) => lines.push(`${l}:${t}`), tick: () => {}, stop: () => {}, log: (m) => lines.push(m) },
+    progress: {
+      start: (l, t) => lines.push(`${l}:${t}`),
+      tick: () => {},
+      stop: () => {},
+      log: (m) => lines.push(m),
+    },
   });
   expect(lines[0]).toBe('Metric snapshots:24');
 });
@@ -55,7 +60,9 @@ describe('metric snapshots in DuckDB', () => {
   it('stores the last trading day of every month and the latest day', async () => {
     const months = await listSnapshotDates('month_end', { marketDb: file });
     const allDays = [...new Set(securities.flatMap((s) => Array.from(s.dates)))].sort((a, b) => a - b);
-    const expected = allDays.filter((d, i) => i === allDays.length - 1 || fromEpochDay(d).slice(0, 7) !== fromEpochDay(allDays[i + 1]).slice(0, 7)).map(fromEpochDay);
+    const expected = allDays
+      .filter((d, i) => i === allDays.length - 1 || fromEpochDay(d).slice(0, 7) !== fromEpochDay(allDays[i + 1]).slice(0, 7))
+      .map(fromEpochDay);
     expect(months).toEqual(expected);
     const latest = await loadSnapshot('latest', { marketDb: file });
     expect(latest.date).toBe(fromEpochDay(allDays[allDays.length - 1]));
@@ -79,7 +86,12 @@ describe('metric snapshots in DuckDB', () => {
 
   it('iterates month-end snapshots with only the metrics asked for', async () => {
     const seen: string[] = [];
-    for await (const s of iterateSnapshots({ marketDb: file, from: '2022-01-01', to: '2022-12-31', metrics: ['pe_ttm', 'ret_12m'] })) {
+    for await (const s of iterateSnapshots({
+      marketDb: file,
+      from: '2022-01-01',
+      to: '2022-12-31',
+      metrics: ['pe_ttm', 'ret_12m'],
+    })) {
       expect(Object.keys(s.values)).toEqual(['pe_ttm', 'ret_12m']);
       expect(s.values.pe_ttm.length).toBe(s.permatickers.length);
       seen.push(s.date.slice(0, 7));
@@ -89,21 +101,46 @@ describe('metric snapshots in DuckDB', () => {
 
   it('answers a series with filed dates and accessions, known only after filing', async () => {
     const s = securities.find((x) => !x.delisted && x.dates[0] < toEpochDay('2019-01-01'))!;
-    const series = await metricSeries(s.permaticker, 'revenue_ttm', { marketDb: file, from: '2020-01-01', to: '2023-12-31' });
+    const series = await metricSeries(s.permaticker, 'revenue_ttm', {
+      marketDb: file,
+      from: '2020-01-01',
+      to: '2023-12-31',
+    });
     expect(series.points.length).toBeGreaterThan(8);
     for (const p of series.points) {
       if (p.value === null) continue;
       expect(p.filed! < p.date).toBe(true);
       expect(p.accession).not.toBeNull();
     }
-    const daily = await metricSeries(s.permaticker, 'price', { marketDb: file, from: '2023-01-01', to: '2023-01-31' });
+    const daily = await metricSeries(s.permaticker, 'price', {
+      marketDb: file,
+      from: '2023-01-01',
+      to: '2023-01-31',
+    });
     expect(daily.points.every((p) => p.value !== null && p.filed === null)).toBe(true);
-    expect(daily.points.length).toBe(Array.from(s.dates).filter((d) => d >= toEpochDay('2023-01-01') && d <= toEpochDay('2023-01-31')).length);
+    expect(daily.points.length).toBe(
+      Array.from(s.dates).filter((d) => d >= toEpochDay('2023-01-01') && d <= toEpochDay('2023-01-31')).length,
+    );
+  });
+
+  it('stores weekly snapshots when asked', async () => {
+    closeMarketReader(); // a read-only handle in this process would block the writer
+    await buildSnapshots({ marketDb: file, weekly: true });
+    const weeks: string[] = [];
+    for await (const s of iterateSnapshots({ marketDb: file, from: '2022-01-01', to: '2022-12-31', frequency: 'weekly', metrics: ['price'] })) {
+      weeks.push(s.date);
+    }
+    expect(weeks.length).toBe(52); // 2022 has 52 Monday-based weeks ending inside it
+    expect(new Set(weeks.map((d) => new Date(`${d}T00:00:00Z`).getUTCDay()))).toEqual(new Set([5]));
   });
 
   it('rejects unknown securities and metrics with 404', async () => {
     await expect(metricSeries(1, 'revenue_ttm', { marketDb: file })).rejects.toMatchObject({ status: 404 });
-    await expect(metricSeries(securities[0].permaticker, 'no_such_metric', { marketDb: file })).rejects.toBeInstanceOf(DomainError);
+    await expect(
+      metricSeries(securities[0].permaticker, 'no_such_metric', {
+        marketDb: file,
+      }),
+    ).rejects.toBeInstanceOf(DomainError);
     await expect(loadSnapshot('latest', { marketDb: file, metrics: ['nope'] })).rejects.toMatchObject({ status: 404 });
   });
 });

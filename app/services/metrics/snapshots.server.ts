@@ -1,5 +1,12 @@
 import { statSync } from 'node:fs';
-import { DuckDBBlobValue, DuckDBDateValue, DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import {
+  DuckDBBlobValue,
+  DuckDBDateValue,
+  DuckDBInstance,
+  type DuckDBAppender,
+  type DuckDBConnection,
+  type DuckDBValue,
+} from '@duckdb/node-api';
 import { config } from '../config.server';
 import { fromEpochDay, toEpochDay, type IsoDate } from '../dates';
 import { DomainError, notFound, unprocessable } from '../http/errors';
@@ -12,6 +19,7 @@ import type { FactMode } from './engine/facts';
 import { metricSeriesOf, type SeriesPoint } from './engine/series';
 import type { MarketReturns, MetricSnapshot } from './engine/types';
 import { METRICS_ENGINE_VERSION, SNAPSHOT_DDL, SNAPSHOT_TABLES } from './snapshot-schema';
+import { snapshotDays } from './snapshot-dates';
 import { blobBytes, listSecurities, loadBlock, loadMarketReturns, MARKET_RETURNS_SQL, type SecurityRow } from './store-loader.server';
 
 // Precomputed point-in-time snapshots: built after every import (latest + every month-end, and
@@ -45,21 +53,6 @@ export type BuildSnapshotsOptions = {
   blockSize?: number;
 };
 
-/** The last trading day of each calendar month (and ISO week), plus the last day overall. */
-export function snapshotDays(tradingDays: readonly number[], weekly: boolean): { day: number; monthEnd: boolean; weekly: boolean; latest: boolean }[] {
-  const out: { day: number; monthEnd: boolean; weekly: boolean; latest: boolean }[] = [];
-  for (let i = 0; i < tradingDays.length; i++) {
-    const d = tradingDays[i];
-    const next = tradingDays[i + 1];
-    const latest = next === undefined;
-    const monthEnd = latest || fromEpochDay(d).slice(0, 7) !== fromEpochDay(next).slice(0, 7);
-    // Epoch day 4 was a Monday: weeks are Monday-based blocks of 7.
-    const isWeekEnd = weekly && (latest || Math.floor((d - 4) / 7) !== Math.floor((next - 4) / 7));
-    if (monthEnd || isWeekEnd || latest) out.push({ day: d, monthEnd, weekly: isWeekEnd, latest });
-  }
-  return out;
-}
-
 async function cols(conn: DuckDBConnection, sql: string, params?: DuckDBValue[]): Promise<DuckDBValue[][]> {
   const reader = await conn.runAndReadAll(sql, params);
   const c = reader.getColumns();
@@ -70,70 +63,82 @@ function f64Blob(a: Float64Array): DuckDBBlobValue {
   return new DuckDBBlobValue(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
 }
 
+/** Opens the file read-write, builds the snapshots (latest + month-ends [+ weeks]) and closes it. */
 export async function buildSnapshots(opts: BuildSnapshotsOptions): Promise<void> {
   const instance = await DuckDBInstance.create(opts.marketDb);
   const conn = await instance.connect();
-  const progress = opts.progress;
   try {
-    await conn.run(MARKET_DDL);
-    await conn.run(SNAPSHOT_DDL);
-    // Build into staging tables and swap them in one short transaction at the end, so a crash
-    // mid-build leaves the previous snapshots in place.
-    for (const t of SNAPSHOT_TABLES) await conn.run(`CREATE OR REPLACE TABLE ${t}__new AS SELECT * FROM ${t} LIMIT 0`);
-    await conn.run(`INSERT INTO metric_market_returns__new SELECT date, ret FROM (${MARKET_RETURNS_SQL}) ORDER BY date`);
-    const market = await marketFrom(conn, 'metric_market_returns__new');
-
-    const trading = (await cols(conn, `SELECT DISTINCT ${dayExpr('date')} AS d FROM prices ORDER BY d`))[0].map(Number);
-    const dates = snapshotDays(trading, opts.weekly ?? false);
-    const securities = (await listSecurities(conn)).filter((s) => s.firstDay !== null);
-    const blockSize = opts.blockSize ?? DEFAULT_BLOCK;
-    progress?.start('Metric snapshots', securities.length);
-
-    const blocks = await conn.createAppender('metric_snapshot_blocks__new');
-    const values = await conn.createAppender('metric_snapshot_values__new');
-    for (let b = 0; b * blockSize < securities.length; b++) {
-      const slice = securities.slice(b * blockSize, (b + 1) * blockSize);
-      const inputs = await loadBlock(conn, slice);
-      const evaluator = new UniverseEvaluator({ securities: inputs, market });
-      for (const d of dates) {
-        const snap = evaluator.evaluate(d.day);
-        if (snap.permatickers.length === 0) continue;
-        appendSnapshot(blocks, values, snap, b);
-      }
-      blocks.flushSync();
-      values.flushSync();
-      progress?.tick(slice.length);
-    }
-    blocks.closeSync();
-    values.closeSync();
-    const dateRows = await conn.createAppender('metric_snapshot_dates__new');
-    for (const d of dates) {
-      dateRows.appendDate(new DuckDBDateValue(d.day));
-      dateRows.appendBoolean(d.monthEnd);
-      dateRows.appendBoolean(d.weekly);
-      dateRows.appendBoolean(d.latest);
-      dateRows.endRow();
-    }
-    dateRows.closeSync();
-
-    await conn.run('BEGIN TRANSACTION');
-    try {
-      for (const t of SNAPSHOT_TABLES) {
-        await conn.run(`DROP TABLE IF EXISTS ${t}`);
-        await conn.run(`ALTER TABLE ${t}__new RENAME TO ${t}`);
-      }
-      await conn.run(`INSERT OR REPLACE INTO meta VALUES ('metrics_engine_version', $1), ('metrics_ids', $2)`, [String(METRICS_ENGINE_VERSION), JSON.stringify(METRIC_IDS)]);
-      await conn.run('COMMIT');
-    } catch (e) {
-      await conn.run('ROLLBACK');
-      throw e;
-    }
-    await conn.run('CHECKPOINT');
-    progress?.stop();
+    await buildSnapshotsOn(conn, opts);
   } finally {
     conn.closeSync();
     instance.closeSync();
   }
+}
+
+/**
+ * The same on a connection the caller already holds read-write (an importer's WritableStore
+ * before it publishes): DuckDB must not open one file twice in a process.
+ */
+export async function buildSnapshotsOn(conn: DuckDBConnection, opts: Omit<BuildSnapshotsOptions, 'marketDb'> = {}): Promise<void> {
+  const progress = opts.progress;
+  await conn.run(MARKET_DDL);
+  await conn.run(SNAPSHOT_DDL);
+  // Build into staging tables and swap them in one short transaction at the end, so a crash
+  // mid-build leaves the previous snapshots in place.
+  for (const t of SNAPSHOT_TABLES) await conn.run(`CREATE OR REPLACE TABLE ${t}__new AS SELECT * FROM ${t} LIMIT 0`);
+  await conn.run(`INSERT INTO metric_market_returns__new SELECT date, ret FROM (${MARKET_RETURNS_SQL}) ORDER BY date`);
+  const market = await marketFrom(conn, 'metric_market_returns__new');
+
+  const trading = (await cols(conn, `SELECT DISTINCT ${dayExpr('date')} AS d FROM prices ORDER BY d`))[0].map(Number);
+  const dates = snapshotDays(trading, opts.weekly ?? false);
+  const securities = (await listSecurities(conn)).filter((s) => s.firstDay !== null);
+  const blockSize = opts.blockSize ?? DEFAULT_BLOCK;
+  progress?.start('Metric snapshots', securities.length);
+
+  const blocks = await conn.createAppender('metric_snapshot_blocks__new');
+  const values = await conn.createAppender('metric_snapshot_values__new');
+  for (let b = 0; b * blockSize < securities.length; b++) {
+    const slice = securities.slice(b * blockSize, (b + 1) * blockSize);
+    const inputs = await loadBlock(conn, slice);
+    const evaluator = new UniverseEvaluator({ securities: inputs, market });
+    for (const d of dates) {
+      const snap = evaluator.evaluate(d.day);
+      if (snap.permatickers.length === 0) continue;
+      appendSnapshot(blocks, values, snap, b);
+    }
+    blocks.flushSync();
+    values.flushSync();
+    progress?.tick(slice.length);
+  }
+  blocks.closeSync();
+  values.closeSync();
+  const dateRows = await conn.createAppender('metric_snapshot_dates__new');
+  for (const d of dates) {
+    dateRows.appendDate(new DuckDBDateValue(d.day));
+    dateRows.appendBoolean(d.monthEnd);
+    dateRows.appendBoolean(d.weekly);
+    dateRows.appendBoolean(d.latest);
+    dateRows.endRow();
+  }
+  dateRows.closeSync();
+
+  await conn.run('BEGIN TRANSACTION');
+  try {
+    for (const t of SNAPSHOT_TABLES) {
+      await conn.run(`DROP TABLE IF EXISTS ${t}`);
+      await conn.run(`ALTER TABLE ${t}__new RENAME TO ${t}`);
+    }
+    await conn.run(`INSERT OR REPLACE INTO meta VALUES ('metrics_engine_version', $1), ('metrics_ids', $2)`, [
+      String(METRICS_ENGINE_VERSION),
+      JSON.stringify(METRIC_IDS),
+    ]);
+    await conn.run('COMMIT');
+  } catch (e) {
+    await conn.run('ROLLBACK');
+    throw e;
+  }
+  await conn.run('CHECKPOINT');
+  progress?.stop();
 }
 
 function appendSnapshot(blocks: DuckDBAppender, values: DuckDBAppender, snap: MetricSnapshot, block: number): void {
@@ -170,7 +175,12 @@ export type ReadOptions = {
   metrics?: readonly string[];
 };
 
-type StoredDate = { day: number; monthEnd: boolean; weekly: boolean; latest: boolean };
+type StoredDate = {
+  day: number;
+  monthEnd: boolean;
+  weekly: boolean;
+  latest: boolean;
+};
 
 async function withReader<T>(file: string | undefined, work: (conn: DuckDBConnection, file: string) => Promise<T>): Promise<T> {
   const path = file ?? config().marketDb;
@@ -203,10 +213,18 @@ function signature(file: string): string {
 }
 
 async function storedDates(conn: DuckDBConnection): Promise<StoredDate[]> {
-  const exists = await cols(conn, `SELECT count(*)::INTEGER FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = 'metric_snapshot_dates'`);
+  const exists = await cols(
+    conn,
+    `SELECT count(*)::INTEGER FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = 'metric_snapshot_dates'`,
+  );
   if (!Number(exists[0][0])) return [];
   const c = await cols(conn, `SELECT ${dayExpr('date')}, month_end, weekly, latest FROM metric_snapshot_dates ORDER BY date`);
-  return c[0].map((d, i) => ({ day: Number(d), monthEnd: Boolean(c[1][i]), weekly: Boolean(c[2][i]), latest: Boolean(c[3][i]) }));
+  return c[0].map((d, i) => ({
+    day: Number(d),
+    monthEnd: Boolean(c[1][i]),
+    weekly: Boolean(c[2][i]),
+    latest: Boolean(c[3][i]),
+  }));
 }
 
 function checkMetrics(metrics: readonly string[] | undefined): readonly string[] {
@@ -238,7 +256,9 @@ async function readStored(conn: DuckDBConnection, day: number, metrics: readonly
   for (const id of metrics) valuesOut[id] = new Float64Array(total).fill(Number.NaN);
   // Metric ids are catalogue ids (checked), i.e. [a-z0-9_]: safe to inline in the IN list.
   const list = metrics.map((m) => `'${m}'`).join(',');
-  const v = await cols(conn, `SELECT block, metric, data FROM metric_snapshot_values WHERE date = $1::DATE AND metric IN (${list})`, [date]);
+  const v = await cols(conn, `SELECT block, metric, data FROM metric_snapshot_values WHERE date = $1::DATE AND metric IN (${list})`, [
+    date,
+  ]);
   for (let i = 0; i < v[0].length; i++) {
     const target = valuesOut[String(v[1][i])];
     const o = offset.get(Number(v[0][i]));
@@ -264,11 +284,17 @@ function cachedMarket(conn: DuckDBConnection, file: string): Promise<MarketRetur
 /** Computes one date from the store (every security listed on it), in blocks. */
 async function computeOnDemand(conn: DuckDBConnection, file: string, day: number, metrics: readonly string[]): Promise<MetricSnapshot> {
   const market = await cachedMarket(conn, file);
-  const listed = (await listSecurities(conn)).filter((s) => s.firstDay !== null && s.firstDay <= day && !(s.delisted && (s.lastDay ?? -Infinity) < day));
+  const listed = (await listSecurities(conn)).filter(
+    (s) => s.firstDay !== null && s.firstDay <= day && !(s.delisted && (s.lastDay ?? -Infinity) < day),
+  );
   const parts: MetricSnapshot[] = [];
   for (let i = 0; i < listed.length; i += 1000) {
     const slice: SecurityRow[] = listed.slice(i, i + 1000);
-    const inputs = await loadBlock(conn, slice, { toDay: day, priceFromDay: day - ON_DEMAND_PRICE_DAYS, factFromDay: day - ON_DEMAND_FACT_DAYS });
+    const inputs = await loadBlock(conn, slice, {
+      toDay: day,
+      priceFromDay: day - ON_DEMAND_PRICE_DAYS,
+      factFromDay: day - ON_DEMAND_FACT_DAYS,
+    });
     parts.push(new UniverseEvaluator({ securities: inputs, market }).evaluate(day));
   }
   const total = parts.reduce((n, p) => n + p.permatickers.length, 0);
@@ -334,7 +360,9 @@ export async function loadSnapshot(asOf: IsoDate | 'latest', opts: LoadSnapshotO
 /** Stored snapshot dates (ascending) of a frequency. */
 export async function listSnapshotDates(frequency: SnapshotFrequency = 'any', opts: { marketDb?: string } = {}): Promise<IsoDate[]> {
   return withReader(opts.marketDb, async (conn) =>
-    (await storedDates(conn)).filter((d) => frequency === 'any' || (frequency === 'month_end' ? d.monthEnd : d.weekly)).map((d) => fromEpochDay(d.day)),
+    (await storedDates(conn))
+      .filter((d) => frequency === 'any' || (frequency === 'month_end' ? d.monthEnd : d.weekly))
+      .map((d) => fromEpochDay(d.day)),
   );
 }
 
@@ -342,7 +370,13 @@ export async function listSnapshotDates(frequency: SnapshotFrequency = 'any', op
  * Stored snapshots between two dates in ascending order, one at a time (a backtest holds only
  * the current one). Weekly dates exist when the snapshots were built with `weekly: true`.
  */
-export async function* iterateSnapshots(opts: ReadOptions & { from?: IsoDate; to?: IsoDate; frequency?: SnapshotFrequency }): AsyncGenerator<MetricSnapshot> {
+export async function* iterateSnapshots(
+  opts: ReadOptions & {
+    from?: IsoDate;
+    to?: IsoDate;
+    frequency?: SnapshotFrequency;
+  },
+): AsyncGenerator<MetricSnapshot> {
   const metrics = checkMetrics(opts.metrics);
   const reader = await openReader(opts.marketDb ?? config().marketDb);
   const conn = await reader.connect();
@@ -377,7 +411,13 @@ export type MetricSeries = {
 export async function metricSeries(
   permaticker: number,
   metricId: string,
-  opts: { from?: IsoDate; to?: IsoDate; asOf?: IsoDate; mode?: SeriesMode; marketDb?: string } = {},
+  opts: {
+    from?: IsoDate;
+    to?: IsoDate;
+    asOf?: IsoDate;
+    mode?: SeriesMode;
+    marketDb?: string;
+  } = {},
 ): Promise<MetricSeries> {
   const metric = getMetric(metricId);
   if (!metric) throw notFound(`Unknown metric: ${metricId}`);

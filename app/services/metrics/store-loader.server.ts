@@ -11,7 +11,12 @@ import type { FactColumns, MarketReturns, SecurityInput } from './engine/types';
 const DAY = `DATE '1970-01-01'`;
 const days = (col: string) => `datediff('day', ${DAY}, ${col})::INTEGER`;
 
-export type SecurityRow = { permaticker: number; delisted: boolean; firstDay: number | null; lastDay: number | null };
+export type SecurityRow = {
+  permaticker: number;
+  delisted: boolean;
+  firstDay: number | null;
+  lastDay: number | null;
+};
 
 async function columns(conn: DuckDBConnection, sql: string, params?: DuckDBValue[]): Promise<DuckDBValue[][]> {
   const reader = await conn.runAndReadAll(sql, params);
@@ -70,7 +75,10 @@ export async function loadBlock(conn: DuckDBConnection, block: readonly Security
   );
   const before = new Map<number, number>();
   if (from !== undefined) {
-    const b = await numericColumns(conn, `SELECT permaticker, count(*)::INTEGER FROM prices WHERE ${priceWhere} AND ${days('date')} < ${from} GROUP BY permaticker`);
+    const b = await numericColumns(
+      conn,
+      `SELECT permaticker, count(*)::INTEGER FROM prices WHERE ${priceWhere} AND ${days('date')} < ${from} GROUP BY permaticker`,
+    );
     for (let i = 0; i < b.n; i++) before.set(b.cols[0][i], b.cols[1][i]);
   }
   const d = await numericColumns(
@@ -111,7 +119,10 @@ export async function loadBlock(conn: DuckDBConnection, block: readonly Security
       closeUnadj: p.cols[3].slice(a, b),
       volume: p.cols[4].slice(a, b),
       tri: p.cols[5].slice(a, b),
-      dividends: { exDate: Int32Array.from(d.cols[1].subarray(da, db)), amount: d.cols[2].slice(da, db) },
+      dividends: {
+        exDate: Int32Array.from(d.cols[1].subarray(da, db)),
+        amount: d.cols[2].slice(da, db),
+      },
       facts: factColumnsFromSorted(f.cols, fa, fb, dictionary),
       delisted: s.delisted,
       barsBefore: before.get(s.permaticker) ?? 0,
@@ -173,7 +184,11 @@ function factColumnsFromSorted(c: Float64Array[], from: number, to: number, dict
  * Numeric result columns as Float64Arrays (NULL → NaN), read from DuckDB's vectors directly:
  * the generic value conversion costs ~150 ns a value, too slow for tens of millions of prices.
  */
-export async function numericColumns(conn: DuckDBConnection, sql: string, params?: DuckDBValue[]): Promise<{ n: number; cols: Float64Array[] }> {
+export async function numericColumns(
+  conn: DuckDBConnection,
+  sql: string,
+  params?: DuckDBValue[],
+): Promise<{ n: number; cols: Float64Array[] }> {
   const result = await conn.run(sql, params);
   const width = result.columnCount;
   const parts: Float64Array[][] = Array.from({ length: width }, () => []);
@@ -216,7 +231,10 @@ export const MARKET_RETURNS_SQL = `
 
 /** The market returns, from the stored table when the snapshots were built, else computed. */
 export async function loadMarketReturns(conn: DuckDBConnection): Promise<MarketReturns | null> {
-  const source = (await tableExists(conn, 'metric_market_returns')) && (await columns(conn, 'SELECT count(*)::INTEGER FROM metric_market_returns'))[0][0] ? 'metric_market_returns' : `(${MARKET_RETURNS_SQL})`;
+  const source =
+    (await tableExists(conn, 'metric_market_returns')) && (await columns(conn, 'SELECT count(*)::INTEGER FROM metric_market_returns'))[0][0]
+      ? 'metric_market_returns'
+      : `(${MARKET_RETURNS_SQL})`;
   const c = await columns(conn, `SELECT ${days('date')}, ret FROM ${source} ORDER BY date`);
   if (c[0].length === 0) return null;
   const day0 = Number(c[0][0]);

@@ -6,13 +6,25 @@ import { metricValue } from './snapshot';
 
 // Price 50 for five years; quarterly dividends rising each calendar year.
 const dividends: { exDate: string; amount: number }[] = [];
-const perShare: Record<number, number> = { 2019: 0.2, 2020: 0.25, 2021: 0.25, 2022: 0.3, 2023: 0.35, 2024: 0.4 };
+const perShare: Record<number, number> = {
+  2019: 0.2,
+  2020: 0.25,
+  2021: 0.25,
+  2022: 0.3,
+  2023: 0.35,
+  2024: 0.4,
+};
 for (const [year, amount] of Object.entries(perShare)) {
   for (const md of ['02-14', '05-14', '08-14', '11-14']) dividends.push({ exDate: `${year}-${md}`, amount });
 }
 
 describe('dividends', () => {
-  const sec = fixtureSecurity({ start: '2019-01-01', days: 1600, close: () => 50, dividends });
+  const sec = fixtureSecurity({
+    start: '2019-01-01',
+    days: 1600,
+    close: () => 50,
+    dividends,
+  });
   const at = (date: string, id: string) => metricValue(evaluateAt({ securities: [sec], market: null }, date), 1, id);
 
   it('sums the last 365 days and divides by price', () => {
@@ -31,7 +43,13 @@ describe('dividends', () => {
 
   it('restates dividends paid before a split', () => {
     // 2:1 split on bar 1300 (mid 2023): dividends before it were per old share.
-    const split = fixtureSecurity({ start: '2019-01-01', days: 1600, close: () => 25, closeUnadj: (k, c) => (k < 1300 ? 2 * c : c), dividends });
+    const split = fixtureSecurity({
+      start: '2019-01-01',
+      days: 1600,
+      close: () => 25,
+      closeUnadj: (k, c) => (k < 1300 ? 2 * c : c),
+      dividends,
+    });
     const snap = evaluateAt({ securities: [split], market: null }, fromEpochDay(split.dates[1599]));
     const day = split.dates[1599];
     const splitDay = split.dates[1300];
@@ -44,7 +62,11 @@ describe('dividends', () => {
   });
 
   it('gives yield 0 to a non-payer with a price and n/a streaks', () => {
-    const none = fixtureSecurity({ start: '2019-01-01', days: 1600, close: () => 50 });
+    const none = fixtureSecurity({
+      start: '2019-01-01',
+      days: 1600,
+      close: () => 50,
+    });
     const snap = evaluateAt({ securities: [none], market: null }, '2024-06-03');
     expect(metricValue(snap, 1, 'dividend_yield')).toBe(0);
     expect(metricValue(snap, 1, 'dividend_growth_streak')).toBeNull();

@@ -6,8 +6,15 @@ import type { DividendColumns } from './types';
 // split counts as 0.50, so growth across a split is not a fake halving.
 
 const I = indices([
-  'dividend_ttm', 'dividend_yield', 'dividend_growth_1y', 'dividend_cagr_3y', 'dividend_cagr_5y',
-  'dividend_growth_streak', 'dividend_paying_streak', 'last_dividend', 'last_dividend_date',
+  'dividend_ttm',
+  'dividend_yield',
+  'dividend_growth_1y',
+  'dividend_cagr_3y',
+  'dividend_cagr_5y',
+  'dividend_growth_streak',
+  'dividend_paying_streak',
+  'last_dividend',
+  'last_dividend_date',
 ] as const);
 
 const YEAR = 365;
@@ -56,7 +63,8 @@ export function computeDividends(
   let paying = 0;
   for (let y = thisYear - 1; (perYear.get(y) ?? 0) > 0; y--) paying++;
   let growing = 0;
-  for (let y = thisYear - 1; (perYear.get(y - 1) ?? 0) > 0 && (perYear.get(y) ?? 0) > (perYear.get(y - 1) ?? 0) * (1 + 1e-9); y--) growing++;
+  for (let y = thisYear - 1; (perYear.get(y - 1) ?? 0) > 0 && (perYear.get(y) ?? 0) > (perYear.get(y - 1) ?? 0) * (1 + 1e-9); y--)
+    growing++;
   row[I.dividend_paying_streak] = paying;
   row[I.dividend_growth_streak] = growing;
 }

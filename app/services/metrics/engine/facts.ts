@@ -38,7 +38,16 @@ export function periodKindOf(concept: number, fiscalPeriod: string | null, start
   return -1;
 }
 
-type Staged = { c: number; v: number; end: number; kind: number; filed: number; available: number; acc: string | null; order: number };
+type Staged = {
+  c: number;
+  v: number;
+  end: number;
+  kind: number;
+  filed: number;
+  available: number;
+  acc: string | null;
+  order: number;
+};
 
 function toColumns(rows: Staged[]): FactColumns {
   rows.sort((a, b) => a.available - b.available || a.order - b.order);
@@ -80,7 +89,15 @@ export function buildFactColumns(rows: readonly FactRow[]): FactColumns {
 }
 
 /** The same from epoch days (what the store loader reads, skipping string parsing). */
-export type FactDayRow = { concept: string; value: number; startDay: number | null; endDay: number; fiscalPeriod: string | null; filedDay: number; accession: string | null };
+export type FactDayRow = {
+  concept: string;
+  value: number;
+  startDay: number | null;
+  endDay: number;
+  fiscalPeriod: string | null;
+  filedDay: number;
+  accession: string | null;
+};
 
 export function buildFactColumnsFromDays(rows: readonly FactDayRow[]): FactColumns {
   const staged: Staged[] = [];
@@ -89,7 +106,16 @@ export function buildFactColumnsFromDays(rows: readonly FactDayRow[]): FactColum
     if (c < 0 || !Number.isFinite(r.value)) return;
     const kind = periodKindOf(c, r.fiscalPeriod, r.startDay, r.endDay);
     if (kind < 0) return;
-    staged.push({ c, v: r.value, end: r.endDay, kind, filed: r.filedDay, available: r.filedDay, acc: r.accession, order });
+    staged.push({
+      c,
+      v: r.value,
+      end: r.endDay,
+      kind,
+      filed: r.filedDay,
+      available: r.filedDay,
+      acc: r.accession,
+      order,
+    });
   });
   return toColumns(staged);
 }

@@ -12,21 +12,71 @@ import { cagr, combine, growth, preferOr, quarterAt, quarterBack, ttmAt } from '
 const C = Object.fromEntries(CONCEPT_IDS.map((c, i) => [c, i])) as Record<Concept, number>;
 
 const RAW = CONCEPT_IDS.map((c, i) =>
-  FLOW[i] ? { ttm: metricIndex(`${c}_ttm`), q: metricIndex(`${c}_q`), fy: metricIndex(`${c}_fy`), latest: -1 } : { ttm: -1, q: -1, fy: metricIndex(`${c}_fy`), latest: metricIndex(c) },
+  FLOW[i]
+    ? {
+        ttm: metricIndex(`${c}_ttm`),
+        q: metricIndex(`${c}_q`),
+        fy: metricIndex(`${c}_fy`),
+        latest: -1,
+      }
+    : { ttm: -1, q: -1, fy: metricIndex(`${c}_fy`), latest: metricIndex(c) },
 );
 
 const GROWTH_KEYS = ['revenue', 'gross_profit', 'operating_income', 'net_income', 'eps', 'fcf', 'ocf'] as const;
-const G = GROWTH_KEYS.map((k) => indices([`${k}_growth_qoq`, `${k}_growth_yoy_q`, `${k}_growth_yoy`, `${k}_cagr_3y`, `${k}_cagr_5y`] as const));
+const G = GROWTH_KEYS.map((k) =>
+  indices([`${k}_growth_qoq`, `${k}_growth_yoy_q`, `${k}_growth_yoy`, `${k}_cagr_3y`, `${k}_cagr_5y`] as const),
+);
 
 const I = indices([
-  'ebitda_ttm', 'fcf_ttm', 'fcf_q', 'fcf_fy', 'total_debt', 'net_debt', 'working_capital',
-  'gross_margin', 'operating_margin', 'net_margin', 'pretax_margin', 'ebitda_margin', 'fcf_margin', 'ocf_margin',
-  'gross_margin_q', 'operating_margin_q', 'net_margin_q', 'gross_margin_fy', 'net_margin_fy',
-  'roe', 'roa', 'roic', 'roce', 'asset_turnover', 'tax_rate', 'rnd_to_revenue', 'sga_to_revenue', 'capex_to_revenue', 'cash_conversion',
-  'debt_to_equity', 'debt_to_assets', 'liabilities_to_equity', 'equity_to_assets', 'current_ratio', 'quick_ratio', 'cash_ratio',
-  'interest_coverage', 'net_debt_to_ebitda', 'ocf_to_debt', 'piotroski_f',
-  'equity_growth_yoy', 'assets_growth_yoy', 'shares_change_yoy',
-  'payout_ratio', 'fcf_payout_ratio', 'last_period_end', 'gross_profit_ttm', 'gross_profit_q', 'gross_profit_fy',
+  'ebitda_ttm',
+  'fcf_ttm',
+  'fcf_q',
+  'fcf_fy',
+  'total_debt',
+  'net_debt',
+  'working_capital',
+  'gross_margin',
+  'operating_margin',
+  'net_margin',
+  'pretax_margin',
+  'ebitda_margin',
+  'fcf_margin',
+  'ocf_margin',
+  'gross_margin_q',
+  'operating_margin_q',
+  'net_margin_q',
+  'gross_margin_fy',
+  'net_margin_fy',
+  'roe',
+  'roa',
+  'roic',
+  'roce',
+  'asset_turnover',
+  'tax_rate',
+  'rnd_to_revenue',
+  'sga_to_revenue',
+  'capex_to_revenue',
+  'cash_conversion',
+  'debt_to_equity',
+  'debt_to_assets',
+  'liabilities_to_equity',
+  'equity_to_assets',
+  'current_ratio',
+  'quick_ratio',
+  'cash_ratio',
+  'interest_coverage',
+  'net_debt_to_ebitda',
+  'ocf_to_debt',
+  'piotroski_f',
+  'equity_growth_yoy',
+  'assets_growth_yoy',
+  'shares_change_yoy',
+  'payout_ratio',
+  'fcf_payout_ratio',
+  'last_period_end',
+  'gross_profit_ttm',
+  'gross_profit_q',
+  'gross_profit_fy',
 ] as const);
 
 /** Divides when the denominator is positive; NaN otherwise (a ratio over a negative base misleads). */
@@ -102,8 +152,16 @@ export function computeFundamentals(view: FundamentalView, row: Float64Array, sp
   const revenueQ = q[C.revenue];
   // Derived series only over the view's horizon, so their cost does not grow with history.
   const cut = view.cutoff;
-  const grossQ = preferOr(q[C.gross_profit], combine(revenueQ, q[C.cost_of_revenue], (a, b) => a - b, cut), cut);
-  const grossY = preferOr(y[C.gross_profit], combine(y[C.revenue], y[C.cost_of_revenue], (a, b) => a - b, cut), cut);
+  const grossQ = preferOr(
+    q[C.gross_profit],
+    combine(revenueQ, q[C.cost_of_revenue], (a, b) => a - b, cut),
+    cut,
+  );
+  const grossY = preferOr(
+    y[C.gross_profit],
+    combine(y[C.revenue], y[C.cost_of_revenue], (a, b) => a - b, cut),
+    cut,
+  );
   const capexQ = outflow(q[C.capex], cut);
   const fcfQ = combine(q[C.operating_cash_flow], capexQ, (a, b) => a - b, cut);
   const fcfY = combine(y[C.operating_cash_flow], outflow(y[C.capex], cut), (a, b) => a - b, cut);
@@ -145,7 +203,15 @@ export function computeFundamentals(view: FundamentalView, row: Float64Array, sp
   row[I.working_capital] = curAssets - curLiab;
 
   // Growth families.
-  const growthSeries: Series[] = [revenueQ, grossQ, q[C.operating_income], q[C.net_income], q[C.eps_diluted], fcfQ, q[C.operating_cash_flow]];
+  const growthSeries: Series[] = [
+    revenueQ,
+    grossQ,
+    q[C.operating_income],
+    q[C.net_income],
+    q[C.eps_diluted],
+    fcfQ,
+    q[C.operating_cash_flow],
+  ];
   if (Number.isFinite(eq)) {
     for (let k = 0; k < growthSeries.length; k++) {
       const s = growthSeries[k];
@@ -238,6 +304,14 @@ export function computeFundamentals(view: FundamentalView, row: Float64Array, sp
     fcfTtm: fcf,
     buybacksTtm: buybacks,
     dividendsPaidTtm: divPaid,
-    altman: altmanInputs({ curAssets, curLiab, retained: bal('retained_earnings'), ebit: opInc, assets, liabilities, revenue }),
+    altman: altmanInputs({
+      curAssets,
+      curLiab,
+      retained: bal('retained_earnings'),
+      ebit: opInc,
+      assets,
+      liabilities,
+      revenue,
+    }),
   };
 }

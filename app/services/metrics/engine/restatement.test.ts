@@ -14,7 +14,12 @@ const facts = [
   quarter('revenue', 2024, 1, 90, '2024-08-01', 'restated'),
   instant('shares_outstanding', '2024-03-31', 10, '2024-05-01', 'orig'),
 ];
-const sec = fixtureSecurity({ start: '2023-01-02', days: 500, close: () => 10, facts });
+const sec = fixtureSecurity({
+  start: '2023-01-02',
+  days: 500,
+  close: () => 10,
+  facts,
+});
 const at = (date: string, id: string) => metricValue(evaluateAt({ securities: [sec], market: null }, date), 1, id);
 
 describe('restatements', () => {
@@ -27,10 +32,17 @@ describe('restatements', () => {
     expect(at('2024-08-02', 'ps_ttm')).toBe(100 / 330);
   });
 
-  const opts = { fromDay: toEpochDay('2024-04-01'), toDay: toEpochDay('2024-09-30'), asOfDay: toEpochDay('2024-12-31') };
+  const opts = {
+    fromDay: toEpochDay('2024-04-01'),
+    toDay: toEpochDay('2024-09-30'),
+    asOfDay: toEpochDay('2024-12-31'),
+  };
 
   it('shows the change on the restatement date in the point-in-time series, with its accession', () => {
-    const s = metricSeriesOf(sec, null, 'revenue_q', { ...opts, mode: 'point_in_time' });
+    const s = metricSeriesOf(sec, null, 'revenue_q', {
+      ...opts,
+      mode: 'point_in_time',
+    });
     const values = s.map((p) => [p.date, p.value, p.accession]);
     expect(values).toContainEqual(['2024-05-02', 100, 'orig']);
     expect(values).toContainEqual(['2024-08-02', 90, 'restated']);
@@ -38,16 +50,31 @@ describe('restatements', () => {
   });
 
   it('keeps the first report in first_reported mode and the restated value from the first filing in latest mode', () => {
-    const first = metricSeriesOf(sec, null, 'revenue_q', { ...opts, mode: 'first_reported' });
+    const first = metricSeriesOf(sec, null, 'revenue_q', {
+      ...opts,
+      mode: 'first_reported',
+    });
     expect(first.filter((p) => p.value !== null && p.date >= '2024-05-02').every((p) => p.value === 100)).toBe(true);
-    const latest = metricSeriesOf(sec, null, 'revenue_q', { ...opts, mode: 'latest' });
+    const latest = metricSeriesOf(sec, null, 'revenue_q', {
+      ...opts,
+      mode: 'latest',
+    });
     const fromMay = latest.filter((p) => p.date >= '2024-05-02');
-    expect(fromMay[0]).toEqual({ date: '2024-05-02', value: 90, filed: '2024-08-01', accession: 'restated' });
+    expect(fromMay[0]).toEqual({
+      date: '2024-05-02',
+      value: 90,
+      filed: '2024-08-01',
+      accession: 'restated',
+    });
     expect(fromMay.every((p) => p.value === 90)).toBe(true);
   });
 
   it('knows nothing filed on or after as_of', () => {
-    const s = metricSeriesOf(sec, null, 'revenue_q', { ...opts, asOfDay: toEpochDay('2024-08-01'), mode: 'latest' });
+    const s = metricSeriesOf(sec, null, 'revenue_q', {
+      ...opts,
+      asOfDay: toEpochDay('2024-08-01'),
+      mode: 'latest',
+    });
     expect(s.some((p) => p.value === 90)).toBe(false);
     expect(s[s.length - 1].date < '2024-08-01').toBe(true);
   });

@@ -38,7 +38,15 @@ export function piotroskiF(x: PiotroskiInputs): number {
   return score;
 }
 
-export type AltmanInputs = { curAssets: number; curLiab: number; retained: number; ebit: number; assets: number; liabilities: number; revenue: number };
+export type AltmanInputs = {
+  curAssets: number;
+  curLiab: number;
+  retained: number;
+  ebit: number;
+  assets: number;
+  liabilities: number;
+  revenue: number;
+};
 
 export function altmanInputs(x: AltmanInputs): AltmanInputs {
   return x;
@@ -49,5 +57,11 @@ export function altmanZ(x: AltmanInputs, marketCap: number): number {
   const { curAssets, curLiab, retained, ebit, assets, liabilities, revenue } = x;
   if (![curAssets, curLiab, retained, ebit, assets, liabilities, revenue, marketCap].every(Number.isFinite)) return Number.NaN;
   if (!(assets > 0) || !(liabilities > 0)) return Number.NaN;
-  return 1.2 * ((curAssets - curLiab) / assets) + 1.4 * (retained / assets) + 3.3 * (ebit / assets) + 0.6 * (marketCap / liabilities) + 1.0 * (revenue / assets);
+  return (
+    1.2 * ((curAssets - curLiab) / assets) +
+    1.4 * (retained / assets) +
+    3.3 * (ebit / assets) +
+    0.6 * (marketCap / liabilities) +
+    1.0 * (revenue / assets)
+  );
 }

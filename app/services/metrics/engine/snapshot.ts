@@ -34,7 +34,11 @@ export function metricColumn(snapshot: MetricSnapshot, metricId: string): (numbe
 }
 
 /** One security's metrics as a plain object (for company pages and JSON). */
-export function securityMetrics(snapshot: MetricSnapshot, permaticker: number, metricIds?: readonly string[]): Record<string, number | null> | null {
+export function securityMetrics(
+  snapshot: MetricSnapshot,
+  permaticker: number,
+  metricIds?: readonly string[],
+): Record<string, number | null> | null {
   const r = rowOf(snapshot, permaticker);
   if (r < 0) return null;
   const out: Record<string, number | null> = {};

@@ -39,10 +39,18 @@ describe('technicals', () => {
   it('measures beta against the market: a stock moving twice the market has beta 2', () => {
     const marketPath = [100];
     for (let k = 1; k < 300; k++) marketPath.push(marketPath[k - 1] * (1 + 0.01 * Math.sin(k * 1.7)));
-    const mkt = fixtureSecurity({ permaticker: 1, start: '2023-01-02', close: marketPath });
+    const mkt = fixtureSecurity({
+      permaticker: 1,
+      start: '2023-01-02',
+      close: marketPath,
+    });
     const stockPath = [50];
     for (let k = 1; k < 300; k++) stockPath.push(stockPath[k - 1] * (1 + 2 * (marketPath[k] / marketPath[k - 1] - 1)));
-    const stock = fixtureSecurity({ permaticker: 2, start: '2023-01-02', close: stockPath });
+    const stock = fixtureSecurity({
+      permaticker: 2,
+      start: '2023-01-02',
+      close: stockPath,
+    });
     const market = equalWeightMarket([mkt]);
     const snap = evaluateAt({ securities: [mkt, stock], market }, fromEpochDay(stock.dates[299]));
     expect(metricValue(snap, 2, 'beta_1y')).toBeCloseTo(2, 10);
@@ -55,7 +63,12 @@ describe('technicals', () => {
 
   it('rescales levels into the shares of the evaluation day so a later split does not leak', () => {
     // Adjusted closes are 10 throughout; a 2:1 split happens on bar 260. Before it the stock traded at 20.
-    const sec = fixtureSecurity({ start: '2023-01-02', days: 300, close: () => 10, closeUnadj: (k, c) => (k < 260 ? 2 * c : c) });
+    const sec = fixtureSecurity({
+      start: '2023-01-02',
+      days: 300,
+      close: () => 10,
+      closeUnadj: (k, c) => (k < 260 ? 2 * c : c),
+    });
     const before = evaluateAt({ securities: [sec], market: null }, fromEpochDay(sec.dates[255]));
     expect(metricValue(before, 1, 'price')).toBe(20);
     expect(metricValue(before, 1, 'sma200')).toBe(20);
@@ -65,7 +78,12 @@ describe('technicals', () => {
   });
 
   it('lists a security only between its first price and, once delisted, its last', () => {
-    const sec = fixtureSecurity({ start: '2023-01-02', days: 100, close: () => 10, delisted: true });
+    const sec = fixtureSecurity({
+      start: '2023-01-02',
+      days: 100,
+      close: () => 10,
+      delisted: true,
+    });
     const u = { securities: [sec], market: null };
     expect(evaluateAt(u, '2022-12-30').permatickers.length).toBe(0);
     expect(evaluateAt(u, fromEpochDay(sec.dates[99])).permatickers.length).toBe(1);

@@ -22,11 +22,44 @@ export type PriceSeries = {
 };
 
 const I = indices([
-  'price', 'price_change_1d', 'volume', 'dollar_volume', 'avg_volume_20d', 'avg_volume_50d', 'avg_volume_3m', 'avg_dollar_volume_20d',
-  'relative_volume', 'high_52w', 'low_52w', 'trading_days', 'ret_ytd', 'ret_12m_ex_1m', 'ret_3y_annualised', 'ret_5y_annualised',
-  'ret_3y', 'ret_5y', 'sma50_to_sma200', 'macd', 'macd_pct', 'rsi14', 'volatility_1m', 'volatility_3m', 'volatility_1y',
-  'downside_volatility_1y', 'beta_1y', 'beta_3y', 'correlation_1y', 'sharpe_1y', 'max_drawdown_1y', 'dist_52w_high', 'dist_52w_low',
-  'days_since_52w_high', 'sma50', 'sma200', 'ema12', 'ema26',
+  'price',
+  'price_change_1d',
+  'volume',
+  'dollar_volume',
+  'avg_volume_20d',
+  'avg_volume_50d',
+  'avg_volume_3m',
+  'avg_dollar_volume_20d',
+  'relative_volume',
+  'high_52w',
+  'low_52w',
+  'trading_days',
+  'ret_ytd',
+  'ret_12m_ex_1m',
+  'ret_3y_annualised',
+  'ret_5y_annualised',
+  'ret_3y',
+  'ret_5y',
+  'sma50_to_sma200',
+  'macd',
+  'macd_pct',
+  'rsi14',
+  'volatility_1m',
+  'volatility_3m',
+  'volatility_1y',
+  'downside_volatility_1y',
+  'beta_1y',
+  'beta_3y',
+  'correlation_1y',
+  'sharpe_1y',
+  'max_drawdown_1y',
+  'dist_52w_high',
+  'dist_52w_low',
+  'days_since_52w_high',
+  'sma50',
+  'sma200',
+  'ema12',
+  'ema26',
 ] as const);
 const RET = Object.entries(RETURN_BARS).map(([id, n]) => [metricIndex(id), n] as const);
 const SMA = SMA_WINDOWS.map((n) => [n, metricIndex(`sma${n}`), metricIndex(`price_to_sma${n}`)] as const);
@@ -34,7 +67,14 @@ const EMA = EMA_WINDOWS.map((n) => [n, metricIndex(`ema${n}`), metricIndex(`pric
 
 const SQRT_252 = Math.sqrt(252);
 
-export function preparePrices(dates: Int32Array, close: Float64Array, closeUnadj: Float64Array, tri: Float64Array, volume: Float64Array, barsBefore = 0): PriceSeries {
+export function preparePrices(
+  dates: Int32Array,
+  close: Float64Array,
+  closeUnadj: Float64Array,
+  tri: Float64Array,
+  volume: Float64Array,
+  barsBefore = 0,
+): PriceSeries {
   const n = dates.length;
   const factor = new Float64Array(n);
   const tr = new Float64Array(n);

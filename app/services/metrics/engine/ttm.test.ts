@@ -17,7 +17,12 @@ const facts = [
   quarter('revenue', 2024, 1, 160, '2024-05-10'),
   instant('shares_outstanding', '2024-03-31', 10, '2024-05-10'),
 ];
-const sec = fixtureSecurity({ start: '2021-06-01', days: 900, close: () => 50, facts });
+const sec = fixtureSecurity({
+  start: '2021-06-01',
+  days: 900,
+  close: () => 50,
+  facts,
+});
 const at = (date: string, id: string) => metricValue(evaluateAt({ securities: [sec], market: null }, date), 1, id);
 
 describe('TTM with a derived fourth quarter', () => {
@@ -60,7 +65,12 @@ describe('TTM with a derived fourth quarter', () => {
   it('gives nothing before the first filing is known and treats old filings as stale', () => {
     expect(at('2022-05-10', 'revenue_q')).toBeNull();
     expect(at('2022-05-11', 'revenue_q')).toBe(100);
-    const late = fixtureSecurity({ start: '2021-06-01', days: 1200, close: () => 50, facts });
+    const late = fixtureSecurity({
+      start: '2021-06-01',
+      days: 1200,
+      close: () => 50,
+      facts,
+    });
     const snap = evaluateAt({ securities: [late], market: null }, '2025-12-01');
     expect(snap.day).toBe(toEpochDay('2025-12-01'));
     expect(metricValue(snap, 1, 'revenue_q')).toBeNull(); // Q1 2024 ended > 550 days earlier

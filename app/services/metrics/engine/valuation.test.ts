@@ -30,7 +30,13 @@ const facts = [
 ];
 
 function snapshotWith(close: (k: number) => number, closeUnadj?: (k: number, c: number) => number, extra = facts) {
-  const sec = fixtureSecurity({ start: '2023-01-02', days: 400, close, closeUnadj, facts: extra });
+  const sec = fixtureSecurity({
+    start: '2023-01-02',
+    days: 400,
+    close,
+    closeUnadj,
+    facts: extra,
+  });
   return evaluateAt({ securities: [sec], market: null }, '2024-06-03');
 }
 
@@ -79,10 +85,17 @@ describe('valuation, profitability and health ratios', () => {
   });
 
   it('gives n/a for ratios over a loss or a missing input', () => {
-    const loss = snapshotWith(() => 20, undefined, [...facts.filter((f) => f.concept !== 'net_income'), ...q('net_income', [-5, -5, -5, -5])]);
+    const loss = snapshotWith(() => 20, undefined, [
+      ...facts.filter((f) => f.concept !== 'net_income'),
+      ...q('net_income', [-5, -5, -5, -5]),
+    ]);
     expect(metricValue(loss, 1, 'pe_ttm')).toBeNull();
     expect(metricValue(loss, 1, 'earnings_yield')).toBe(-20 / 200);
-    const noShares = snapshotWith(() => 20, undefined, facts.filter((f) => f.concept !== 'shares_outstanding'));
+    const noShares = snapshotWith(
+      () => 20,
+      undefined,
+      facts.filter((f) => f.concept !== 'shares_outstanding'),
+    );
     expect(metricValue(noShares, 1, 'market_cap')).toBeNull();
     expect(metricValue(noShares, 1, 'pe_ttm')).toBeNull();
     expect(metricValue(noShares, 1, 'net_margin')).toBe(50 / 400);

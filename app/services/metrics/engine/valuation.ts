@@ -7,13 +7,47 @@ import { altmanZ } from './scores';
 // values. Share counts are restated for splits between the balance-sheet date and the day.
 
 const I = indices([
-  'market_cap', 'enterprise_value', 'shares_outstanding_adj', 'pe_ttm', 'pe_fy', 'ps_ttm', 'pb', 'pcf_ttm', 'pfcf_ttm',
-  'ev_sales_ttm', 'ev_ebitda_ttm', 'ev_ebit_ttm', 'ev_fcf_ttm', 'ev_gross_profit_ttm', 'earnings_yield', 'ebit_ev_yield',
-  'fcf_yield', 'sales_yield', 'book_to_market', 'peg_3y', 'cash_to_market_cap', 'altman_z',
-  'eps_ttm', 'sales_per_share', 'book_value_per_share', 'fcf_per_share', 'ocf_per_share', 'cash_per_share', 'ebitda_per_share',
-  'buyback_yield', 'shareholder_yield',
-  'net_income_ttm', 'net_income_fy', 'revenue_ttm', 'equity', 'operating_cash_flow_ttm', 'operating_income_ttm',
-  'gross_profit_ttm', 'cash', 'total_debt', 'eps_cagr_3y',
+  'market_cap',
+  'enterprise_value',
+  'shares_outstanding_adj',
+  'pe_ttm',
+  'pe_fy',
+  'ps_ttm',
+  'pb',
+  'pcf_ttm',
+  'pfcf_ttm',
+  'ev_sales_ttm',
+  'ev_ebitda_ttm',
+  'ev_ebit_ttm',
+  'ev_fcf_ttm',
+  'ev_gross_profit_ttm',
+  'earnings_yield',
+  'ebit_ev_yield',
+  'fcf_yield',
+  'sales_yield',
+  'book_to_market',
+  'peg_3y',
+  'cash_to_market_cap',
+  'altman_z',
+  'eps_ttm',
+  'sales_per_share',
+  'book_value_per_share',
+  'fcf_per_share',
+  'ocf_per_share',
+  'cash_per_share',
+  'ebitda_per_share',
+  'buyback_yield',
+  'shareholder_yield',
+  'net_income_ttm',
+  'net_income_fy',
+  'revenue_ttm',
+  'equity',
+  'operating_cash_flow_ttm',
+  'operating_income_ttm',
+  'gross_profit_ttm',
+  'cash',
+  'total_debt',
+  'eps_cagr_3y',
 ] as const);
 
 export function computeValuation(row: Float64Array, ctx: FundamentalContext, price: number, sharesFactor: number): void {
@@ -25,7 +59,8 @@ export function computeValuation(row: Float64Array, ctx: FundamentalContext, pri
   const debt = row[I.total_debt];
   const cash = row[I.cash];
   // EV needs the balance sheet; a company with no debt filed and no cash filed has no EV.
-  const ev = Number.isNaN(debt) && Number.isNaN(cash) ? Number.NaN : mcap + (Number.isNaN(debt) ? 0 : debt) - (Number.isNaN(cash) ? 0 : cash);
+  const ev =
+    Number.isNaN(debt) && Number.isNaN(cash) ? Number.NaN : mcap + (Number.isNaN(debt) ? 0 : debt) - (Number.isNaN(cash) ? 0 : cash);
   row[I.enterprise_value] = ev;
 
   const ni = row[I.net_income_ttm];
@@ -63,6 +98,9 @@ export function computeValuation(row: Float64Array, ctx: FundamentalContext, pri
   row[I.ebitda_per_share] = overPositive(ctx.ebitdaTtm, shares);
 
   row[I.buyback_yield] = overPositive(ctx.buybacksTtm, mcap);
-  const returned = Number.isNaN(ctx.buybacksTtm) && Number.isNaN(ctx.dividendsPaidTtm) ? Number.NaN : (Number.isNaN(ctx.buybacksTtm) ? 0 : ctx.buybacksTtm) + (Number.isNaN(ctx.dividendsPaidTtm) ? 0 : ctx.dividendsPaidTtm);
+  const returned =
+    Number.isNaN(ctx.buybacksTtm) && Number.isNaN(ctx.dividendsPaidTtm)
+      ? Number.NaN
+      : (Number.isNaN(ctx.buybacksTtm) ? 0 : ctx.buybacksTtm) + (Number.isNaN(ctx.dividendsPaidTtm) ? 0 : ctx.dividendsPaidTtm);
   row[I.shareholder_yield] = overPositive(returned, mcap);
 }

@@ -41,18 +41,49 @@ export function fixtureSecurity(o: FixtureOptions): SecurityInput {
 }
 
 /** A quarterly flow fact (10-Q) of a calendar-year company. */
-export function quarter(concept: string, year: number, q: 1 | 2 | 3 | 4, value: number, filed: string, accession = `acc-${year}-q${q}`): FactRow {
+export function quarter(
+  concept: string,
+  year: number,
+  q: 1 | 2 | 3 | 4,
+  value: number,
+  filed: string,
+  accession = `acc-${year}-q${q}`,
+): FactRow {
   const ends = ['03-31', '06-30', '09-30', '12-31'];
   const starts = ['01-01', '04-01', '07-01', '10-01'];
-  return { concept, value, periodStart: `${year}-${starts[q - 1]}`, periodEnd: `${year}-${ends[q - 1]}`, fiscalPeriod: `Q${q}`, filed, accession };
+  return {
+    concept,
+    value,
+    periodStart: `${year}-${starts[q - 1]}`,
+    periodEnd: `${year}-${ends[q - 1]}`,
+    fiscalPeriod: `Q${q}`,
+    filed,
+    accession,
+  };
 }
 
 /** A fiscal-year flow fact (10-K) of a calendar-year company. */
 export function fiscalYear(concept: string, year: number, value: number, filed: string, accession = `acc-${year}-fy`): FactRow {
-  return { concept, value, periodStart: `${year}-01-01`, periodEnd: `${year}-12-31`, fiscalPeriod: 'FY', filed, accession };
+  return {
+    concept,
+    value,
+    periodStart: `${year}-01-01`,
+    periodEnd: `${year}-12-31`,
+    fiscalPeriod: 'FY',
+    filed,
+    accession,
+  };
 }
 
 /** A balance-sheet (instant) fact. */
 export function instant(concept: string, periodEnd: string, value: number, filed: string, accession = `acc-${periodEnd}`): FactRow {
-  return { concept, value, periodStart: null, periodEnd, fiscalPeriod: null, filed, accession };
+  return {
+    concept,
+    value,
+    periodStart: null,
+    periodEnd,
+    fiscalPeriod: null,
+    filed,
+    accession,
+  };
 }

@@ -7,7 +7,13 @@ import type { SecurityInput } from '../engine/types';
 // and splits, some delistings. Not the demo generator (that is the importer's job): just enough
 // shape to exercise every metric.
 
-export type SyntheticOptions = { securities: number; years: number; seed: number; endDate?: string; firstPermaticker?: number };
+export type SyntheticOptions = {
+  securities: number;
+  years: number;
+  seed: number;
+  endDate?: string;
+  firstPermaticker?: number;
+};
 
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -25,7 +31,11 @@ function gaussian(rand: () => number): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
 }
 
-export type SyntheticSecurity = SecurityInput & { factRows: FactRow[]; splits: { day: number; ratio: number }[]; ticker: string };
+export type SyntheticSecurity = SecurityInput & {
+  factRows: FactRow[];
+  splits: { day: number; ratio: number }[];
+  ticker: string;
+};
 
 export function tradingDays(fromDay: number, toDay: number): number[] {
   const out: number[] = [];
@@ -99,7 +109,10 @@ export function syntheticUniverse(opts: SyntheticOptions): SyntheticSecurity[] {
       closeUnadj,
       volume,
       tri,
-      dividends: { exDate: Int32Array.from(exDays), amount: Float64Array.from(amounts) },
+      dividends: {
+        exDate: Int32Array.from(exDays),
+        amount: Float64Array.from(amounts),
+      },
       factRows: facts,
       facts: buildFactColumns(facts),
       delisted,
@@ -141,9 +154,24 @@ function syntheticFacts(rand: () => number, firstDay: number, lastDay: number, s
       equity += net * 0.6;
       const assets = equity * (1.8 + rand() * 0.4);
       const flows: Record<string, number> = {
-        revenue, cost_of_revenue: cost, gross_profit: revenue - cost, operating_income: opInc, interest_expense: interest,
-        pretax_income: pretax, income_tax: tax, net_income: net, eps_diluted: net / shares, eps_basic: net / shares,
-        depreciation: dep, operating_cash_flow: ocf, capex, dividends_paid: net * 0.3, share_buybacks: net * 0.1, shares_diluted_avg: shares, sga: revenue * 0.2, rnd: revenue * 0.05,
+        revenue,
+        cost_of_revenue: cost,
+        gross_profit: revenue - cost,
+        operating_income: opInc,
+        interest_expense: interest,
+        pretax_income: pretax,
+        income_tax: tax,
+        net_income: net,
+        eps_diluted: net / shares,
+        eps_basic: net / shares,
+        depreciation: dep,
+        operating_cash_flow: ocf,
+        capex,
+        dividends_paid: net * 0.3,
+        share_buybacks: net * 0.1,
+        shares_diluted_avg: shares,
+        sga: revenue * 0.2,
+        rnd: revenue * 0.05,
       };
       const isQ4 = q === 3;
       const form = isQ4 ? '10-K' : '10-Q';
@@ -151,16 +179,51 @@ function syntheticFacts(rand: () => number, firstDay: number, lastDay: number, s
       const filed = fromEpochDay(filedDay);
       for (const [concept, value] of Object.entries(flows)) {
         sums[concept] = (sums[concept] ?? 0) + value;
-        if (!isQ4) rows.push({ concept, value, periodStart, periodEnd, fiscalPeriod: `Q${q + 1}`, filed, accession });
-        else rows.push({ concept, value: concept === 'shares_diluted_avg' ? value : sums[concept], periodStart: `${y}-01-01`, periodEnd, fiscalPeriod: 'FY', filed, accession });
+        if (!isQ4)
+          rows.push({
+            concept,
+            value,
+            periodStart,
+            periodEnd,
+            fiscalPeriod: `Q${q + 1}`,
+            filed,
+            accession,
+          });
+        else
+          rows.push({
+            concept,
+            value: concept === 'shares_diluted_avg' ? value : sums[concept],
+            periodStart: `${y}-01-01`,
+            periodEnd,
+            fiscalPeriod: 'FY',
+            filed,
+            accession,
+          });
       }
       const instants: Record<string, number> = {
-        shares_outstanding: shares, cash: assets * 0.1, receivables: assets * 0.1, inventory: assets * 0.08, current_assets: assets * 0.35,
-        total_assets: assets, current_liabilities: assets * 0.2, total_liabilities: assets - equity, long_term_debt: assets * 0.25,
-        short_term_debt: assets * 0.03, equity, retained_earnings: retained,
+        shares_outstanding: shares,
+        cash: assets * 0.1,
+        receivables: assets * 0.1,
+        inventory: assets * 0.08,
+        current_assets: assets * 0.35,
+        total_assets: assets,
+        current_liabilities: assets * 0.2,
+        total_liabilities: assets - equity,
+        long_term_debt: assets * 0.25,
+        short_term_debt: assets * 0.03,
+        equity,
+        retained_earnings: retained,
       };
       for (const [concept, value] of Object.entries(instants)) {
-        rows.push({ concept, value, periodStart: null, periodEnd, fiscalPeriod: isQ4 ? 'FY' : `Q${q + 1}`, filed, accession });
+        rows.push({
+          concept,
+          value,
+          periodStart: null,
+          periodEnd,
+          fiscalPeriod: isQ4 ? 'FY' : `Q${q + 1}`,
+          filed,
+          accession,
+        });
       }
     }
   }
