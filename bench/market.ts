@@ -19,8 +19,20 @@ import { priceSeries } from '../app/services/market/prices.server';
 import { closeMarketReader, openMarketReader } from '../app/services/market/store/open-store.server';
 import { computeSnapshotId } from '../app/services/market/store/snapshot-id.server';
 
-export type MarketBenchOptions = { quick?: boolean; companies?: number; years?: number; seed?: number; out?: string; log?: (line: string) => void };
-export type MarketBenchResult = { universe: string; rows: { prices: number; facts: number }; baselineMs: number; results: { name: string; ms: number; ratio: number }[] };
+export type MarketBenchOptions = {
+  quick?: boolean;
+  companies?: number;
+  years?: number;
+  seed?: number;
+  out?: string;
+  log?: (line: string) => void;
+};
+export type MarketBenchResult = {
+  universe: string;
+  rows: { prices: number; facts: number };
+  baselineMs: number;
+  results: { name: string; ms: number; ratio: number }[];
+};
 
 const QUICK = { companies: 300, years: 5 };
 
@@ -73,13 +85,17 @@ export default async function run(opts: MarketBenchOptions = {}): Promise<Market
         { name: 'generate + load into DuckDB', ms: loadMs },
         { name: 'snapshot id (content hash)', ms: await median(3, () => computeSnapshotId(connection)) },
         { name: 'price series, one security, all history', ms: await median(20, (i) => priceSeries(permaticker(i), {}, { file })) },
-        { name: 'price series, one security, one year', ms: await median(20, (i) => priceSeries(permaticker(i), { from: '2025-01-01', to: '2025-12-31' }, { file })) },
+        {
+          name: 'price series, one security, one year',
+          ms: await median(20, (i) => priceSeries(permaticker(i), { from: '2025-01-01', to: '2025-12-31' }, { file })),
+        },
         { name: 'company search ("an")', ms: await median(20, () => searchCompanies('an', 20, { file })) },
       ].map((r) => ({ ...r, ratio: r.ms / baselineMs }));
 
       log(`Baseline: SELECT sum(close) FROM prices = ${baselineMs.toFixed(1)} ms (median of 5)`);
       const width = Math.max(...results.map((r) => r.name.length));
-      for (const r of results) log(`  ${r.name.padEnd(width)}  ${r.ms.toFixed(1).padStart(10)} ms  ${r.ratio.toFixed(1).padStart(9)} x baseline`);
+      for (const r of results)
+        log(`  ${r.name.padEnd(width)}  ${r.ms.toFixed(1).padStart(10)} ms  ${r.ratio.toFixed(1).padStart(9)} x baseline`);
       return { universe, rows: { prices: loaded.prices, facts: loaded.facts }, baselineMs, results };
     } finally {
       connection.closeSync();

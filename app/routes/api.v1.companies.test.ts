@@ -53,14 +53,21 @@ describe('GET /api/v1/companies', () => {
       expect(body.detail).toBe('Invalid query parameters.');
       expect(body.errors).toHaveProperty('limit');
     }
-    const response = await searchAction({ request: new Request('http://localhost/api/v1/companies', { method: 'POST' }), params: {}, context: {} });
+    const response = await searchAction({
+      request: new Request('http://localhost/api/v1/companies', { method: 'POST' }),
+      params: {},
+      context: {},
+    });
     expect(response.status).toBe(405);
   });
 });
 
 describe('GET /api/v1/companies/{ticker|permaticker}', () => {
   it('answers the profile by ticker (current or latest holder) and by permaticker', async () => {
-    expect((await call(profileLoader, '/api/v1/companies/RCY', { id: 'RCY' })).body).toMatchObject({ permaticker: 6, name: 'Recycled Second Co.' });
+    expect((await call(profileLoader, '/api/v1/companies/RCY', { id: 'RCY' })).body).toMatchObject({
+      permaticker: 6,
+      name: 'Recycled Second Co.',
+    });
     expect((await call(profileLoader, '/api/v1/companies/5', { id: '5' })).body).toMatchObject({ permaticker: 5, is_delisted: true });
     const { status, body } = await call(profileLoader, '/api/v1/companies/ACME', { id: 'ACME' });
     expect(status).toBe(200);
@@ -80,7 +87,12 @@ describe('GET /api/v1/prices/{permaticker}', () => {
     expect(adjusted.status).toBe(200);
     expect((adjusted.body.prices as { close: number }[]).map((p) => p.close)).toEqual([50, 51, 52, 54]);
     const traded = await call(pricesLoader, '/api/v1/prices/1?adjusted=false&from=2020-01-03&to=2020-01-03', { permaticker: '1' });
-    expect(traded.body).toMatchObject({ adjusted: false, from: '2020-01-03', to: '2020-01-03', prices: [{ date: '2020-01-03', close: 102 }] });
+    expect(traded.body).toMatchObject({
+      adjusted: false,
+      from: '2020-01-03',
+      to: '2020-01-03',
+      prices: [{ date: '2020-01-03', close: 102 }],
+    });
   });
 
   it('answers 422 for bad parameters and 404 for unknown securities', async () => {

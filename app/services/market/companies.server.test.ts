@@ -50,7 +50,13 @@ describe('company ids', () => {
 
   it('builds a profile with ticker history, latest price and filings; unknown ids are 404', async () => {
     const profile = await getCompanyProfile('acme', opts);
-    expect(profile).toMatchObject({ permaticker: 1, ticker: 'ACME', cik: '0000000042', is_demo: false, latest_price: { date: '2020-01-07', close: 54 } });
+    expect(profile).toMatchObject({
+      permaticker: 1,
+      ticker: 'ACME',
+      cik: '0000000042',
+      is_demo: false,
+      latest_price: { date: '2020-01-07', close: 54 },
+    });
     expect(profile.tickers.map((t) => t.ticker)).toEqual(['ACMW', 'ACME']);
     expect(profile.filings.map((f) => [f.form, f.filed, f.fiscal_period])).toEqual([
       ['10-K', '2020-02-20', 'FY'],
@@ -87,6 +93,9 @@ describe('price series', () => {
   });
 
   it('answers 503 with the how-to when there is no market data', async () => {
-    await expect(searchCompanies('a', 5, { file: path.join(dir, 'missing.duckdb') })).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/npm run data -- demo/) });
+    await expect(searchCompanies('a', 5, { file: path.join(dir, 'missing.duckdb') })).rejects.toMatchObject({
+      status: 503,
+      detail: expect.stringMatching(/npm run data -- demo/),
+    });
   });
 });

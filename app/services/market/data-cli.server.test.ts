@@ -59,6 +59,12 @@ describe('plain progress lines', () => {
     for (let i = 0; i < 8; i++) p.tick();
     now = 1500;
     p.stop();
-    expect(lines).toEqual(['prices: starting, 8 to do', 'prices: 2/8 (25%)', 'prices: 4/8 (50%)', 'prices: 6/8 (75%)', 'prices: 8/8 (100%) done in 1.5 s']);
+    expect(lines).toEqual([
+      'prices: starting, 8 to do',
+      'prices: 2/8 (25%)',
+      'prices: 4/8 (50%)',
+      'prices: 6/8 (75%)',
+      'prices: 8/8 (100%) done in 1.5 s',
+    ]);
   });
 });

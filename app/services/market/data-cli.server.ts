@@ -66,7 +66,9 @@ async function demo(args: string[], io: CliIo): Promise<number> {
   };
   let result;
   try {
-    result = await loadDemoUniverse(file, options, io.progress, { beforePublish: (workFile) => afterMarketDataChange(workFile, io.progress) });
+    result = await loadDemoUniverse(file, options, io.progress, {
+      beforePublish: (workFile) => afterMarketDataChange(workFile, io.progress),
+    });
   } catch (e) {
     if (e instanceof RangeError) throw new UsageError(e.message);
     throw e;
@@ -80,7 +82,11 @@ async function demo(args: string[], io: CliIo): Promise<number> {
 
 async function ensureDemo(io: CliIo): Promise<number> {
   const outcome = await ensureDemoData({ progress: io.progress });
-  io.out(outcome.created ? `Demo universe created at ${outcome.file} (snapshot ${outcome.result?.snapshotId}).` : `Market data already present at ${outcome.file}.`);
+  io.out(
+    outcome.created
+      ? `Demo universe created at ${outcome.file} (snapshot ${outcome.result?.snapshotId}).`
+      : `Market data already present at ${outcome.file}.`,
+  );
   return 0;
 }
 
@@ -160,12 +166,15 @@ async function status(args: string[], io: CliIo): Promise<number> {
     );
     io.out(`Market store: ${file}`);
     io.out(`Snapshot:     ${summary.snapshot_id ?? '(none)'}`);
-    io.out(`Securities:   ${summary.securities} (${summary.delisted} delisted${Number(summary.demo) > 0 ? `, ${summary.demo} DEMO — fictional` : ''})`);
+    io.out(
+      `Securities:   ${summary.securities} (${summary.delisted} delisted${Number(summary.demo) > 0 ? `, ${summary.demo} DEMO — fictional` : ''})`,
+    );
     io.out(`Prices:       ${summary.prices} rows, ${summary.first_date ?? '-'} to ${summary.last_date ?? '-'}`);
     io.out(`Facts:        ${summary.facts}`);
     io.out(`Actions:      ${summary.actions}`);
     io.out(runs.length === 0 ? 'Import runs:  none' : 'Import runs:');
-    for (const r of runs) io.out(`  ${r.started_at}  ${r.source.padEnd(9)} ${r.status}${r.finished_at ? `  finished ${r.finished_at}` : ''}`);
+    for (const r of runs)
+      io.out(`  ${r.started_at}  ${r.source.padEnd(9)} ${r.status}${r.finished_at ? `  finished ${r.finished_at}` : ''}`);
     return 0;
   } finally {
     reader.close();

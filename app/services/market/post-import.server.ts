@@ -13,7 +13,10 @@ const SNAPSHOTS_MODULE = new URL('../metrics/snapshots.server.ts', import.meta.u
 type BuildSnapshotsOptions = { marketDb: string; progress: ProgressReporter };
 type BuildSnapshots = (options: BuildSnapshotsOptions) => Promise<unknown>;
 
-export async function afterMarketDataChange(file: string, progress: ProgressReporter): Promise<{ snapshots: 'built' | 'skipped'; result?: unknown }> {
+export async function afterMarketDataChange(
+  file: string,
+  progress: ProgressReporter,
+): Promise<{ snapshots: 'built' | 'skipped'; result?: unknown }> {
   const modulePath = fileURLToPath(SNAPSHOTS_MODULE);
   if (!existsSync(modulePath)) {
     progress.log(`Metric snapshots not built: ${modulePath} does not exist yet.`);

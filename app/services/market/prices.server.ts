@@ -31,7 +31,8 @@ export type PriceSeries = {
 export type PriceQuery = { from?: IsoDate; to?: IsoDate; adjusted?: boolean };
 
 function range(query: PriceQuery): { where: string; params: string[] } {
-  if (query.from && query.to && query.from > query.to) throw unprocessable('`from` must not be after `to`.', { from: ['`from` must not be after `to`.'] });
+  if (query.from && query.to && query.from > query.to)
+    throw unprocessable('`from` must not be after `to`.', { from: ['`from` must not be after `to`.'] });
   const parts: string[] = [];
   const params: string[] = [];
   if (query.from) {
@@ -52,7 +53,11 @@ async function tickerOf(permaticker: number, options: MarketReadOptions): Promis
   return rows[0].ticker;
 }
 
-export async function corporateActions(permaticker: number, query: PriceQuery = {}, options: MarketReadOptions = {}): Promise<CorporateAction[]> {
+export async function corporateActions(
+  permaticker: number,
+  query: PriceQuery = {},
+  options: MarketReadOptions = {},
+): Promise<CorporateAction[]> {
   const reader = await readMarket(options);
   const { where, params } = range(query);
   return reader.all<CorporateAction>(

@@ -21,7 +21,12 @@ function barReporter(stream: NodeJS.WriteStream): ProgressReporter {
     start(label, total) {
       bar?.stop();
       bar = new cliProgress.SingleBar(
-        { stream, format: `${label} [{bar}] {percentage}% | {value}/{total} | {duration_formatted}`, hideCursor: true, clearOnComplete: false },
+        {
+          stream,
+          format: `${label} [{bar}] {percentage}% | {value}/{total} | {duration_formatted}`,
+          hideCursor: true,
+          clearOnComplete: false,
+        },
         cliProgress.Presets.shades_classic,
       );
       bar.start(total, 0);
@@ -40,7 +45,11 @@ function barReporter(stream: NodeJS.WriteStream): ProgressReporter {
   };
 }
 
-export function lineReporter(stream: Pick<NodeJS.WritableStream, 'write'>, every: number, now: () => number = () => Date.now()): ProgressReporter {
+export function lineReporter(
+  stream: Pick<NodeJS.WritableStream, 'write'>,
+  every: number,
+  now: () => number = () => Date.now(),
+): ProgressReporter {
   let label = '';
   let total = 0;
   let done = 0;

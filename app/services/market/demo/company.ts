@@ -100,7 +100,12 @@ export function generateCompany(plan: DemoPlan, factors: Factors, company: Compa
     };
   }
 
-  const action = (day: number, kind: CorporateActionRecord['action'], value: number | null, detail: string | null): CorporateActionRecord => ({
+  const action = (
+    day: number,
+    kind: CorporateActionRecord['action'],
+    value: number | null,
+    detail: string | null,
+  ): CorporateActionRecord => ({
     permaticker: company.permaticker,
     date: days[day],
     action: kind,
@@ -111,12 +116,22 @@ export function generateCompany(plan: DemoPlan, factors: Factors, company: Compa
   const actions: CorporateActionRecord[] = [];
   if (company.firstDay > 0) actions.push(action(company.firstDay, 'listing', prices[0].closeUnadj, company.exchange));
   for (const d of path.dividends) {
-    actions.push(action(d.day, 'dividend', Math.round((d.perOriginalShare / path.splitFactor[d.day - company.firstDay]) * 10000) / 10000, null));
+    actions.push(
+      action(d.day, 'dividend', Math.round((d.perOriginalShare / path.splitFactor[d.day - company.firstDay]) * 10000) / 10000, null),
+    );
   }
   for (const s of path.splits) actions.push(action(s.day, 'split', s.ratio, `${s.ratio}-for-1`));
-  for (let k = 1; k < company.tickers.length; k++) actions.push(action(company.tickers[k].fromDay, 'ticker_change', null, company.tickers[k].ticker));
+  for (let k = 1; k < company.tickers.length; k++)
+    actions.push(action(company.tickers[k].fromDay, 'ticker_change', null, company.tickers[k].ticker));
   if (company.delisting === 'acquisition') {
-    actions.push(action(company.lastDay, 'acquisition', path.acquisitionPrice === null ? null : tradedPrice(path.acquisitionPrice), rng.pick(ACQUIRERS)));
+    actions.push(
+      action(
+        company.lastDay,
+        'acquisition',
+        path.acquisitionPrice === null ? null : tradedPrice(path.acquisitionPrice),
+        rng.pick(ACQUIRERS),
+      ),
+    );
   }
   if (company.delisting === 'bankruptcy') actions.push(action(company.lastDay, 'bankruptcy', null, 'Chapter 11'));
   if (company.delisting) actions.push(action(company.lastDay, 'delisting', null, company.delisting));

@@ -36,7 +36,7 @@ export function fiscalQuarters(rng: Rng, fiscalYearEndMonth: number, from: IsoDa
     const periodEnd = monthEnd(year, month);
     const endDay = toEpochDay(periodEnd);
     if (endDay > toDay) break;
-    const step = (((month - fiscalYearEndMonth) % 12) + 12) % 12 / 3; // 0 = fiscal year end
+    const step = ((((month - fiscalYearEndMonth) % 12) + 12) % 12) / 3; // 0 = fiscal year end
     const fiscalPeriod = (['Q4', 'Q1', 'Q2', 'Q3'] as const)[step];
     const fiscalYear = month <= fiscalYearEndMonth ? year : year + 1;
     const form = fiscalPeriod === 'Q4' ? '10-K' : '10-Q';

@@ -40,7 +40,9 @@ export function generateFacts(rng: Rng, company: CompanyPlan, quarters: FiscalQu
   const grossMargin = Math.min(0.9, Math.max(0.08, s.grossMargin + 0.08 * rng.normal()));
   const rndShare = s.rndShare * Math.exp(0.4 * rng.normal());
   const unprofitable = rng.chance(0.1);
-  const targetMargin = unprofitable ? -rng.between(0.02, 0.2) : Math.min(grossMargin - rndShare - 0.03, s.operatingMargin * Math.exp(0.35 * rng.normal()));
+  const targetMargin = unprofitable
+    ? -rng.between(0.02, 0.2)
+    : Math.min(grossMargin - rndShare - 0.03, s.operatingMargin * Math.exp(0.35 * rng.normal()));
   const turnover = s.assetTurnover * Math.exp(0.3 * rng.normal());
   const leverage = Math.min(0.93, Math.max(0.15, s.leverage + 0.1 * rng.normal()));
   const cashShare = rng.between(0.04, 0.2);
@@ -78,38 +80,40 @@ export function generateFacts(rng: Rng, company: CompanyPlan, quarters: FiscalQu
     const receivables = (4 * revenue * receivableDays) / 365;
     const inventory = 4 * revenue * s.inventoryShare;
     retained = q === 0 ? equity * 0.6 : retained + netIncome - m.dividendsPaid;
-    statements.push(roundStatement({
-      revenue,
-      cost_of_revenue: revenue - grossProfit,
-      gross_profit: grossProfit,
-      sga,
-      rnd,
-      operating_income: grossProfit - sga - rnd,
-      interest_expense: interest,
-      pretax_income: grossProfit - sga - rnd - interest,
-      income_tax: tax,
-      net_income: grossProfit - sga - rnd - interest - tax,
-      eps_basic: (grossProfit - sga - rnd - interest - tax) / m.shares,
-      eps_diluted: (grossProfit - sga - rnd - interest - tax) / (netIncome > 0 ? dilutedShares : m.shares),
-      depreciation,
-      operating_cash_flow: netIncome + depreciation + revenue * 0.03 * rng.normal(),
-      capex: revenue * capexShare,
-      dividends_paid: m.dividendsPaid,
-      share_buybacks: m.buybacks,
-      shares_diluted_avg: netIncome > 0 ? dilutedShares : m.shares,
-      shares_outstanding: m.shares,
-      cash,
-      receivables,
-      inventory,
-      current_assets: cash + receivables + inventory + assets * 0.05,
-      total_assets: assets,
-      current_liabilities: liabilities * rng.between(0.25, 0.4),
-      total_liabilities: liabilities,
-      long_term_debt: debt * 0.85,
-      short_term_debt: debt * 0.15,
-      equity,
-      retained_earnings: retained,
-    }));
+    statements.push(
+      roundStatement({
+        revenue,
+        cost_of_revenue: revenue - grossProfit,
+        gross_profit: grossProfit,
+        sga,
+        rnd,
+        operating_income: grossProfit - sga - rnd,
+        interest_expense: interest,
+        pretax_income: grossProfit - sga - rnd - interest,
+        income_tax: tax,
+        net_income: grossProfit - sga - rnd - interest - tax,
+        eps_basic: (grossProfit - sga - rnd - interest - tax) / m.shares,
+        eps_diluted: (grossProfit - sga - rnd - interest - tax) / (netIncome > 0 ? dilutedShares : m.shares),
+        depreciation,
+        operating_cash_flow: netIncome + depreciation + revenue * 0.03 * rng.normal(),
+        capex: revenue * capexShare,
+        dividends_paid: m.dividendsPaid,
+        share_buybacks: m.buybacks,
+        shares_diluted_avg: netIncome > 0 ? dilutedShares : m.shares,
+        shares_outstanding: m.shares,
+        cash,
+        receivables,
+        inventory,
+        current_assets: cash + receivables + inventory + assets * 0.05,
+        total_assets: assets,
+        current_liabilities: liabilities * rng.between(0.25, 0.4),
+        total_liabilities: liabilities,
+        long_term_debt: debt * 0.85,
+        short_term_debt: debt * 0.15,
+        equity,
+        retained_earnings: retained,
+      }),
+    );
   }
   return toFacts(rng, company, quarters, statements);
 }
@@ -136,7 +140,13 @@ function toFacts(rng: Rng, company: CompanyPlan, quarters: FiscalQuarter[], stat
     sequence.set(year, next);
     return `${company.cik}-${String(year % 100).padStart(2, '0')}-${String(next).padStart(6, '0')}`;
   };
-  const push = (concept: Concept, value: number, q: FiscalQuarter, period: { start: IsoDate | null; fiscalPeriod: FactRecord['fiscalPeriod'] }, accession: string) => {
+  const push = (
+    concept: Concept,
+    value: number,
+    q: FiscalQuarter,
+    period: { start: IsoDate | null; fiscalPeriod: FactRecord['fiscalPeriod'] },
+    accession: string,
+  ) => {
     facts.push({
       permaticker: company.permaticker,
       concept,

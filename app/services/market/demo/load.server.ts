@@ -30,11 +30,22 @@ export type DemoLoadHooks = {
   beforePublish?: (workFile: string) => Promise<unknown>;
 };
 
-export async function loadDemoUniverse(file: string, options: DemoOptions, progress: ProgressReporter = silentProgress, hooks: DemoLoadHooks = {}): Promise<DemoLoadResult> {
+export async function loadDemoUniverse(
+  file: string,
+  options: DemoOptions,
+  progress: ProgressReporter = silentProgress,
+  hooks: DemoLoadHooks = {},
+): Promise<DemoLoadResult> {
   return (await buildDemo(file, options, progress, false, hooks)) as DemoLoadResult;
 }
 
-async function buildDemo(file: string, options: DemoOptions, progress: ProgressReporter, onlyIfMissing: boolean, hooks: DemoLoadHooks): Promise<DemoLoadResult | null> {
+async function buildDemo(
+  file: string,
+  options: DemoOptions,
+  progress: ProgressReporter,
+  onlyIfMissing: boolean,
+  hooks: DemoLoadHooks,
+): Promise<DemoLoadResult | null> {
   const started = performance.now();
   const universe = createDemoUniverse(options);
   const { companies: total, years, seed, endDate } = universe.plan.options;
@@ -57,10 +68,24 @@ async function buildDemo(file: string, options: DemoOptions, progress: ProgressR
         batch = [];
         const keys = companies.map((c) => c.security.permaticker);
         await tx.upsertSecurities(companies.map((c) => c.security));
-        await tx.replaceTickerHistories(keys, companies.flatMap((c) => c.tickerHistory));
-        await tx.replacePrices(keys, companies.flatMap((c) => c.prices));
-        await tx.replaceActions(keys, DEMO_SOURCE, companies.flatMap((c) => c.actions));
-        await tx.replaceFacts(keys, DEMO_SOURCE, companies.flatMap((c) => c.facts));
+        await tx.replaceTickerHistories(
+          keys,
+          companies.flatMap((c) => c.tickerHistory),
+        );
+        await tx.replacePrices(
+          keys,
+          companies.flatMap((c) => c.prices),
+        );
+        await tx.replaceActions(
+          keys,
+          DEMO_SOURCE,
+          companies.flatMap((c) => c.actions),
+        );
+        await tx.replaceFacts(
+          keys,
+          DEMO_SOURCE,
+          companies.flatMap((c) => c.facts),
+        );
         progress.tick(companies.length);
       };
       for (const company of demoCompanies(universe)) {

@@ -57,7 +57,7 @@ export function simulatePricePath({ rng, company, factors, earningsDays, marketC
   const garchBeta = 0.98 - garchAlpha;
   // Real volatility rarely runs above three to four times its norm; the cap keeps one extreme
   // t-draw from feeding a runaway variance (a twelvefold year in a quiet stock).
-  const maxVariance = 12 * (0.72 * sector.idioVol) ** 2 / YEAR;
+  const maxVariance = (12 * (0.72 * sector.idioVol) ** 2) / YEAR;
   const omega = idioVol * idioVol * (1 - garchAlpha - garchBeta);
   const jumpVol = rng.between(0.02, 0.05);
 

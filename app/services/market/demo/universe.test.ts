@@ -34,7 +34,15 @@ describe('demo universe: shape and labels', () => {
         expect(p.low as number).toBeLessThanOrEqual(Math.min(p.open as number, p.close) + 1e-9);
       }
     }
-    expect(tradingDays('2025-12-22', '2025-12-31')).toEqual(['2025-12-22', '2025-12-23', '2025-12-24', '2025-12-26', '2025-12-29', '2025-12-30', '2025-12-31']);
+    expect(tradingDays('2025-12-22', '2025-12-31')).toEqual([
+      '2025-12-22',
+      '2025-12-23',
+      '2025-12-24',
+      '2025-12-26',
+      '2025-12-29',
+      '2025-12-30',
+      '2025-12-31',
+    ]);
   });
 
   it('keeps the total-return index continuous across splits while the traded price jumps', () => {

@@ -1,4 +1,15 @@
-import { BOOLEAN, DATE, DOUBLE, DuckDBDataChunk, DuckDBDateValue, INTEGER, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBVector } from '@duckdb/node-api';
+import {
+  BOOLEAN,
+  DATE,
+  DOUBLE,
+  DuckDBDataChunk,
+  DuckDBDateValue,
+  INTEGER,
+  VARCHAR,
+  type DuckDBConnection,
+  type DuckDBType,
+  type DuckDBVector,
+} from '@duckdb/node-api';
 import { toEpochDay, type IsoDate } from '../../dates';
 
 // Bulk loading through the DuckDB appender, one data chunk (2,048 rows) at a time: typed
@@ -31,10 +42,12 @@ function convert(kind: ColumnKind, column: string, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   switch (kind) {
     case 'integer':
-      if (typeof value !== 'number' || !Number.isInteger(value)) throw new BadValueError(`${column} must be an integer, got ${String(value)}`);
+      if (typeof value !== 'number' || !Number.isInteger(value))
+        throw new BadValueError(`${column} must be an integer, got ${String(value)}`);
       return value;
     case 'double':
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw new BadValueError(`${column} must be a finite number, got ${String(value)}`);
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        throw new BadValueError(`${column} must be a finite number, got ${String(value)}`);
       return value;
     case 'date':
       return dateValue(value as string);
@@ -49,7 +62,13 @@ function convert(kind: ColumnKind, column: string, value: unknown): unknown {
  * Appends rows to `table`; `columns` must list every column of the table in order. Errors name
  * the row as `label row N` (label defaults to the table).
  */
-export async function appendRows<R>(connection: DuckDBConnection, table: string, columns: ColumnSpec<R>[], rows: readonly R[], label = table): Promise<void> {
+export async function appendRows<R>(
+  connection: DuckDBConnection,
+  table: string,
+  columns: ColumnSpec<R>[],
+  rows: readonly R[],
+  label = table,
+): Promise<void> {
   if (rows.length === 0) return;
   const appender = await connection.createAppender(table);
   try {

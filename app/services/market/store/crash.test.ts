@@ -78,6 +78,10 @@ setInterval(() => {}, 1000);
     await writer.transaction((tx) => tx.upsertSecurities([security(3, 'NEXT')]));
     await writer.publish();
     expect(await tickers(file)).toEqual(['KEEP', 'NEXT']);
-    expect(readdirSync(dir).filter((f) => f.startsWith('market.duckdb')).sort()).toEqual(['market.duckdb']);
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.startsWith('market.duckdb'))
+        .sort(),
+    ).toEqual(['market.duckdb']);
   });
 });

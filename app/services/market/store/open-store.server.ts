@@ -1,4 +1,16 @@
-import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { config } from '../../config.server';
@@ -243,7 +255,11 @@ export async function openWritableStore(file: string, options: OpenWritableOptio
           rmSync(`${file}.wal`, { force: true });
           renameSync(workFile, file);
         }
-        if (hookError) throw new Error(`Data published to ${file}, but the step before publishing failed: ${hookError instanceof Error ? hookError.message : String(hookError)}`, { cause: hookError });
+        if (hookError)
+          throw new Error(
+            `Data published to ${file}, but the step before publishing failed: ${hookError instanceof Error ? hookError.message : String(hookError)}`,
+            { cause: hookError },
+          );
       } finally {
         release();
       }
@@ -261,6 +277,10 @@ export async function openWritableStore(file: string, options: OpenWritableOptio
   };
 }
 
-export async function queryRows<T>(connection: DuckDBConnection, sql: string, params?: DuckDBValue[] | Record<string, DuckDBValue>): Promise<T[]> {
+export async function queryRows<T>(
+  connection: DuckDBConnection,
+  sql: string,
+  params?: DuckDBValue[] | Record<string, DuckDBValue>,
+): Promise<T[]> {
   return rows<T>(connection, sql, params);
 }

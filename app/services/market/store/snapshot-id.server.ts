@@ -10,7 +10,10 @@ import { MARKET_SCHEMA_VERSION } from './schema';
 
 export const SNAPSHOT_TABLES = ['securities', 'ticker_history', 'prices', 'corporate_actions', 'facts'] as const;
 
-export async function tableChecksums(connection: DuckDBConnection, tables: readonly string[] = SNAPSHOT_TABLES): Promise<{ table: string; rows: string; sum: string }[]> {
+export async function tableChecksums(
+  connection: DuckDBConnection,
+  tables: readonly string[] = SNAPSHOT_TABLES,
+): Promise<{ table: string; rows: string; sum: string }[]> {
   const out: { table: string; rows: string; sum: string }[] = [];
   for (const table of tables) {
     const quoted = `"${table.replaceAll('"', '""')}"`;

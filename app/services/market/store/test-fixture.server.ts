@@ -51,7 +51,12 @@ const p = (date: string, close: number, closeUnadj: number, tri: number): PriceR
 });
 
 // A 2-for-1 split on 2020-01-06: as traded 100 -> 52, adjusted (as of the split) 50 -> 52.
-export const FIXTURE_PRICES: PriceRecord[] = [p('2020-01-02', 50, 100, 1), p('2020-01-03', 51, 102, 1.02), p('2020-01-06', 52, 52, 1.04), p('2020-01-07', 54, 54, 1.08)];
+export const FIXTURE_PRICES: PriceRecord[] = [
+  p('2020-01-02', 50, 100, 1),
+  p('2020-01-03', 51, 102, 1.02),
+  p('2020-01-06', 52, 52, 1.04),
+  p('2020-01-07', 54, 54, 1.08),
+];
 
 export const FIXTURE_ACTIONS: CorporateActionRecord[] = [
   { permaticker: 1, date: '2015-01-02', action: 'ticker_change', value: null, detail: 'ACME', source: 'fixture' },
@@ -78,8 +83,22 @@ const fact = (permaticker: number, concept: FactRecord['concept'], value: number
 export const FIXTURE_FACTS: FactRecord[] = [
   fact(1, 'revenue', 10, { periodStart: '2019-07-01' }),
   fact(1, 'cash', 5, {}),
-  fact(1, 'revenue', 12, { periodStart: '2019-10-01', periodEnd: '2019-12-31', fiscalPeriod: 'Q4', form: '10-K', filed: '2020-02-20', accession: '0000000042-20-000003' }),
-  fact(1, 'revenue', 40, { periodStart: '2019-01-01', periodEnd: '2019-12-31', fiscalPeriod: 'FY', form: '10-K', filed: '2020-02-20', accession: '0000000042-20-000003' }),
+  fact(1, 'revenue', 12, {
+    periodStart: '2019-10-01',
+    periodEnd: '2019-12-31',
+    fiscalPeriod: 'Q4',
+    form: '10-K',
+    filed: '2020-02-20',
+    accession: '0000000042-20-000003',
+  }),
+  fact(1, 'revenue', 40, {
+    periodStart: '2019-01-01',
+    periodEnd: '2019-12-31',
+    fiscalPeriod: 'FY',
+    form: '10-K',
+    filed: '2020-02-20',
+    accession: '0000000042-20-000003',
+  }),
   fact(9, 'revenue', 7, { accession: '9900000009-19-000001' }),
 ];
 
@@ -87,7 +106,11 @@ export async function writeMarketFixture(file: string): Promise<void> {
   await withMarketWriter(file, {}, async (w) => {
     await w.transaction(async (tx) => {
       await tx.upsertSecurities(FIXTURE_SECURITIES);
-      for (const permaticker of [1, 5, 6]) await tx.replaceTickerHistory(permaticker, FIXTURE_TICKERS.filter((t) => t.permaticker === permaticker));
+      for (const permaticker of [1, 5, 6])
+        await tx.replaceTickerHistory(
+          permaticker,
+          FIXTURE_TICKERS.filter((t) => t.permaticker === permaticker),
+        );
       await tx.replacePrices([1], FIXTURE_PRICES);
       await tx.replaceActions([1], 'fixture', FIXTURE_ACTIONS);
       await tx.replaceFacts([1, 9], 'fixture', FIXTURE_FACTS);

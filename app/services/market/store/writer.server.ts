@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { config } from '../../config.server';
-import type { CorporateActionRecord, FactRecord, MarketWriter, MarketWriteTx, PriceRecord, SecurityRecord, TickerPeriodRecord } from './records';
+import type {
+  CorporateActionRecord,
+  FactRecord,
+  MarketWriter,
+  MarketWriteTx,
+  PriceRecord,
+  SecurityRecord,
+  TickerPeriodRecord,
+} from './records';
 import { appendRows, type ColumnSpec } from './bulk-append.server';
 import { openWritableStore, queryRows, type OpenWritableOptions, type PublishOptions, type WritableStore } from './open-store.server';
 import { refreshSnapshotId } from './snapshot-id.server';
@@ -195,7 +203,10 @@ export function createMarketWriter(store: WritableStore, clock: () => Date = () 
       });
     },
     async nextPermaticker() {
-      const [row] = await queryRows<{ next: number }>(connection, 'SELECT (coalesce(max(permaticker), 0) + 1)::INTEGER AS next FROM securities');
+      const [row] = await queryRows<{ next: number }>(
+        connection,
+        'SELECT (coalesce(max(permaticker), 0) + 1)::INTEGER AS next FROM securities',
+      );
       return row.next;
     },
     async findPermaticker(by) {
@@ -246,7 +257,11 @@ export async function openMarketWriter(file: string = config().marketDb, options
 }
 
 /** Runs `work` with a writer; publishes when it succeeds, discards everything when it throws. */
-export async function withMarketWriter<T>(file: string, options: OpenWritableOptions, work: (writer: MarketWriterHandle) => Promise<T>): Promise<T> {
+export async function withMarketWriter<T>(
+  file: string,
+  options: OpenWritableOptions,
+  work: (writer: MarketWriterHandle) => Promise<T>,
+): Promise<T> {
   const writer = await openMarketWriter(file, options);
   try {
     const result = await work(writer);

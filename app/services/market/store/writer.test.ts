@@ -135,7 +135,9 @@ describe('market writer', () => {
       writer.transaction((tx) => tx.replacePrices([1], [price(1, '2020-01-02', 5), { ...price(1, '2020-01-03', 5), close: Number.NaN }])),
     ).rejects.toThrow(/prices row 2: close must be a finite number/);
     await expect(writer.transaction((tx) => tx.replacePrices([1], [price(1, '2020-13-45x', 5)]))).rejects.toThrow(/YYYY-MM-DD/);
-    await expect(writer.transaction((tx) => tx.replacePrices([1], [price(3, '2020-01-02', 5)]))).rejects.toThrow(/not among the permatickers/);
+    await expect(writer.transaction((tx) => tx.replacePrices([1], [price(3, '2020-01-02', 5)]))).rejects.toThrow(
+      /not among the permatickers/,
+    );
     await writer.publish();
     expect(await count(file, 'securities')).toBe(1);
     expect(await count(file, 'prices')).toBe(0);
@@ -148,7 +150,9 @@ describe('market writer', () => {
         await tx.upsertSecurities([security(1, 'AAA')]);
         await tx.replaceFacts([1], 'sec', [fact(1, 1, 'sec'), { ...fact(1, 2, 'sec'), fiscalPeriod: 'Q2' }]);
         await tx.replaceFacts([1], 'sharadar', [fact(1, 3, 'sharadar')]);
-        await tx.replaceActions([1], 'sec', [{ permaticker: 1, date: '2020-02-03', action: 'dividend', value: 0.5, detail: null, source: 'sec' }]);
+        await tx.replaceActions([1], 'sec', [
+          { permaticker: 1, date: '2020-02-03', action: 'dividend', value: 0.5, detail: null, source: 'sec' },
+        ]);
       });
       await w.transaction(async (tx) => {
         await tx.replaceFacts([1], 'sec', [fact(1, 9, 'sec')]);
