@@ -84,6 +84,13 @@ describe('metric snapshots in DuckDB', () => {
     expect(nearest.date).toBe(stored[60]);
   });
 
+  it('hands out the same cached object for the same date until the store changes', async () => {
+    const a = await loadSnapshot('latest', { marketDb: file });
+    expect(await loadSnapshot('latest', { marketDb: file })).toBe(a);
+    const mid = fromEpochDay(a.day - 10);
+    expect(await loadSnapshot(mid, { marketDb: file })).toBe(await loadSnapshot(mid, { marketDb: file }));
+  });
+
   it('iterates month-end snapshots with only the metrics asked for', async () => {
     const seen: string[] = [];
     for await (const s of iterateSnapshots({
@@ -127,7 +134,13 @@ describe('metric snapshots in DuckDB', () => {
     closeMarketReader(); // a read-only handle in this process would block the writer
     await buildSnapshots({ marketDb: file, weekly: true });
     const weeks: string[] = [];
-    for await (const s of iterateSnapshots({ marketDb: file, from: '2022-01-01', to: '2022-12-31', frequency: 'weekly', metrics: ['price'] })) {
+    for await (const s of iterateSnapshots({
+      marketDb: file,
+      from: '2022-01-01',
+      to: '2022-12-31',
+      frequency: 'weekly',
+      metrics: ['price'],
+    })) {
       weeks.push(s.date);
     }
     expect(weeks.length).toBe(52); // 2022 has 52 Monday-based weeks ending inside it

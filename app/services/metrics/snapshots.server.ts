@@ -310,6 +310,27 @@ async function computeOnDemand(conn: DuckDBConnection, file: string, day: number
   return { date: fromEpochDay(day), day, permatickers, values };
 }
 
+// Stored snapshots read in full are kept too: the screener reads the same one on every request,
+// and the same object back lets callers cache what they derive from it by identity.
+const storedCache = new Map<string, Promise<MetricSnapshot>>();
+const STORED_CACHE_SIZE = 4;
+
+function readStoredCached(conn: DuckDBConnection, file: string, day: number, metrics: readonly string[]): Promise<MetricSnapshot> {
+  if (metrics !== METRIC_IDS) return readStored(conn, day, metrics);
+  const key = `${signature(file)}|${day}`;
+  let hit = storedCache.get(key);
+  if (hit) {
+    storedCache.delete(key);
+    storedCache.set(key, hit);
+    return hit;
+  }
+  hit = readStored(conn, day, metrics);
+  storedCache.set(key, hit);
+  hit.catch(() => storedCache.delete(key));
+  while (storedCache.size > STORED_CACHE_SIZE) storedCache.delete(storedCache.keys().next().value as string);
+  return hit;
+}
+
 const onDemandCache = new Map<string, Promise<MetricSnapshot>>();
 const ON_DEMAND_CACHE_SIZE = 8;
 
@@ -321,7 +342,10 @@ export type LoadSnapshotOptions = ReadOptions & {
   exact?: boolean;
 };
 
-/** The columnar snapshot as of a date (or the latest one). */
+/**
+ * The columnar snapshot as of a date (or the latest one). Full snapshots are cached and shared:
+ * the same date gives the same object until the store changes, so treat it as read-only.
+ */
 export async function loadSnapshot(asOf: IsoDate | 'latest', opts: LoadSnapshotOptions = {}): Promise<MetricSnapshot> {
   const metrics = checkMetrics(opts.metrics);
   return withReader(opts.marketDb, async (conn, file) => {
@@ -329,17 +353,17 @@ export async function loadSnapshot(asOf: IsoDate | 'latest', opts: LoadSnapshotO
     let day: number;
     if (asOf === 'latest') {
       const latest = stored.find((d) => d.latest);
-      if (latest) return readStored(conn, latest.day, metrics);
+      if (latest) return readStoredCached(conn, file, latest.day, metrics);
       const last = (await cols(conn, `SELECT ${dayExpr('max(date)')} FROM prices`))[0][0];
       if (last === null) throw notFound('No market data.');
       day = Number(last);
     } else {
       day = toEpochDay(asOf);
       const hit = stored.find((d) => d.day === day);
-      if (hit) return readStored(conn, day, metrics);
+      if (hit) return readStoredCached(conn, file, day, metrics);
       if (opts.exact === false) {
         const before = stored.filter((d) => d.day <= day);
-        if (before.length > 0) return readStored(conn, before[before.length - 1].day, metrics);
+        if (before.length > 0) return readStoredCached(conn, file, before[before.length - 1].day, metrics);
       }
     }
     const key = `${signature(file)}|${day}`;
@@ -351,6 +375,7 @@ export async function loadSnapshot(asOf: IsoDate | 'latest', opts: LoadSnapshotO
       while (onDemandCache.size > ON_DEMAND_CACHE_SIZE) onDemandCache.delete(onDemandCache.keys().next().value as string);
     }
     const full = await pending;
+    if (metrics === METRIC_IDS) return full;
     const values: Record<string, Float64Array> = {};
     for (const id of metrics) values[id] = full.values[id];
     return { ...full, values };
