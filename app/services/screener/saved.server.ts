@@ -125,3 +125,8 @@ export async function getSharedScreener(token: string): Promise<{ name: string; 
   const saved = toSaved(row);
   return { name: saved.name, screen: saved.screen };
 }
+
+/** A typed name, trimmed and checked (422 with the message when empty or too long). */
+export function renameOrThrow(name: string): string {
+  return checkName(name);
+}

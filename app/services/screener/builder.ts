@@ -1,0 +1,126 @@
+import { quote } from './expression';
+import { screenFromSearchParams, screenToSearchParams } from './url';
+
+// The no-JavaScript screen builder: the /screener form is a GET form, and its "Add …" and
+// "Remove" buttons submit builder parameters (add=value&add_metric=pe_ttm&…). This turns such a
+// request into the canonical screen URL to redirect to, so every change is a plain submit and
+// the address bar always holds a clean, shareable screen.
+
+/** Parameters that only exist on the page, kept across edits. */
+export const PAGE_PARAMS = ['asof', 'saved'] as const;
+
+const BUILDER_PARAMS = [
+  'add',
+  'remove',
+  'remove_col',
+  'remove_rank',
+  'add_metric',
+  'add_op',
+  'add_value',
+  'add_value2',
+  'cmp_left',
+  'cmp_op',
+  'cmp_factor',
+  'cmp_right',
+  'rank_metric',
+  'rank_side',
+  'rank_pct',
+  'rank_within',
+  'cat_field',
+  'cat_op',
+  'cat_values',
+  'expr_text',
+  'add_col',
+  'rank_add_metric',
+  'rank_add_dir',
+  'rank_add_weight',
+  'run',
+];
+
+const get = (p: URLSearchParams, k: string) => (p.get(k) ?? '').trim();
+
+function ruleFromBuilder(p: URLSearchParams, kind: string): string | null {
+  switch (kind) {
+    case 'value': {
+      const op = get(p, 'add_op') || '>';
+      if (op === 'between') return `${get(p, 'add_metric')} between ${get(p, 'add_value')} and ${get(p, 'add_value2')}`;
+      return `${get(p, 'add_metric')} ${op} ${get(p, 'add_value')}`;
+    }
+    case 'compare': {
+      const factor = get(p, 'cmp_factor');
+      const right = factor === '' || factor === '1' ? get(p, 'cmp_right') : `${factor} * ${get(p, 'cmp_right')}`;
+      return `${get(p, 'cmp_left')} ${get(p, 'cmp_op') || '>'} ${right}`;
+    }
+    case 'rank':
+      return `${get(p, 'rank_metric')} in ${get(p, 'rank_side') || 'top'} ${get(p, 'rank_pct') || '20'}% of ${get(p, 'rank_within') || 'universe'}`;
+    case 'category': {
+      const values = get(p, 'cat_values')
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
+      return `${get(p, 'cat_field') || 'sector'} ${get(p, 'cat_op') === 'not_in' ? 'not in' : 'in'} [${values.map(quote).join(', ')}]`;
+    }
+    case 'expr':
+      return get(p, 'expr_text') || null;
+    default:
+      return null;
+  }
+}
+
+function removeAt(p: URLSearchParams, key: string, index: number): void {
+  const all = p.getAll(key);
+  p.delete(key);
+  all.forEach((v, i) => {
+    if (i !== index) p.append(key, v);
+  });
+}
+
+/**
+ * The URL to redirect to when the request carries builder parameters, else null. Rules that do
+ * not parse are kept as typed (so their error shows next to them); a valid screen is rewritten to
+ * its canonical query.
+ */
+export function builderRedirect(pathname: string, search: URLSearchParams): string | null {
+  if (!BUILDER_PARAMS.some((k) => search.has(k))) return null;
+  const p = new URLSearchParams(search);
+  // Empty inputs of the GET form ("mcap_min=") are not part of the screen.
+  for (const [k, v] of [...p.entries()]) if (v.trim() === '' && !BUILDER_PARAMS.includes(k)) p.delete(k);
+  const add = get(p, 'add');
+  if (add === 'column') {
+    const col = get(p, 'add_col');
+    if (col && !p.getAll('col').includes(col)) p.append('col', col);
+  } else if (add === 'ranking') {
+    const metric = get(p, 'rank_add_metric');
+    const weight = get(p, 'rank_add_weight');
+    if (metric) p.append('rank', `${metric}:${get(p, 'rank_add_dir') || 'desc'}${weight && weight !== '1' ? `:${weight}` : ''}`);
+  } else if (add) {
+    const text = ruleFromBuilder(p, add);
+    if (text) p.append('r', text);
+  }
+  const removeIndex = (k: string) => {
+    const raw = p.get(k);
+    if (raw === null) return;
+    const i = Number(raw);
+    if (Number.isInteger(i) && i >= 0) removeAt(p, k === 'remove' ? 'r' : k === 'remove_col' ? 'col' : 'rank', i);
+  };
+  removeIndex('remove');
+  removeIndex('remove_col');
+  removeIndex('remove_rank');
+  const changed = add !== '' || p.has('remove') || p.has('remove_col') || p.has('remove_rank');
+  for (const k of BUILDER_PARAMS) p.delete(k);
+  // An edit starts again at page 1.
+  if (changed) p.delete('page');
+  const parsed = screenFromSearchParams(p);
+  let query: URLSearchParams;
+  if (parsed.ok) {
+    query = screenToSearchParams(parsed.screen);
+    for (const k of PAGE_PARAMS) {
+      const v = p.get(k);
+      if (v) query.set(k, v);
+    }
+  } else {
+    query = p;
+  }
+  const qs = query.toString();
+  return qs ? `${pathname}?${qs}` : pathname;
+}
