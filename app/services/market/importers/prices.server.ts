@@ -71,8 +71,6 @@ export const pricesImporter: Importer = {
       ctx.progress.stop();
     }
     await batch.flush();
-    if (warnings.length > 20) ctx.progress.log(`warning: ${warnings.length} warnings; the first 20 follow`);
-    for (const w of warnings.slice(0, 20)) ctx.progress.log(`warning: ${w}`);
     const { snapshotId } = await ctx.writer.finish(SOURCE, `${securities} securities, ${rows} prices`);
     return { source: SOURCE, securities, rows, snapshotId, warnings };
   },

@@ -132,7 +132,6 @@ export const secImporter: Importer = {
     }
     await batch.flush();
     ctx.progress.stop();
-    for (const w of warnings) ctx.progress.log(`warning: ${w}`);
     const { snapshotId } = await ctx.writer.finish('sec', `${companies} companies, ${rows} facts`);
     const summary: ImportSummary = { source: 'sec', securities: companies, rows, snapshotId, warnings };
     return summary;

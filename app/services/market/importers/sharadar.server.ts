@@ -87,7 +87,6 @@ export const sharadarImporter: Importer = {
       ctx.progress.tick(batch.length);
     }
     ctx.progress.stop();
-    for (const w of warnings) ctx.progress.log(`warning: ${w}`);
     const rows = prices.length + facts.length + actions.length;
     const { snapshotId } = await ctx.writer.finish(SOURCE, `${securities.length} securities, ${rows} rows`);
     return { source: SOURCE, securities: securities.length, rows, snapshotId, warnings };
