@@ -230,6 +230,20 @@ describe('prices importer', () => {
     expect(meta.value).toBe(before.snapshotId);
   });
 
+  it('--known-only: a ticker the store does not know is an error at its first row, store unchanged', async () => {
+    const file = freshFile();
+    const seeded = await runImport(file, 'prices', [path.join(FIX, 'prices/YHOO.csv')]);
+    const known = await runImport(file, 'prices', [path.join(FIX, 'prices/YHOO.csv'), '--known-only']);
+    expect(known.securities).toBe(1);
+    expect(known.snapshotId).toBe(seeded.snapshotId);
+    const hash = sha256(file);
+    const panelFile = path.join(FIX, 'prices/panel.csv');
+    const error = await runImport(file, 'prices', [panelFile, '--known-only']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportFileError);
+    expect(String(error)).toContain(`${panelFile}:2: unknown ticker "AAA"`);
+    expect(sha256(file)).toBe(hash);
+  });
+
   const zipline = path.join(DATA, 'corporate_actions/zipline_csvdir_daily_2012-2014');
   it.skipIf(!existsSync(zipline))('real zipline csvdir folder: AAPL adjusted closes continuous across 2014-06-09, KO split 2:1', async () => {
     const file = freshFile();

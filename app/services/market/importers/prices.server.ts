@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Importer, SecurityRecord } from '../store/records';
+import { ImportFileError, type Importer, type SecurityRecord } from '../store/records';
 import { batchRows, BatchWriter } from './batch-writer.server';
 import { expandPaths, parseArgs, readText } from './files.server';
 import { adjustSeries } from './prices/adjust';
@@ -8,9 +8,10 @@ import { parsePriceCsv, tickerFromFileName } from './prices/parse-ohlcv';
 // OHLCV CSV importer. Each file is parsed and checked whole before any of its rows are written;
 // each ticker's prices and `prices`-source actions are replaced, many tickers per transaction.
 
-const USAGE = `import prices <file.csv|file.csv.gz|folder>... [--ticker T] [--skip-bad-rows] [--batch-rows N]
+const USAGE = `import prices <file.csv|file.csv.gz|folder>... [--ticker T] [--skip-bad-rows] [--known-only] [--batch-rows N]
   layouts: Stooq, Yahoo, Tiingo, Quandl WIKI, zipline csvdir, plain date,open,high,low,close,volume[,adj_close],
-  and panels with a Name/ticker column. The ticker comes from that column or the file name (aapl.us.txt → AAPL).`;
+  and panels with a Name/ticker column. The ticker comes from that column or the file name (aapl.us.txt → AAPL).
+  --known-only rejects a file with a ticker the store does not know yet, instead of creating a security.`;
 
 const SOURCE = 'prices';
 
@@ -22,6 +23,7 @@ export const pricesImporter: Importer = {
     if (paths.length === 0) throw new Error(`No input files.\n${USAGE}`);
     const tickerFlag = typeof flags.get('ticker') === 'string' ? (flags.get('ticker') as string).toUpperCase() : null;
     const skipBadRows = flags.has('skip-bad-rows');
+    const knownOnly = flags.has('known-only');
     const files = expandPaths(paths, (f) => /\.(csv|txt)(\.gz)?$/i.test(f));
     if (tickerFlag && files.length > 1) throw new Error('--ticker applies to a single file');
     const warnings: string[] = [];
@@ -42,6 +44,9 @@ export const pricesImporter: Importer = {
         written.set(ticker, file);
         const createdHere = created.get(ticker);
         const existing = createdHere ?? (await ctx.writer.findPermaticker({ ticker }));
+        if (existing === null && knownOnly) {
+          throw new ImportFileError(file, bars[0].line, `unknown ticker "${ticker}": not in the store (without --known-only it would be created)`);
+        }
         const permaticker = existing ?? (await batch.newPermaticker());
         if (existing === null) created.set(ticker, permaticker);
         const { prices, actions } = adjustSeries(bars, parsed.layout, permaticker, SOURCE);
