@@ -19,24 +19,46 @@ export type GroupPositions = {
 export function groupPositions(size: number, rows: Int32Array, values: Float64Array, group: Int32Array | null, higherIsBetter: boolean): GroupPositions {
   const better = new Float64Array(size).fill(NaN);
   const groupSize = new Int32Array(size);
-  const members: number[] = [];
-  for (const r of rows) if (!Number.isNaN(values[r]) && (group === null || group[r] >= 0)) members.push(r);
-  const g = (r: number) => (group === null ? 0 : group[r]);
-  // Sorted by group, then best first.
-  members.sort((a, b) => g(a) - g(b) || (higherIsBetter ? values[b] - values[a] : values[a] - values[b]));
-  let start = 0;
-  while (start < members.length) {
-    let end = start;
-    const code = g(members[start]);
-    while (end < members.length && g(members[end]) === code) end++;
-    const n = end - start;
-    let tieStart = start;
-    for (let i = start; i < end; i++) {
-      if (values[members[i]] !== values[members[tieStart]]) tieStart = i;
-      better[members[i]] = tieStart - start;
-      groupSize[members[i]] = n;
+  // Bucket the values by group into one typed array (a segment per group), sort each segment
+  // natively, then place every row by binary search: no comparator closures on the hot path.
+  let groups = 1;
+  if (group !== null) for (const r of rows) if (group[r] >= groups) groups = group[r] + 1;
+  const counts = new Int32Array(groups + 1);
+  for (const r of rows) {
+    const g = group === null ? 0 : group[r];
+    if (g >= 0 && values[r] === values[r]) counts[g + 1]++;
+  }
+  for (let g = 0; g < groups; g++) counts[g + 1] += counts[g];
+  const sorted = new Float64Array(counts[groups]);
+  const fill = counts.slice(0, groups);
+  for (const r of rows) {
+    const g = group === null ? 0 : group[r];
+    if (g >= 0 && values[r] === values[r]) sorted[fill[g]++] = values[r];
+  }
+  for (let g = 0; g < groups; g++) sorted.subarray(counts[g], counts[g + 1]).sort();
+  for (const r of rows) {
+    const g = group === null ? 0 : group[r];
+    const v = values[r];
+    if (g < 0 || v !== v) continue;
+    const lo = counts[g];
+    const hi = counts[g + 1];
+    // First index with sorted[i] >= v, and first with sorted[i] > v.
+    let a = lo;
+    let b = hi;
+    while (a < b) {
+      const m = (a + b) >> 1;
+      if (sorted[m] < v) a = m + 1;
+      else b = m;
     }
-    start = end;
+    const lower = a;
+    b = hi;
+    while (a < b) {
+      const m = (a + b) >> 1;
+      if (sorted[m] <= v) a = m + 1;
+      else b = m;
+    }
+    better[r] = higherIsBetter ? hi - a : lower - lo;
+    groupSize[r] = hi - lo;
   }
   return { better, groupSize };
 }
