@@ -155,5 +155,7 @@ describe('metric snapshots in DuckDB', () => {
       }),
     ).rejects.toBeInstanceOf(DomainError);
     await expect(loadSnapshot('latest', { marketDb: file, metrics: ['nope'] })).rejects.toMatchObject({ status: 404 });
+    await expect(loadSnapshot('2024-02-30', { marketDb: file })).rejects.toMatchObject({ status: 422 });
+    await expect(metricSeries(securities[0].permaticker, 'price', { marketDb: file, from: 'soon' })).rejects.toMatchObject({ status: 422 });
   });
 });

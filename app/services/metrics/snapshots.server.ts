@@ -8,7 +8,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { config } from '../config.server';
-import { fromEpochDay, toEpochDay, type IsoDate } from '../dates';
+import { fromEpochDay, isIsoDate, toEpochDay, type IsoDate } from '../dates';
 import { DomainError, notFound, unprocessable } from '../http/errors';
 import { MarketDataMissingError, marketReader } from '../market/store/open-store.server';
 import type { ProgressReporter } from '../market/store/records';
@@ -20,7 +20,15 @@ import { metricSeriesOf, type SeriesPoint } from './engine/series';
 import type { MarketReturns, MetricSnapshot } from './engine/types';
 import { METRICS_ENGINE_VERSION, SNAPSHOT_DDL, SNAPSHOT_TABLES } from './snapshot-schema';
 import { snapshotDays } from './snapshot-dates';
-import { blobBytes, listSecurities, loadBlock, loadMarketReturns, MARKET_RETURNS_SQL, type SecurityRow } from './store-loader.server';
+import {
+  blobBytes,
+  findSecurity,
+  listSecurities,
+  loadBlock,
+  loadMarketReturns,
+  MARKET_RETURNS_SQL,
+  type SecurityRow,
+} from './store-loader.server';
 
 // Precomputed point-in-time snapshots: built after every import (latest + every month-end, and
 // optionally every week), read by the screener, company pages and backtests. Dates without a
@@ -358,6 +366,7 @@ export async function loadSnapshot(asOf: IsoDate | 'latest', opts: LoadSnapshotO
       if (last === null) throw notFound('No market data.');
       day = Number(last);
     } else {
+      if (!isIsoDate(asOf)) throw unprocessable(`Not a date (YYYY-MM-DD): ${asOf}`);
       day = toEpochDay(asOf);
       const hit = stored.find((d) => d.day === day);
       if (hit) return readStoredCached(conn, file, day, metrics);
@@ -446,9 +455,16 @@ export async function metricSeries(
 ): Promise<MetricSeries> {
   const metric = getMetric(metricId);
   if (!metric) throw notFound(`Unknown metric: ${metricId}`);
+  for (const [name, value] of [
+    ['from', opts.from],
+    ['to', opts.to],
+    ['as_of', opts.asOf],
+  ] as const) {
+    if (value !== undefined && !isIsoDate(value)) throw unprocessable(`\`${name}\` is not a date (YYYY-MM-DD): ${value}`);
+  }
   if (opts.from && opts.to && opts.from > opts.to) throw unprocessable('`from` must not be after `to`.');
   return withReader(opts.marketDb, async (conn, file) => {
-    const security = (await listSecurities(conn)).find((s) => s.permaticker === permaticker);
+    const security = await findSecurity(conn, permaticker);
     if (!security) throw notFound(`Unknown security: ${permaticker}`);
     const mode = opts.mode ?? 'point_in_time';
     const asOfDay = opts.asOf ? toEpochDay(opts.asOf) : Number.POSITIVE_INFINITY;

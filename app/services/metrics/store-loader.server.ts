@@ -49,6 +49,25 @@ export async function listSecurities(conn: DuckDBConnection): Promise<SecurityRo
   }));
 }
 
+/** One security with its price range (a keyed lookup, no scan of the whole prices table). */
+export async function findSecurity(conn: DuckDBConnection, permaticker: number): Promise<SecurityRow | null> {
+  const c = await columns(
+    conn,
+    `SELECT s.permaticker, s.is_delisted,
+            (SELECT ${days('min(date)')} FROM prices p WHERE p.permaticker = s.permaticker),
+            (SELECT ${days('max(date)')} FROM prices p WHERE p.permaticker = s.permaticker)
+       FROM securities s WHERE s.permaticker = $1`,
+    [permaticker],
+  );
+  if (c[0].length === 0) return null;
+  return {
+    permaticker: Number(c[0][0]),
+    delisted: Boolean(c[1][0]),
+    firstDay: c[2][0] === null ? null : Number(c[2][0]),
+    lastDay: c[3][0] === null ? null : Number(c[3][0]),
+  };
+}
+
 export type BlockWindow = {
   /** Load nothing after this day (prices ≤ it, facts filed < it, dividends ≤ it). */
   toDay?: number;
