@@ -96,7 +96,8 @@ export const secImporter: Importer = {
           profiles.set(profile.cik, profile);
         } else if (typeof doc === 'object' && doc !== null && 'facts' in doc) {
           const cik = normaliseCik((doc as Record<string, unknown>).cik, file);
-          sources.push({ cik, label: file, load: async () => doc });
+          // Read again when its turn comes: a folder of thousands of 4 MB documents does not fit.
+          sources.push({ cik, label: file, load: async () => parseJson(readText(file), file) });
         } else {
           throw new ImportFileError(file, null, 'not an SEC companyfacts, submissions or company_tickers document');
         }
