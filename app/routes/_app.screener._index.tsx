@@ -153,7 +153,7 @@ function RuleFields({ data }: { data: Data }) {
           );
         })}
       </ol>
-      <details className="screener-add" open={data.ruleTexts.length === 0}>
+      <details className="screener-add" open>
         <summary>Add a rule</summary>
         <div className="screener-add-grid">
           <fieldset>

@@ -1,0 +1,128 @@
+import type { Locator, Page } from '@playwright/test';
+import { acknowledgeInfo, control, modal } from './support/issue2-helpers';
+import { expect, test } from './support/issue2-session';
+import { expectNoAxeViolations } from './support/fixtures';
+
+// The screener with JavaScript on and off (projects js / nojs) on the e2e demo universe: build a
+// screen of four rule kinds with the builder buttons, see results, sort, explain a row, save it
+// (prompt), rename (prompt), duplicate, delete (confirm); and the same building and saving by
+// keyboard alone.
+
+async function addRule(page: Page, fields: Record<string, string>, button: string): Promise<void> {
+  for (const [label, value] of Object.entries(fields)) {
+    const input = page.locator(label);
+    if ((await input.evaluate((el) => el.tagName)) === 'SELECT') await input.selectOption(value);
+    else await input.fill(value);
+  }
+  await page.getByRole('button', { name: button, exact: true }).click();
+  await expect(page.locator('#add-metric')).toHaveValue('');
+}
+
+function results(page: Page): Locator {
+  return page.getByTestId('screener-results');
+}
+
+async function tabTo(page: Page, target: Locator, max = 400): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error('could not reach the element with Tab');
+}
+
+test('build a four-rule screen, sort, explain, save, rename, duplicate and delete', async ({ page }) => {
+  await page.goto('/screener');
+  await expect(page.getByRole('heading', { name: 'Stock screener' })).toBeVisible();
+  await addRule(page, { '#add-metric': 'market_cap', '#add-op': '>', '#add-value': '0' }, 'Add value rule');
+  await addRule(page, { '#cmp-left': 'price', '#cmp-op': '>', '#cmp-factor': '0.5', '#cmp-right': 'sma200' }, 'Add comparison');
+  await addRule(page, { '#rank-metric': 'ret_12m', '#rank-side': 'top', '#rank-pct': '80', '#rank-within': 'sector' }, 'Add rank rule');
+  await addRule(page, { '#expr-text': '(price - sma50) / sma50 > -0.5' }, 'Add expression rule');
+  await expect(page.getByLabel('Rule 1', { exact: true })).toHaveValue('market_cap > 0');
+  await expect(page.getByLabel('Rule 2', { exact: true })).toHaveValue('price > 0.5 * sma200');
+  await expect(page.getByLabel('Rule 3', { exact: true })).toHaveValue('ret_12m in top 80% of sector');
+  await expect(page.getByLabel('Rule 4', { exact: true })).toHaveValue('(price - sma50) / sma50 > -0.5');
+  await expect(page).toHaveURL(/r=ret_12m\+in\+top\+80%25\+of\+sector/);
+
+  const count = Number((await page.getByTestId('screener-count').locator('strong').innerText()).trim());
+  expect(count).toBeGreaterThan(0);
+  await expect(results(page).locator('tbody tr')).toHaveCount(Math.min(count, 50));
+  await expectNoAxeViolations(page);
+
+  // Sort by price, descending (first click on a numeric column).
+  await results(page).getByRole('link', { name: /^Price, sort descending/ }).click();
+  await expect(results(page).getByRole('columnheader', { name: /^Price/ })).toHaveAttribute('aria-sort', 'descending');
+  const prices = await results(page).locator('tbody tr td.num:first-of-type').allInnerTexts();
+  const numbers = prices.map((t) => Number(t.replace(/[^0-9.]/g, ''))).filter((n) => !Number.isNaN(n));
+  expect(numbers).toEqual([...numbers].sort((a, b) => b - a));
+
+  // Explain the first row.
+  const firstTicker = (await results(page).locator('tbody tr').first().getByRole('rowheader').innerText()).trim();
+  await results(page).getByRole('link', { name: `Explain ${firstTicker}`, exact: true }).click();
+  const why = page.getByRole('region', { name: `Why ${firstTicker} is in` });
+  await expect(why).toBeVisible();
+  await expect(why.getByRole('row')).toHaveCount(1 + 1 + 4);
+
+  // Save through the prompt.
+  const name = `Trend ${Date.now()}`;
+  await page.getByRole('link', { name: 'Save screen…' }).click();
+  const prompt = modal(page, 'Save screen');
+  await expect(prompt).toBeVisible();
+  await prompt.getByLabel('Name').fill(name);
+  await control(prompt, 'OK').click();
+  await acknowledgeInfo(page, 'Screen saved', name);
+  await expect(page.getByRole('link', { name: 'Backtest this screen' })).toHaveAttribute('href', /\/backtest\?screener_id=/);
+
+  // Manage: rename, duplicate, delete.
+  await page.goto('/screener/manage');
+  const row = page.getByRole('row', { name: new RegExp(name) });
+  await expect(row).toContainText(String(count));
+  await row.getByRole('link', { name: `Rename ${name}` }).click();
+  const rename = modal(page, 'Rename screener');
+  await rename.getByLabel('Name').fill(`${name} renamed`);
+  await control(rename, 'OK').click();
+  await acknowledgeInfo(page, 'Renamed');
+  await page.getByRole('button', { name: `Duplicate ${name} renamed`, exact: true }).click();
+  await acknowledgeInfo(page, 'Duplicated');
+  await expect(page.getByRole('rowheader', { name: `${name} renamed (copy)` })).toBeVisible();
+  await page.getByRole('link', { name: `Delete ${name} renamed (copy)` }).click();
+  const confirm = modal(page, 'Delete screener?');
+  await control(confirm, 'Delete screener').click();
+  await acknowledgeInfo(page, 'Deleted');
+  await expect(page.getByRole('rowheader', { name: `${name} renamed (copy)` })).toHaveCount(0);
+  await expect(page.getByRole('rowheader', { name: `${name} renamed`, exact: true })).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
+test('a bad rule shows its error with the column, not a crash', async ({ page }) => {
+  await page.goto('/screener?r=(revnue_ttm+-+1)+%3E+2');
+  await expect(page.getByRole('alert')).toContainText('Rule 1: Unknown metric "revnue_ttm" at column 2');
+  await expect(page.getByLabel('Rule 1', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+});
+
+test('build and save a screen by keyboard alone', async ({ page }) => {
+  await page.goto('/screener');
+  await tabTo(page, page.locator('#add-metric'));
+  await page.keyboard.type('pe_ttm');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('40');
+  await tabTo(page, page.getByRole('button', { name: 'Add value rule' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Rule 1', { exact: true })).toHaveValue('pe_ttm > 40');
+  await tabTo(page, page.getByRole('link', { name: 'Save screen…' }));
+  await page.keyboard.press('Enter');
+  const prompt = modal(page, 'Save screen');
+  await expect(prompt).toBeVisible();
+  const input = prompt.getByLabel('Name');
+  await tabTo(page, input, 20);
+  const name = `Keyboard ${Date.now()}`;
+  await page.keyboard.type(name);
+  await page.keyboard.press('Enter');
+  const info = modal(page, 'Screen saved');
+  await expect(info).toContainText(name);
+  await tabTo(page, control(info, 'OK'), 20);
+  await page.keyboard.press('Enter');
+  await expect(info).toBeHidden();
+  await page.goto('/screener/manage');
+  await expect(page.getByRole('rowheader', { name })).toBeVisible();
+});
