@@ -1,5 +1,15 @@
 import { expect, test, uniqueEmail } from './support/fixtures';
-import { acknowledgeInfo, codeFromMail, javaScriptOn, RESET_MAIL, SIGN_IN_MAIL, submitLogin, submitRegistration, userInitials, wrongCode } from './support/issue2-helpers';
+import {
+  acknowledgeInfo,
+  codeFromMail,
+  javaScriptOn,
+  RESET_MAIL,
+  SIGN_IN_MAIL,
+  submitLogin,
+  submitRegistration,
+  userInitials,
+  wrongCode,
+} from './support/issue2-helpers';
 
 // The account flows of issue 2 through the real pages, with JavaScript on and off: sign-up,
 // finishing the profile, sign-out, sign-in with the code from the real SMTP server, the profile
@@ -104,7 +114,12 @@ test('a wrong code shows an error and keeps the e-mail; the right code then sign
   await expect(userInitials(page)).toHaveText('KJ');
 });
 
-test('forgot and reset the password: the code comes by mail, the old password stops working', async ({ page, createUser, mailbox, signIn }) => {
+test('forgot and reset the password: the code comes by mail, the old password stops working', async ({
+  page,
+  createUser,
+  mailbox,
+  signIn,
+}) => {
   const user = await createUser({ access: true, name: 'Mary Jackson' });
   const newPassword = 'a brand new passphrase 42';
 

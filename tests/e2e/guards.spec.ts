@@ -8,7 +8,15 @@ import { codeFromMail, RESET_MAIL, userInitials } from './support/issue2-helpers
 // One test per caller signs in once and walks through every rule.
 
 /** The pages of the welcome layout: no authentication needed, so everyone reaches them. */
-const WELCOME_PAGES = ['/login', '/register', '/forgot-password', '/reset-password', '/otp?email=a%40b.co', '/finish-profile-creation', '/oauth'];
+const WELCOME_PAGES = [
+  '/login',
+  '/register',
+  '/forgot-password',
+  '/reset-password',
+  '/otp?email=a%40b.co',
+  '/finish-profile-creation',
+  '/oauth',
+];
 
 /** Opens `path` and expects to end on `expected` (path and query) with a page that loaded. */
 async function expectLandsOn(page: Page, path: string, expected: string): Promise<void> {
@@ -68,7 +76,11 @@ test('a signed-in user without access reaches only the allowed pages', async ({ 
   await expectLandsOn(page, '/backtest', '/data-browser');
 });
 
-test('a user with access reaches everything but the admin page; /backtest needs a screener or backtest', async ({ page, createUser, signIn }) => {
+test('a user with access reaches everything but the admin page; /backtest needs a screener or backtest', async ({
+  page,
+  createUser,
+  signIn,
+}) => {
   const user = await createUser({ access: true, name: 'Full Access' });
   await signIn(page, user.email, user.password);
   await expect(page).toHaveURL(/\/$/);
@@ -118,7 +130,14 @@ async function resetPasswordByApi(request: APIRequestContext, mailbox: Mailbox, 
   expect(confirmed.status(), await confirmed.text()).toBeLessThan(300);
 }
 
-test('a session whose token was revoked is signed out and sent to the data browser', async ({ page, createUser, signIn, mailbox, playwright, baseURL }) => {
+test('a session whose token was revoked is signed out and sent to the data browser', async ({
+  page,
+  createUser,
+  signIn,
+  mailbox,
+  playwright,
+  baseURL,
+}) => {
   const user = await createUser({ access: true, name: 'Revoked Token' });
   await signIn(page, user.email, user.password);
   await expect(userInitials(page)).toHaveText('RT');
