@@ -384,7 +384,7 @@ const CORE: MetricDefinition[] = [
     category: 'price_volume',
     ...px,
     frequency: 'daily',
-    definition: 'Highest close of the last 252 trading days (split-adjusted to today’s shares).',
+    definition: 'Highest close of the last 252 trading days, or since listing when fewer (split-adjusted to today’s shares).',
     higherIsBetter: null,
   }),
   m({
@@ -393,7 +393,7 @@ const CORE: MetricDefinition[] = [
     category: 'price_volume',
     ...px,
     frequency: 'daily',
-    definition: 'Lowest close of the last 252 trading days (split-adjusted to today’s shares).',
+    definition: 'Lowest close of the last 252 trading days, or since listing when fewer (split-adjusted to today’s shares).',
     higherIsBetter: null,
   }),
   m({
