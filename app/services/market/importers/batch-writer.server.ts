@@ -50,11 +50,25 @@ export class BatchWriter {
       const securities = batch.flatMap((w) => (w.security ? [w.security] : []));
       if (securities.length > 0) await tx.upsertSecurities(securities);
       const withPrices = batch.filter((w) => w.prices);
-      if (withPrices.length > 0) await tx.replacePrices(withPrices.map((w) => w.permaticker), withPrices.flatMap((w) => w.prices!));
+      if (withPrices.length > 0)
+        await tx.replacePrices(
+          withPrices.map((w) => w.permaticker),
+          withPrices.flatMap((w) => w.prices!),
+        );
       const withActions = batch.filter((w) => w.actions);
-      if (withActions.length > 0) await tx.replaceActions(withActions.map((w) => w.permaticker), this.source, withActions.flatMap((w) => w.actions!));
+      if (withActions.length > 0)
+        await tx.replaceActions(
+          withActions.map((w) => w.permaticker),
+          this.source,
+          withActions.flatMap((w) => w.actions!),
+        );
       const withFacts = batch.filter((w) => w.facts);
-      if (withFacts.length > 0) await tx.replaceFacts(withFacts.map((w) => w.permaticker), this.source, withFacts.flatMap((w) => w.facts!));
+      if (withFacts.length > 0)
+        await tx.replaceFacts(
+          withFacts.map((w) => w.permaticker),
+          this.source,
+          withFacts.flatMap((w) => w.facts!),
+        );
     });
     // Committed: the store's own counter now covers every id handed out.
     this.nextFree = null;

@@ -33,7 +33,10 @@ export function csvRecords(text: string, file: string): CsvRecord[] {
 
 function viaCsvParse(text: string, file: string): CsvRecord[] {
   try {
-    const records = parse(text, { info: true, skip_empty_lines: true, bom: true }) as unknown as { record: string[]; info: { lines: number } }[];
+    const records = parse(text, { info: true, skip_empty_lines: true, bom: true }) as unknown as {
+      record: string[];
+      info: { lines: number };
+    }[];
     return records.map((r) => ({ line: r.info.lines, cells: r.record }));
   } catch (e) {
     const err = e as { message?: string; lines?: number };

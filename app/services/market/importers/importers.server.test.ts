@@ -20,7 +20,13 @@ const FIX = path.resolve('tests/fixtures');
 const DATA = path.resolve('../shared/data');
 
 type Env = { secUserAgent?: string };
-async function runImport(file: string, source: string, args: string[], env: Env = {}, fetchImpl?: typeof fetch): Promise<ImportSummary & { log: string[] }> {
+async function runImport(
+  file: string,
+  source: string,
+  args: string[],
+  env: Env = {},
+  fetchImpl?: typeof fetch,
+): Promise<ImportSummary & { log: string[] }> {
   const progress = lineProgress(() => {});
   const summary = await withMarketWriter(file, {}, (writer) => importers[source].run(args, { writer, progress, env, fetch: fetchImpl }));
   return { ...summary, log: progress.lines };
@@ -53,7 +59,10 @@ describe('sec importer (fixture)', () => {
       cik: '0000999999',
       source: 'sec',
     });
-    const [counts] = await query<{ facts: number; missing: number }>(file, `SELECT count(*)::INTEGER AS facts, count(*) FILTER (WHERE accession IS NULL)::INTEGER AS missing FROM facts`);
+    const [counts] = await query<{ facts: number; missing: number }>(
+      file,
+      `SELECT count(*)::INTEGER AS facts, count(*) FILTER (WHERE accession IS NULL)::INTEGER AS missing FROM facts`,
+    );
     expect(counts.facts).toBe(first.rows);
     expect(counts.missing).toBe(0);
     const again = await runImport(file, 'sec', [path.join(FIX, 'sec')]);
@@ -66,7 +75,13 @@ describe('sec importer (fixture)', () => {
     const { zipSync } = await import('fflate');
     const { writeFileSync } = await import('node:fs');
     const zip = path.join(dir, 'companyfacts.zip');
-    writeFileSync(zip, zipSync({ 'CIK0000999999.json': readFileSync(path.join(FIX, 'sec/CIK0000999999.json')), 'README.txt': new TextEncoder().encode('not a company') }));
+    writeFileSync(
+      zip,
+      zipSync({
+        'CIK0000999999.json': readFileSync(path.join(FIX, 'sec/CIK0000999999.json')),
+        'README.txt': new TextEncoder().encode('not a company'),
+      }),
+    );
     const fromZip = freshFile();
     const fromFiles = freshFile();
     const profile = [path.join(FIX, 'sec/submissions-CIK0000999999.json')];
@@ -114,7 +129,10 @@ describe.skipIf(!hasSec)('sec importer (real EDGAR files)', () => {
     const file = freshFile();
     const summary = await runImport(file, 'sec', inputs);
     expect(summary.securities).toBe(6);
-    const securities = await query<{ ticker: string; exchange: string | null }>(file, 'SELECT ticker, exchange FROM securities ORDER BY cik');
+    const securities = await query<{ ticker: string; exchange: string | null }>(
+      file,
+      'SELECT ticker, exchange FROM securities ORDER BY cik',
+    );
     expect(securities.map((s) => s.ticker)).toEqual(['AAPL', 'NVDA', 'SNOW', 'GOOGL', 'MRVL', 'LPA']);
     expect(securities[0].exchange).toBe('Nasdaq');
     const rows = await query<{ value: number; filed: string; form: string }>(
@@ -132,20 +150,34 @@ describe.skipIf(!hasSec)('sec importer (real EDGAR files)', () => {
   it('imports online through data.sec.gov (recorded answers), declared and at most 10 requests a second', async () => {
     const served = new Map<string, string>();
     for (const cik of ['0000320193', '0001045810', '0001652044', '0001835632', '0001640147']) {
-      served.set(`https://data.sec.gov/api/xbrl/companyfacts/CIK${cik}.json`, path.join(DATA, `fundamentals/sec/companyfacts/CIK${cik}.json`));
+      served.set(
+        `https://data.sec.gov/api/xbrl/companyfacts/CIK${cik}.json`,
+        path.join(DATA, `fundamentals/sec/companyfacts/CIK${cik}.json`),
+      );
       const sub = path.join(DATA, `fundamentals/sec/submissions/CIK${cik}.json`);
       if (existsSync(sub)) served.set(`https://data.sec.gov/submissions/CIK${cik}.json`, sub);
     }
-    served.set('https://www.sec.gov/files/company_tickers_exchange.json', path.join(DATA, 'companies/sec_company_tickers_exchange_2023-05.json'));
+    served.set(
+      'https://www.sec.gov/files/company_tickers_exchange.json',
+      path.join(DATA, 'companies/sec_company_tickers_exchange_2023-05.json'),
+    );
     const calls: { url: string; at: number; agent: string | null }[] = [];
     const fakeFetch = (async (input: string | URL | Request, init?: RequestInit) => {
       const url = String(input);
       calls.push({ url, at: Date.now(), agent: new Headers(init?.headers).get('user-agent') });
       const body = served.get(url);
-      return body ? new Response(readFileSync(body), { status: 200, headers: { 'content-type': 'application/json' } }) : new Response('{"error":"not found"}', { status: 404 });
+      return body
+        ? new Response(readFileSync(body), { status: 200, headers: { 'content-type': 'application/json' } })
+        : new Response('{"error":"not found"}', { status: 404 });
     }) as typeof fetch;
     const file = freshFile();
-    const summary = await runImport(file, 'sec', ['--online', '--tickers', 'AAPL,NVDA,GOOGL,MRVL,SNOW'], { secUserAgent: 'Quarry tests tests@example.com' }, fakeFetch);
+    const summary = await runImport(
+      file,
+      'sec',
+      ['--online', '--tickers', 'AAPL,NVDA,GOOGL,MRVL,SNOW'],
+      { secUserAgent: 'Quarry tests tests@example.com' },
+      fakeFetch,
+    );
     expect(summary.securities).toBe(5);
     expect(calls.length).toBe(11);
     expect(calls.every((c) => c.agent === 'Quarry tests tests@example.com')).toBe(true);
@@ -164,10 +196,16 @@ describe('sharadar importer', () => {
     const file = freshFile();
     const first = await runImport(file, 'sharadar', [path.join(FIX, 'sharadar')]);
     expect(first.securities).toBe(3);
-    const counts = await query(file, `SELECT (SELECT count(*) FROM prices)::INTEGER AS prices, (SELECT count(*) FROM facts)::INTEGER AS facts,
-      (SELECT count(*) FROM corporate_actions)::INTEGER AS actions, (SELECT count(*) FROM ticker_history)::INTEGER AS tickers`);
+    const counts = await query(
+      file,
+      `SELECT (SELECT count(*) FROM prices)::INTEGER AS prices, (SELECT count(*) FROM facts)::INTEGER AS facts,
+      (SELECT count(*) FROM corporate_actions)::INTEGER AS actions, (SELECT count(*) FROM ticker_history)::INTEGER AS tickers`,
+    );
     expect(counts[0]).toMatchObject({ prices: 8, actions: 5, tickers: 4 });
-    const history = await query(file, `SELECT ticker, start_date::VARCHAR AS s, end_date::VARCHAR AS e FROM ticker_history WHERE permaticker = 194817 ORDER BY start_date`);
+    const history = await query(
+      file,
+      `SELECT ticker, start_date::VARCHAR AS s, end_date::VARCHAR AS e FROM ticker_history WHERE permaticker = 194817 ORDER BY start_date`,
+    );
     expect(history).toEqual([
       { ticker: 'FB', s: '2012-05-18', e: '2022-06-08' },
       { ticker: 'META', s: '2022-06-09', e: null },
@@ -199,7 +237,10 @@ describe('prices importer', () => {
     const first = await runImport(file, 'prices', good);
     expect(first.securities).toBe(6);
     expect(first.warnings).toEqual([expect.stringMatching(/no close, row skipped/)]);
-    const actions = await query(file, `SELECT s.ticker, a.action, a.value FROM corporate_actions a JOIN securities s USING (permaticker) ORDER BY s.ticker, a.date`);
+    const actions = await query(
+      file,
+      `SELECT s.ticker, a.action, a.value FROM corporate_actions a JOIN securities s USING (permaticker) ORDER BY s.ticker, a.date`,
+    );
     expect(actions).toEqual([
       { ticker: 'TIIN', action: 'dividend', value: 1 },
       { ticker: 'TIIN', action: 'split', value: 2 },
@@ -245,22 +286,28 @@ describe('prices importer', () => {
   });
 
   const zipline = path.join(DATA, 'corporate_actions/zipline_csvdir_daily_2012-2014');
-  it.skipIf(!existsSync(zipline))('real zipline csvdir folder: AAPL adjusted closes continuous across 2014-06-09, KO split 2:1', async () => {
-    const file = freshFile();
-    const summary = await runImport(file, 'prices', [zipline]);
-    expect(summary.securities).toBe(4);
-    const around = await query<{ d: string; close: number; close_unadj: number }>(
-      file,
-      `SELECT p.date::VARCHAR AS d, p.close, p.close_unadj FROM prices p JOIN securities s USING (permaticker)
+  it.skipIf(!existsSync(zipline))(
+    'real zipline csvdir folder: AAPL adjusted closes continuous across 2014-06-09, KO split 2:1',
+    async () => {
+      const file = freshFile();
+      const summary = await runImport(file, 'prices', [zipline]);
+      expect(summary.securities).toBe(4);
+      const around = await query<{ d: string; close: number; close_unadj: number }>(
+        file,
+        `SELECT p.date::VARCHAR AS d, p.close, p.close_unadj FROM prices p JOIN securities s USING (permaticker)
        WHERE s.ticker = 'AAPL' AND p.date BETWEEN '2014-06-06' AND '2014-06-09' ORDER BY p.date`,
-    );
-    expect(around.map((r) => r.d)).toEqual(['2014-06-06', '2014-06-09']);
-    expect(Math.abs(around[1].close / around[0].close - 1)).toBeLessThan(0.05);
-    expect(around[0].close_unadj / around[1].close_unadj).toBeGreaterThan(6);
-    const splits = await query(file, `SELECT s.ticker, a.date::VARCHAR AS d, a.value FROM corporate_actions a JOIN securities s USING (permaticker) WHERE a.action = 'split' ORDER BY s.ticker`);
-    expect(splits).toEqual([
-      { ticker: 'AAPL', d: '2014-06-09', value: 7 },
-      { ticker: 'KO', d: '2012-08-13', value: 2 },
-    ]);
-  });
+      );
+      expect(around.map((r) => r.d)).toEqual(['2014-06-06', '2014-06-09']);
+      expect(Math.abs(around[1].close / around[0].close - 1)).toBeLessThan(0.05);
+      expect(around[0].close_unadj / around[1].close_unadj).toBeGreaterThan(6);
+      const splits = await query(
+        file,
+        `SELECT s.ticker, a.date::VARCHAR AS d, a.value FROM corporate_actions a JOIN securities s USING (permaticker) WHERE a.action = 'split' ORDER BY s.ticker`,
+      );
+      expect(splits).toEqual([
+        { ticker: 'AAPL', d: '2014-06-09', value: 7 },
+        { ticker: 'KO', d: '2012-08-13', value: 2 },
+      ]);
+    },
+  );
 });

@@ -45,7 +45,11 @@ export const pricesImporter: Importer = {
         const createdHere = created.get(ticker);
         const existing = createdHere ?? (await ctx.writer.findPermaticker({ ticker }));
         if (existing === null && knownOnly) {
-          throw new ImportFileError(file, bars[0].line, `unknown ticker "${ticker}": not in the store (without --known-only it would be created)`);
+          throw new ImportFileError(
+            file,
+            bars[0].line,
+            `unknown ticker "${ticker}": not in the store (without --known-only it would be created)`,
+          );
         }
         const permaticker = existing ?? (await batch.newPermaticker());
         if (existing === null) created.set(ticker, permaticker);

@@ -34,7 +34,9 @@ export const secImporter: Importer = {
 
     if (flags.has('online')) {
       if (!ctx.env.secUserAgent) {
-        throw new Error('Online SEC import refused: set SEC_USER_AGENT to a name and e-mail (e.g. "Jane Doe jane@example.com"); the SEC blocks undeclared clients.');
+        throw new Error(
+          'Online SEC import refused: set SEC_USER_AGENT to a name and e-mail (e.g. "Jane Doe jane@example.com"); the SEC blocks undeclared clients.',
+        );
       }
       const fetchImpl = ctx.fetch ?? globalThis.fetch;
       const client = createEdgarClient({ userAgent: ctx.env.secUserAgent, fetch: fetchImpl });
@@ -191,7 +193,8 @@ async function importCompany(
 function addListing(listings: Map<string, TickerListing>, l: TickerListing): void {
   const current = listings.get(l.cik);
   if (!current) listings.set(l.cik, l);
-  else if (current.exchange === null && current.ticker === l.ticker && l.exchange !== null) listings.set(l.cik, { ...current, exchange: l.exchange });
+  else if (current.exchange === null && current.ticker === l.ticker && l.exchange !== null)
+    listings.set(l.cik, { ...current, exchange: l.exchange });
 }
 
 function listFlag(value: string | true | undefined): string[] {

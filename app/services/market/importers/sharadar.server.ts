@@ -29,7 +29,8 @@ export const sharadarImporter: Importer = {
     for (const file of expandPaths(paths, (f) => /\.csv(\.gz)?$/i.test(f))) {
       const text = readText(file);
       const table = tableOf(headerOf(text));
-      if (!table) throw new ImportFileError(file, 1, `not a Sharadar TICKERS, SEP, SF1 or ACTIONS table (header: ${headerOf(text).join(',')})`);
+      if (!table)
+        throw new ImportFileError(file, 1, `not a Sharadar TICKERS, SEP, SF1 or ACTIONS table (header: ${headerOf(text).join(',')})`);
       files.set(table, [...(files.get(table) ?? []), { file, text }]);
     }
     const tickerFiles = files.get('TICKERS');
@@ -45,7 +46,8 @@ export const sharadarImporter: Importer = {
     for (const f of files.get('SF1') ?? []) {
       const r = parseSf1(f.text, f.file, tickers.byTicker);
       facts.push(...r.facts);
-      for (const [dimension, n] of r.skippedDimensions) warnings.push(`${f.file}: ${n} ${dimension} rows skipped (only ARQ and ARY are as reported)`);
+      for (const [dimension, n] of r.skippedDimensions)
+        warnings.push(`${f.file}: ${n} ${dimension} rows skipped (only ARQ and ARY are as reported)`);
     }
     const actions: CorporateActionRecord[] = [];
     for (const f of files.get('ACTIONS') ?? []) {
@@ -80,9 +82,23 @@ export const sharadarImporter: Importer = {
         // Prices are replaced only for securities this SEP file covers, so a TICKERS-only run
         // does not wipe prices that came from elsewhere.
         const withPrices = keys.filter((k) => pricesBy.has(k));
-        if (withPrices.length > 0) await tx.replacePrices(withPrices, withPrices.flatMap((k) => pricesBy.get(k)!));
-        if (hasSf1) await tx.replaceFacts(keys, SOURCE, keys.flatMap((k) => factsBy.get(k) ?? []));
-        if (hasActions) await tx.replaceActions(keys, SOURCE, keys.flatMap((k) => actionsBy.get(k) ?? []));
+        if (withPrices.length > 0)
+          await tx.replacePrices(
+            withPrices,
+            withPrices.flatMap((k) => pricesBy.get(k)!),
+          );
+        if (hasSf1)
+          await tx.replaceFacts(
+            keys,
+            SOURCE,
+            keys.flatMap((k) => factsBy.get(k) ?? []),
+          );
+        if (hasActions)
+          await tx.replaceActions(
+            keys,
+            SOURCE,
+            keys.flatMap((k) => actionsBy.get(k) ?? []),
+          );
       });
       ctx.progress.tick(batch.length);
     }

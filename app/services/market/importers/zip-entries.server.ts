@@ -19,11 +19,13 @@ export function zipEntries(zip: Uint8Array, file: string): ZipEntry[] {
   if (eocd < 0) throw new ImportFileError(file, null, 'not a zip file (no end of central directory)');
   const count = view.getUint16(eocd + 10, true);
   let offset = view.getUint32(eocd + 16, true);
-  if (count === 0xffff || offset === 0xffffffff) throw new ImportFileError(file, null, 'ZIP64 archives are not supported; unpack it into a folder instead');
+  if (count === 0xffff || offset === 0xffffffff)
+    throw new ImportFileError(file, null, 'ZIP64 archives are not supported; unpack it into a folder instead');
   const decoder = new TextDecoder();
   const entries: ZipEntry[] = [];
   for (let i = 0; i < count; i++) {
-    if (view.getUint32(offset, true) !== 0x02014b50) throw new ImportFileError(file, null, `corrupt zip central directory at entry ${i + 1}`);
+    if (view.getUint32(offset, true) !== 0x02014b50)
+      throw new ImportFileError(file, null, `corrupt zip central directory at entry ${i + 1}`);
     const method = view.getUint16(offset + 10, true);
     const compressedSize = view.getUint32(offset + 20, true);
     const nameLength = view.getUint16(offset + 28, true);

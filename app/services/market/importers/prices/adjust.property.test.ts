@@ -26,7 +26,18 @@ function histories(days: { ret: number; dividend: number; split: number }[]): { 
   let price = 50;
   const raw: Bar[] = days.map((d, i) => {
     price = (price * (1 + d.ret)) / d.split;
-    return { date: addDays('2020-01-01', i), open: price, high: price * 1.01, low: price * 0.99, close: price, volume: 1000, adjClose: null, dividend: d.dividend, split: d.split, line: i + 2 };
+    return {
+      date: addDays('2020-01-01', i),
+      open: price,
+      high: price * 1.01,
+      low: price * 0.99,
+      close: price,
+      volume: 1000,
+      adjClose: null,
+      dividend: d.dividend,
+      split: d.split,
+      line: i + 2,
+    };
   });
   const after: number[] = [];
   let f = 1;
@@ -57,7 +68,9 @@ describe('adjustSeries', () => {
           const q = b.prices[i];
           for (const key of ['close', 'closeUnadj', 'tri', 'volume'] as const) expect(p[key]! / q[key]! - 1).toBeCloseTo(0, 9);
         });
-        expect(a.actions.map((x) => [x.date, x.action, +x.value!.toFixed(6)])).toEqual(b.actions.map((x) => [x.date, x.action, +x.value!.toFixed(6)]));
+        expect(a.actions.map((x) => [x.date, x.action, +x.value!.toFixed(6)])).toEqual(
+          b.actions.map((x) => [x.date, x.action, +x.value!.toFixed(6)]),
+        );
       }),
     );
   });

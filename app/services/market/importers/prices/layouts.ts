@@ -25,7 +25,11 @@ export type Layout = {
 
 /** `Adj Close`, `adj_close`, `<CLOSE>`, `ex-dividend` → `adjclose`, `close`, `exdividend`. */
 export function normaliseHeader(name: string): string {
-  return name.trim().toLowerCase().replace(/^\uFEFF/, '').replace(/[<>\s_-]/g, '');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/^\uFEFF/, '')
+    .replace(/[<>\s_-]/g, '');
 }
 
 const ALIASES: Record<keyof Layout['columns'], string[]> = {

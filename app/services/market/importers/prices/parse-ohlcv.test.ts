@@ -143,13 +143,21 @@ describe.skipIf(!hasData)('real price files', () => {
     const qs = adjustSeries(q.series.get('AAPL')!, q.layout, 1, 'prices');
     const zBy = new Map(zs.prices.map((p) => [p.date, p.close]));
     for (const p of qs.prices) expect(p.close / zBy.get(p.date)! - 1, p.date).toBeLessThan(1e-4);
-    const dividends = (a: typeof qs.actions) => a.filter((x) => x.action === 'dividend' && x.date >= '2014-01-01').map((x) => [x.date, Math.round(x.value! * 100) / 100]);
+    const dividends = (a: typeof qs.actions) =>
+      a.filter((x) => x.action === 'dividend' && x.date >= '2014-01-01').map((x) => [x.date, Math.round(x.value! * 100) / 100]);
     expect(dividends(zs.actions)).toEqual(dividends(qs.actions));
   });
 
   it('dividends and splits match corporate_actions_extracted.csv', () => {
-    const rows = readFileSync(extracted, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
-    for (const [source, file] of [['zipline_csvdir', zipline], ['quandl_wiki', quandl]] as const) {
+    const rows = readFileSync(extracted, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
+    for (const [source, file] of [
+      ['zipline_csvdir', zipline],
+      ['quandl_wiki', quandl],
+    ] as const) {
       const parsed = parseReal(file);
       for (const [ticker, bars] of parsed.series) {
         const { actions, prices } = adjustSeries(bars, parsed.layout, 1, 'prices');
@@ -159,7 +167,10 @@ describe.skipIf(!hasData)('real price files', () => {
           const got = actions.find((a) => a.date === e[2] && a.action === e[3]);
           expect(got, `${source} ${ticker} ${e[2]} ${e[3]}`).toBeDefined();
           // zipline states dividends split-adjusted, we store them as traded on the ex-date.
-          const factor = source === 'zipline_csvdir' && e[3] === 'dividend' ? prices.find((p) => p.date === e[2])!.closeUnadj! / prices.find((p) => p.date === e[2])!.close : 1;
+          const factor =
+            source === 'zipline_csvdir' && e[3] === 'dividend'
+              ? prices.find((p) => p.date === e[2])!.closeUnadj! / prices.find((p) => p.date === e[2])!.close
+              : 1;
           expect(got!.value! / factor).toBeCloseTo(Number(e[4]), 5);
         }
       }
@@ -195,6 +206,8 @@ describe.skipIf(!hasData)('real price files', () => {
     expect((error as Error).message).toMatch(/AOS 2014-05-19: high 23\.595 is below low 23\.85/);
     const lenient = parseReal(fullPanel, null, true);
     expect(lenient.series.size).toBe(505);
-    expect(lenient.warnings.filter((w) => /row skipped/.test(w))).toEqual([expect.stringMatching(/AOS 2014-05-19: high 23\.595 is below low 23\.85, row skipped/)]);
+    expect(lenient.warnings.filter((w) => /row skipped/.test(w))).toEqual([
+      expect.stringMatching(/AOS 2014-05-19: high 23\.595 is below low 23\.85, row skipped/),
+    ]);
   });
 });

@@ -44,7 +44,8 @@ export function parsePriceCsv(text: string, file: string, options: ParseOptions)
   if (records.length === 0) throw new ImportFileError(file, 1, 'empty file: no header');
   const layout = detectLayout(records[0].cells.map((h) => h.trim()));
   if ('error' in layout) throw new ImportFileError(file, 1, layout.error);
-  if (layout.columns.ticker === null && !options.ticker) throw new ImportFileError(file, 1, 'no ticker column and no ticker in the file name');
+  if (layout.columns.ticker === null && !options.ticker)
+    throw new ImportFileError(file, 1, 'no ticker column and no ticker in the file name');
 
   const c = layout.columns;
   const series = new Map<string, Bar[]>();

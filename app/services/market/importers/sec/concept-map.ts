@@ -57,11 +57,7 @@ export const CONCEPT_TAGS: Record<Concept, readonly string[]> = {
     'ifrs-full:ProfitLoss',
   ],
   eps_basic: ['us-gaap:EarningsPerShareBasic', 'us-gaap:EarningsPerShareBasicAndDiluted', 'ifrs-full:BasicEarningsLossPerShare'],
-  eps_diluted: [
-    'us-gaap:EarningsPerShareDiluted',
-    'us-gaap:EarningsPerShareBasicAndDiluted',
-    'ifrs-full:DilutedEarningsLossPerShare',
-  ],
+  eps_diluted: ['us-gaap:EarningsPerShareDiluted', 'us-gaap:EarningsPerShareBasicAndDiluted', 'ifrs-full:DilutedEarningsLossPerShare'],
   depreciation: [
     'us-gaap:DepreciationDepletionAndAmortization',
     'us-gaap:DepreciationAndAmortization',
@@ -86,10 +82,7 @@ export const CONCEPT_TAGS: Record<Concept, readonly string[]> = {
     'ifrs-full:DividendsPaidClassifiedAsFinancingActivities',
   ],
   share_buybacks: ['us-gaap:PaymentsForRepurchaseOfCommonStock', 'ifrs-full:PaymentsToAcquireOrRedeemEntitysShares'],
-  shares_diluted_avg: [
-    'us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding',
-    'ifrs-full:AdjustedWeightedAverageShares',
-  ],
+  shares_diluted_avg: ['us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding', 'ifrs-full:AdjustedWeightedAverageShares'],
   shares_outstanding: [
     'us-gaap:CommonStockSharesOutstanding',
     'dei:EntityCommonStockSharesOutstanding',

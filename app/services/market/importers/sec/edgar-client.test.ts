@@ -28,7 +28,11 @@ describe('EDGAR client', () => {
     const fetchImpl = (async () => new Response('{"ok":true}', { status: statuses.shift()! })) as unknown as typeof fetch;
     const client = createEdgarClient({ userAgent: 'ua', fetch: fetchImpl, ...clock });
     await expect(client.getJson('https://data.sec.gov/x')).resolves.toEqual({ ok: true });
-    const failing = createEdgarClient({ userAgent: 'ua', fetch: (async () => new Response('', { status: 403 })) as unknown as typeof fetch, ...clock });
+    const failing = createEdgarClient({
+      userAgent: 'ua',
+      fetch: (async () => new Response('', { status: 403 })) as unknown as typeof fetch,
+      ...clock,
+    });
     await expect(failing.getJson('https://data.sec.gov/y')).rejects.toBeInstanceOf(SecHttpError);
   });
 });

@@ -36,7 +36,12 @@ export function parseCompanyTickers(raw: unknown, file: string): TickerListing[]
 }
 
 function listing(cik: unknown, ticker: unknown, name: unknown, exchange: unknown, file: string, where: string): TickerListing {
-  if ((typeof cik !== 'number' && typeof cik !== 'string') || !/^\d{1,10}$/.test(String(cik)) || typeof ticker !== 'string' || ticker === '') {
+  if (
+    (typeof cik !== 'number' && typeof cik !== 'string') ||
+    !/^\d{1,10}$/.test(String(cik)) ||
+    typeof ticker !== 'string' ||
+    ticker === ''
+  ) {
     throw new ImportFileError(file, null, `${where}: needs a numeric CIK and a ticker`);
   }
   return {

@@ -82,7 +82,8 @@ describe('parseCompanyFacts on a small companyfacts document', () => {
 describe('parseCompanyFacts on broken documents', () => {
   const base = () => load(fixture);
   const revenueList = (doc: Record<string, unknown>) =>
-    ((doc.facts as Record<string, Record<string, { units: Record<string, Record<string, unknown>[]> }>>)['us-gaap'].RevenueFromContractWithCustomerExcludingAssessedTax.units.USD);
+    (doc.facts as Record<string, Record<string, { units: Record<string, Record<string, unknown>[]> }>>)['us-gaap']
+      .RevenueFromContractWithCustomerExcludingAssessedTax.units.USD;
 
   it.each([
     ['a value that is not a number', (f: Record<string, unknown>) => (f.val = 'n/a'), /value "n\/a" is not a number/],
@@ -126,7 +127,12 @@ describe.skipIf(!hasSec)('parseCompanyFacts on real EDGAR companyfacts', () => {
 
   it("AAPL annual revenue equals the value in each year's 10-K, and its quarters add up to it", () => {
     const { doc, parsed } = apple();
-    const raw = (doc.facts as Record<string, Record<string, { units: { USD: { start?: string; end: string; val: number; form: string; accn: string }[] } }>>)['us-gaap'];
+    const raw = (
+      doc.facts as Record<
+        string,
+        Record<string, { units: { USD: { start?: string; end: string; val: number; form: string; accn: string }[] } }>
+      >
+    )['us-gaap'];
     let checked = 0;
     for (let year = 2011; year <= 2024; year++) {
       const [fy] = pick(parsed.facts, 'revenue', year, 'FY');

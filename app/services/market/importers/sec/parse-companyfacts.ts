@@ -35,7 +35,8 @@ const SOURCE = 'sec';
 
 export function parseCompanyFacts(raw: unknown, file: string, permaticker: number): CompanyFacts {
   const root = asObject(raw, file, 'the document');
-  if (!('facts' in root) || !('cik' in root)) throw new ImportFileError(file, null, 'not an SEC companyfacts document (no "cik" / "facts")');
+  if (!('facts' in root) || !('cik' in root))
+    throw new ImportFileError(file, null, 'not an SEC companyfacts document (no "cik" / "facts")');
   const cik = normaliseCik(root.cik, file);
   const entityName = typeof root.entityName === 'string' ? root.entityName : '';
   const taxonomies = asObject(root.facts, file, 'facts');
@@ -280,7 +281,8 @@ export function normaliseCik(value: unknown, file: string): string {
 }
 
 function asObject(value: unknown, file: string, what: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ImportFileError(file, null, `${what} is not an object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ImportFileError(file, null, `${what} is not an object`);
   return value as Record<string, unknown>;
 }
 
@@ -292,4 +294,3 @@ function sameValue(a: number, b: number): boolean {
 function roundDerived(x: number): number {
   return Math.round(x * 1e6) / 1e6;
 }
-

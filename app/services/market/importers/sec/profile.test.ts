@@ -8,7 +8,14 @@ import { sectorForSic } from './sic-sector';
 
 describe('fiscal calendar', () => {
   it('keeps one fiscal year end per year, the best supported', () => {
-    const ends = fiscalYearEnds(new Map([['2021-09-25', 40], ['2021-10-31', 1], ['2022-09-24', 35], ['2020-09-26', 12]]));
+    const ends = fiscalYearEnds(
+      new Map([
+        ['2021-09-25', 40],
+        ['2021-10-31', 1],
+        ['2022-09-24', 35],
+        ['2020-09-26', 12],
+      ]),
+    );
     expect(ends).toEqual(['2020-09-26', '2021-09-25', '2022-09-24']);
   });
 
@@ -36,11 +43,16 @@ describe('SEC profiles', () => {
   });
 
   it('reads both company ticker list formats', () => {
-    const fields = parseCompanyTickers({ fields: ['cik', 'name', 'ticker', 'exchange'], data: [[320193, 'Apple Inc.', 'AAPL', 'Nasdaq']] }, 'x');
+    const fields = parseCompanyTickers(
+      { fields: ['cik', 'name', 'ticker', 'exchange'], data: [[320193, 'Apple Inc.', 'AAPL', 'Nasdaq']] },
+      'x',
+    );
     const plain = parseCompanyTickers({ 0: { cik_str: 320193, ticker: 'aapl', title: 'Apple Inc.' } }, 'y');
     expect(fields).toEqual([{ cik: '0000320193', ticker: 'AAPL', name: 'Apple Inc.', exchange: 'Nasdaq' }]);
     expect(plain).toEqual([{ cik: '0000320193', ticker: 'AAPL', name: 'Apple Inc.', exchange: null }]);
-    expect(() => parseCompanyTickers({ fields: ['cik', 'ticker'], data: [['x', 'AAPL']] }, 'z')).toThrow(/z: data\[0\]: needs a numeric CIK/);
+    expect(() => parseCompanyTickers({ fields: ['cik', 'ticker'], data: [['x', 'AAPL']] }, 'z')).toThrow(
+      /z: data\[0\]: needs a numeric CIK/,
+    );
   });
 
   const SUB = path.resolve('../shared/data/fundamentals/sec/submissions');

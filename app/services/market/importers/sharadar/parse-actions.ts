@@ -21,7 +21,12 @@ const MAPPED: Record<string, CorporateActionRecord['action']> = {
 
 export type ActionsResult = { actions: CorporateActionRecord[]; skipped: Map<string, number> };
 
-export function parseActions(text: string, file: string, byTicker: Map<string, number>, byRelatedTicker: Map<string, number>): ActionsResult {
+export function parseActions(
+  text: string,
+  file: string,
+  byTicker: Map<string, number>,
+  byRelatedTicker: Map<string, number>,
+): ActionsResult {
   const t = readCsvTable(text, file, REQUIRED_COLUMNS.ACTIONS);
   const actions: CorporateActionRecord[] = [];
   const skipped = new Map<string, number>();
@@ -44,7 +49,13 @@ export function parseActions(text: string, file: string, byTicker: Map<string, n
     const contra = t.text(row, 'contraticker');
     const contraName = t.has('contraname') ? t.text(row, 'contraname') : '';
     const detail =
-      action === 'ticker_change' ? (contra ? `from ${contra}` : null) : action === 'acquisition' ? [contra, contraName].filter(Boolean).join(' ') || null : null;
+      action === 'ticker_change'
+        ? contra
+          ? `from ${contra}`
+          : null
+        : action === 'acquisition'
+          ? [contra, contraName].filter(Boolean).join(' ') || null
+          : null;
     actions.push({
       permaticker: permaticker!,
       date,

@@ -56,7 +56,8 @@ export function parseSf1(text: string, file: string, byTicker: Map<string, numbe
     const permaticker = byTicker.get(ticker);
     if (permaticker === undefined) t.fail(row, `unknown ticker "${ticker}" (not in TICKERS)`);
     const dimension = t.text(row, 'dimension').toUpperCase();
-    if (!['ARQ', 'ARY', 'ART', 'MRQ', 'MRY', 'MRT'].includes(dimension)) t.fail(row, `dimension "${dimension}" is not one of ARQ ARY ART MRQ MRY MRT`);
+    if (!['ARQ', 'ARY', 'ART', 'MRQ', 'MRY', 'MRT'].includes(dimension))
+      t.fail(row, `dimension "${dimension}" is not one of ARQ ARY ART MRQ MRY MRT`);
     const reportPeriod = t.date(row, 'reportperiod') ?? t.date(row, 'calendardate', true);
     const filed = t.date(row, 'datekey', true);
     if (filed < reportPeriod) t.fail(row, `datekey ${filed} is before the period ends (${reportPeriod})`);
@@ -126,10 +127,17 @@ export function parseSf1(text: string, file: string, byTicker: Map<string, numbe
 function placeRow(r: Row, calendar: FiscalCalendar, quarterEnds: IsoDate[]) {
   if (r.dimension === 'ARY') {
     const year = calendar.yearOf(r.reportPeriod);
-    return { fiscalYear: year?.label ?? Number(r.reportPeriod.slice(0, 4)), period: 'FY' as const, start: year?.start ?? addDays(addMonths(r.reportPeriod, -12), 1) };
+    return {
+      fiscalYear: year?.label ?? Number(r.reportPeriod.slice(0, 4)),
+      period: 'FY' as const,
+      start: year?.start ?? addDays(addMonths(r.reportPeriod, -12), 1),
+    };
   }
   const previous = [...quarterEnds].reverse().find((e) => e < r.reportPeriod);
-  const start = previous !== undefined && Math.abs(daysBetween(previous, r.reportPeriod) - 91) <= 10 ? addDays(previous, 1) : addDays(addMonths(r.reportPeriod, -3), 1);
+  const start =
+    previous !== undefined && Math.abs(daysBetween(previous, r.reportPeriod) - 91) <= 10
+      ? addDays(previous, 1)
+      : addDays(addMonths(r.reportPeriod, -3), 1);
   const position = calendar.known ? calendar.position(r.reportPeriod) : null;
   if (position) {
     // The first quarter starts with the fiscal year, even when the quarter before is not in the file.

@@ -26,7 +26,12 @@ const thrown = (run: () => unknown): ImportFileError => {
 
 describe('Sharadar tables', () => {
   it('are told apart by their header', () => {
-    expect(['TICKERS', 'SEP', 'SF1', 'ACTIONS'].map((t) => tableOf(headerOf(text(`SHARADAR_${t}.csv`))))).toEqual(['TICKERS', 'SEP', 'SF1', 'ACTIONS']);
+    expect(['TICKERS', 'SEP', 'SF1', 'ACTIONS'].map((t) => tableOf(headerOf(text(`SHARADAR_${t}.csv`))))).toEqual([
+      'TICKERS',
+      'SEP',
+      'SF1',
+      'ACTIONS',
+    ]);
     expect(tableOf(['date', 'open', 'close'])).toBeNull();
   });
 
@@ -37,7 +42,14 @@ describe('Sharadar tables', () => {
       [194817, 'META', false],
       [199059, 'AAPL', false],
     ]);
-    expect(t.securities[2]).toMatchObject({ name: 'Apple Inc', exchange: 'NASDAQ', sector: 'Technology', cik: '0000320193', firstPriceDate: '1986-01-01', source: 'sharadar' });
+    expect(t.securities[2]).toMatchObject({
+      name: 'Apple Inc',
+      exchange: 'NASDAQ',
+      sector: 'Technology',
+      cik: '0000320193',
+      firstPriceDate: '1986-01-01',
+      source: 'sharadar',
+    });
     expect(t.securities[0].name).toBe('Lehman Brothers Holdings, Inc.');
     expect(t.byRelatedTicker.get('FB')).toBe(194817);
   });
@@ -85,7 +97,12 @@ describe('Sharadar tables', () => {
     ]);
     expect(Object.fromEntries(skipped)).toEqual({ tickerchangeto: 1, acquisitionof: 1 });
     const meta = t.securities.find((s) => s.ticker === 'META')!;
-    expect(tickerHistory(meta, actions.filter((a) => a.permaticker === meta.permaticker))).toEqual([
+    expect(
+      tickerHistory(
+        meta,
+        actions.filter((a) => a.permaticker === meta.permaticker),
+      ),
+    ).toEqual([
       { permaticker: 194817, ticker: 'FB', startDate: '2012-05-18', endDate: '2022-06-08' },
       { permaticker: 194817, ticker: 'META', startDate: '2022-06-09', endDate: null },
     ]);
@@ -97,7 +114,9 @@ describe('hostile Sharadar files', () => {
   const sepHeader = 'ticker,date,open,high,low,close,volume,closeadj,closeunadj,lastupdated\n';
 
   it('rejects a price row of a ticker TICKERS does not know', () => {
-    const e = thrown(() => parseSep(`${sepHeader}AAPL,2020-08-27,1,1,1,1,1,1,1,2024-01-05\nZZZZ,2020-08-27,1,1,1,1,1,1,1,2024-01-05\n`, 'SEP.csv', byTicker()));
+    const e = thrown(() =>
+      parseSep(`${sepHeader}AAPL,2020-08-27,1,1,1,1,1,1,1,2024-01-05\nZZZZ,2020-08-27,1,1,1,1,1,1,1,2024-01-05\n`, 'SEP.csv', byTicker()),
+    );
     expect([e.file, e.line]).toEqual(['SEP.csv', 3]);
     expect(e.reason).toMatch(/unknown ticker "ZZZZ"/);
   });
@@ -114,8 +133,16 @@ describe('hostile Sharadar files', () => {
   });
 
   it('rejects SF1 without its key columns, and unknown dimensions', () => {
-    expect(thrown(() => parseSf1('ticker,calendardate,revenue\nAAPL,2023-09-30,1\n', 'SF1.csv', byTicker())).reason).toMatch(/missing column\(s\) dimension, datekey, reportperiod/);
-    const e = thrown(() => parseSf1('ticker,dimension,calendardate,datekey,reportperiod,revenue\nAAPL,XYZ,2023-09-30,2023-11-03,2023-09-30,1\n', 'SF1.csv', byTicker()));
+    expect(thrown(() => parseSf1('ticker,calendardate,revenue\nAAPL,2023-09-30,1\n', 'SF1.csv', byTicker())).reason).toMatch(
+      /missing column\(s\) dimension, datekey, reportperiod/,
+    );
+    const e = thrown(() =>
+      parseSf1(
+        'ticker,dimension,calendardate,datekey,reportperiod,revenue\nAAPL,XYZ,2023-09-30,2023-11-03,2023-09-30,1\n',
+        'SF1.csv',
+        byTicker(),
+      ),
+    );
     expect([e.line, e.reason]).toEqual([2, expect.stringMatching(/dimension "XYZ"/)]);
   });
 

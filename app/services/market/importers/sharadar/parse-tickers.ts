@@ -19,14 +19,16 @@ export function parseTickers(text: string, file: string): SharadarTickers {
   const chosen = new Map<number, { rank: number; record: SecurityRecord; related: string[] }>();
   for (const row of t.rows) {
     const permaticker = t.number(row, 'permaticker');
-    if (permaticker === null || !Number.isInteger(permaticker) || permaticker <= 0) t.fail(row, `permaticker "${t.text(row, 'permaticker')}" is not a positive integer`);
+    if (permaticker === null || !Number.isInteger(permaticker) || permaticker <= 0)
+      t.fail(row, `permaticker "${t.text(row, 'permaticker')}" is not a positive integer`);
     const ticker = t.text(row, 'ticker').toUpperCase();
     if (ticker === '') t.fail(row, 'empty ticker');
     const delisted = t.text(row, 'isdelisted').toUpperCase();
     if (delisted !== 'Y' && delisted !== 'N') t.fail(row, `isdelisted "${t.text(row, 'isdelisted')}" is not Y or N`);
     const firstPriceDate = t.date(row, 'firstpricedate');
     const lastPriceDate = t.date(row, 'lastpricedate');
-    if (firstPriceDate && lastPriceDate && lastPriceDate < firstPriceDate) t.fail(row, `lastpricedate ${lastPriceDate} is before firstpricedate ${firstPriceDate}`);
+    if (firstPriceDate && lastPriceDate && lastPriceDate < firstPriceDate)
+      t.fail(row, `lastpricedate ${lastPriceDate} is before firstpricedate ${firstPriceDate}`);
     const cik = /CIK=0*(\d+)/i.exec(t.text(row, 'secfilings'))?.[1] ?? null;
     const record: SecurityRecord = {
       permaticker: permaticker!,

@@ -12,9 +12,19 @@ export function tickerHistory(security: SecurityRecord, actions: CorporateAction
   const out: TickerPeriodRecord[] = [];
   let start: IsoDate | null = security.firstPriceDate;
   for (const change of changes) {
-    out.push({ permaticker: security.permaticker, ticker: change.detail!.slice(5).toUpperCase(), startDate: start, endDate: addDays(change.date, -1) });
+    out.push({
+      permaticker: security.permaticker,
+      ticker: change.detail!.slice(5).toUpperCase(),
+      startDate: start,
+      endDate: addDays(change.date, -1),
+    });
     start = change.date;
   }
-  out.push({ permaticker: security.permaticker, ticker: security.ticker, startDate: start, endDate: security.isDelisted ? security.lastPriceDate : null });
+  out.push({
+    permaticker: security.permaticker,
+    ticker: security.ticker,
+    startDate: start,
+    endDate: security.isDelisted ? security.lastPriceDate : null,
+  });
   return out;
 }

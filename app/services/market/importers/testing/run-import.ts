@@ -12,6 +12,10 @@ if (!file || !importer) {
   process.exit(2);
 }
 const summary = await withMarketWriter(file, {}, (writer) =>
-  importer.run(args, { writer, progress: lineProgress((line) => process.stdout.write(`${line}\n`)), env: { secUserAgent: process.env.SEC_USER_AGENT } }),
+  importer.run(args, {
+    writer,
+    progress: lineProgress((line) => process.stdout.write(`${line}\n`)),
+    env: { secUserAgent: process.env.SEC_USER_AGENT },
+  }),
 );
 process.stdout.write(`snapshot ${summary.snapshotId}\n`);
