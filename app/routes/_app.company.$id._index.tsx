@@ -1,0 +1,13 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { guard } from '~/services/auth/guard.server';
+import { asOfQuery } from '~/services/market/as-of';
+import { companyPageContext } from '~/services/market/company-route.server';
+
+// /company/{id} → /company/{permaticker}/overview (the stable id, the as-of date kept).
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await guard(request);
+  const { company, url } = await companyPageContext(request, params.id);
+  const asOf = url.searchParams.get('as_of');
+  throw redirect(`/company/${company.permaticker}/overview${asOfQuery(asOf || null)}`);
+}

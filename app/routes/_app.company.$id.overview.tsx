@@ -1,0 +1,110 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { data } from '@remix-run/node';
+import { Link, useLoaderData } from '@remix-run/react';
+import { guard } from '~/services/auth/guard.server';
+import { asOfQuery } from '~/services/market/as-of';
+import { companyOverview } from '~/services/market/company-pages.server';
+import { asPageResponse, companyPageContext } from '~/services/market/company-route.server';
+import { LineChart } from '~/ui/charts';
+import { AsOfLine, BadAsOf } from '~/ui/company/BadAsOf';
+import { FilingRef } from '~/ui/company/FilingRef';
+import { bigMoney, money, percent, ratio } from '~/ui/company/format';
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await guard(request);
+  const { company, asOf, asOfError } = await companyPageContext(request, params.id);
+  if (asOfError) return data({ error: asOfError, company, asOf, overview: null }, { status: 400 });
+  const overview = await companyOverview(company, asOf).catch((e) => {
+    throw asPageResponse(e);
+  });
+  return { error: null, company, asOf, overview };
+}
+
+export default function CompanyOverview() {
+  const { error, company, asOf, overview } = useLoaderData<typeof loader>();
+  if (error || !overview) return <BadAsOf message={error ?? ''} />;
+  const m = overview.metrics.values;
+  const q = asOfQuery(asOf);
+  return (
+    <section aria-labelledby="overview-title">
+      <h2 id="overview-title">Overview</h2>
+      <AsOfLine requested={asOf} date={overview.metrics.date} />
+      {company.description ? <p className="company__description">{company.description}</p> : null}
+      <div className="overview-grid">
+        <div className="card">
+          <h3>Price</h3>
+          <p className="big-number" data-testid="last-price">
+            {money(m.price)}
+          </p>
+          <p>
+            Change (1 day): <span data-testid="price-change">{percent(m.price_change_1d)}</span>
+          </p>
+          <p>
+            52-week range: {money(m.low_52w)} – {money(m.high_52w)}
+          </p>
+        </div>
+        <div className="card">
+          <h3>Key figures</h3>
+          <dl className="key-values">
+            <dt>Market cap</dt>
+            <dd data-testid="market-cap">{bigMoney(m.market_cap)}</dd>
+            <dt>Enterprise value</dt>
+            <dd>{bigMoney(m.enterprise_value)}</dd>
+            <dt>P/E (TTM)</dt>
+            <dd>{ratio(m.pe_ttm)}</dd>
+            <dt>P/S (TTM)</dt>
+            <dd>{ratio(m.ps_ttm)}</dd>
+            <dt>P/B</dt>
+            <dd>{ratio(m.pb)}</dd>
+            <dt>EV/EBITDA (TTM)</dt>
+            <dd>{ratio(m.ev_ebitda_ttm)}</dd>
+            <dt>Dividend yield</dt>
+            <dd>{percent(m.dividend_yield)}</dd>
+          </dl>
+        </div>
+        <div className="card watchlist-slot" data-testid="watchlist-slot">
+          <h3>Watchlist</h3>
+          <p className="muted">Adding this company to a watchlist will be available here.</p>
+        </div>
+      </div>
+      <h3>Price, last 12 months</h3>
+      <LineChart label={`${company.ticker} adjusted close, last 12 months`} series={[{ id: 'close', label: `${company.ticker} close`, points: overview.prices.map((p) => ({ date: p.date, value: p.close })) }]} format={money} height={220} />
+      <p>
+        <Link to={`/company/${company.permaticker}/chart${q}`}>Full price chart</Link> · <Link to={`/data-browser/${company.permaticker}/price`}>Price in the data browser</Link>
+      </p>
+      <h3 id="filings-title">Latest filings</h3>
+      {company.is_demo ? <p className="muted">Demo company: accession numbers are fictional, so filings are listed without SEC links.</p> : null}
+      {overview.filings.length === 0 ? (
+        <p>No filings known on this date.</p>
+      ) : (
+        <table className="data-table" aria-labelledby="filings-title">
+          <thead>
+            <tr>
+              <th scope="col">Form</th>
+              <th scope="col">Filed</th>
+              <th scope="col">Period end</th>
+              <th scope="col">Accession</th>
+              <th scope="col">Source</th>
+            </tr>
+          </thead>
+          <tbody>
+            {overview.filings.map((f) => (
+              <tr key={`${f.accession}-${f.filed}-${f.form}`}>
+                <td>{f.form ?? 'n/a'}</td>
+                <td>{f.filed}</td>
+                <td>{f.period_end}</td>
+                <td>{f.accession ?? 'n/a'}</td>
+                <td>
+                  <FilingRef url={f.url} accession={f.accession} filed={f.filed} form={f.form} compact />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p className="downloads">
+        Data: <a href={`/api/v1/company-overview/${company.permaticker}${q}`}>JSON</a> · <a href={`/api/v1/company-overview/${company.permaticker}${asOfQuery(asOf, { format: 'csv' })}`} download>CSV (filings)</a>
+      </p>
+    </section>
+  );
+}

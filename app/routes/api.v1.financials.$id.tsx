@@ -1,0 +1,29 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { z } from 'zod';
+import { handleApi, methodNotAllowed, zodFieldErrors } from '~/services/http/api.server';
+import { unprocessable } from '~/services/http/errors';
+import { apiCompany, asOfOf, formatOf, respond } from '~/services/market/company-api.server';
+import { companyFinancials } from '~/services/market/company-pages.server';
+import { PERIOD_IDS, STATEMENT_IDS } from '~/services/market/financials';
+import { statementTable } from '~/services/market/table-exports';
+
+// GET /api/v1/financials/{ticker|permaticker}?statement=income|balance|cash_flow&period=annual|quarterly|ttm&as_of=&format=
+// => {company, as_of, statement: {columns, lines: [{id, label, unit, cells: [{value, filed, accession, form, url, derived}]}], growth, margins}}.
+const Query = z.object({
+  statement: z.enum(STATEMENT_IDS as ['income', 'balance', 'cash_flow']).default('income'),
+  period: z.enum(PERIOD_IDS as ['annual', 'quarterly', 'ttm']).default('annual'),
+});
+
+export const loader = ({ params, request }: LoaderFunctionArgs) =>
+  handleApi(async () => {
+    const url = new URL(request.url);
+    const format = formatOf(url);
+    const asOf = asOfOf(url);
+    const q = Query.safeParse({ statement: url.searchParams.get('statement') ?? undefined, period: url.searchParams.get('period') ?? undefined });
+    if (!q.success) throw unprocessable('Invalid query parameters.', zodFieldErrors(q.error));
+    const company = await apiCompany(params.id);
+    const statement = await companyFinancials(company, asOf, q.data.statement, q.data.period);
+    return respond(format, { company, as_of: asOf, statement }, () => statementTable(statement), `${company.ticker}-${q.data.statement}-${q.data.period}.csv`);
+  });
+
+export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

@@ -1,0 +1,158 @@
+import { addDays, addMonths, type IsoDate } from '../dates';
+import { notFound } from '../http/errors';
+import { resolveCompanyId } from './companies.server';
+import { companyMetricsAt, type MetricsAt } from './company-metrics.server';
+import { adjustForSplits, annualTotals, type AnnualTotal, type DividendRow } from './dividend-history';
+import { buildStatement, type FactInput, type PeriodKind, type Statement, type StatementKind } from './financials';
+import { priceSeries, type PricePoint } from './prices.server';
+import { readMarket, type MarketReadOptions } from './read.server';
+import { filingArchiveUrl } from './sec-links';
+
+// Data of the company pages (/company/{id}/…), every piece as known on an as-of date.
+
+export type CompanyHeader = {
+  permaticker: number;
+  ticker: string;
+  name: string;
+  exchange: string | null;
+  sector: string | null;
+  industry: string | null;
+  cik: string | null;
+  description: string | null;
+  is_delisted: boolean;
+  is_demo: boolean;
+  first_price_date: IsoDate | null;
+  last_price_date: IsoDate | null;
+};
+
+/** The company an id (ticker or permaticker) names; unknown ⇒ 404 DomainError. */
+export async function companyHeader(id: string, options: MarketReadOptions = {}): Promise<CompanyHeader> {
+  const permaticker = await resolveCompanyId(id, options);
+  if (permaticker === null) throw notFound(`Unknown company: ${id}`);
+  const reader = await readMarket(options);
+  const [row] = await reader.all<CompanyHeader>(
+    `SELECT permaticker, ticker, name, exchange, sector, industry, cik, description, is_delisted, is_demo, first_price_date, last_price_date
+       FROM securities WHERE permaticker = $1`,
+    [permaticker],
+  );
+  if (!row) throw notFound(`Unknown company: ${id}`);
+  return row;
+}
+
+export type FilingRow = { form: string | null; filed: IsoDate; accession: string | null; period_end: IsoDate; url: string | null };
+
+/** Filings known on the as-of date (filed before it), newest first. */
+export async function filingsAsOf(company: CompanyHeader, asOf: IsoDate | null, limit = 8, options: MarketReadOptions = {}): Promise<FilingRow[]> {
+  const reader = await readMarket(options);
+  const rows = await reader.all<Omit<FilingRow, 'url'>>(
+    `SELECT form, filed, accession, max(period_end) AS period_end FROM facts
+      WHERE permaticker = $1 ${asOf ? 'AND filed < $2::DATE' : ''}
+      GROUP BY form, filed, accession ORDER BY filed DESC, accession DESC NULLS LAST LIMIT ${Math.max(1, Math.min(100, Math.floor(limit)))}`,
+    asOf ? [company.permaticker, asOf] : [company.permaticker],
+  );
+  return rows.map((r) => ({ ...r, url: filingArchiveUrl(company.cik, r.accession, company.is_demo) }));
+}
+
+export const OVERVIEW_METRICS = [
+  'price', 'price_change_1d', 'market_cap', 'enterprise_value', 'pe_ttm', 'ps_ttm', 'pb', 'ev_ebitda_ttm', 'dividend_yield', 'high_52w', 'low_52w', 'volume',
+] as const;
+
+export type Overview = { metrics: MetricsAt; prices: PricePoint[]; filings: FilingRow[] };
+
+export async function companyOverview(company: CompanyHeader, asOf: IsoDate | null, options: MarketReadOptions = {}): Promise<Overview> {
+  const metrics = await companyMetricsAt(company.permaticker, asOf, OVERVIEW_METRICS, options);
+  const end = metrics.date;
+  const prices = end ? (await priceSeries(company.permaticker, { from: addDays(addMonths(end, -12), 1), to: end, adjusted: true }, options)).prices : [];
+  const filings = await filingsAsOf(company, asOf, 8, options);
+  return { metrics, prices, filings };
+}
+
+// -------------------------------------------------------------------------------------------
+// Chart tab
+
+export const RANGES = ['1M', '6M', 'YTD', '1Y', '5Y', 'Max'] as const;
+export type Range = (typeof RANGES)[number];
+
+/** First date of a range ending on `end` (inclusive); null for Max. */
+export function rangeStart(range: Range, end: IsoDate): IsoDate | null {
+  switch (range) {
+    case '1M':
+      return addDays(addMonths(end, -1), 1);
+    case '6M':
+      return addDays(addMonths(end, -6), 1);
+    case 'YTD':
+      return `${end.slice(0, 4)}-01-01`;
+    case '1Y':
+      return addDays(addMonths(end, -12), 1);
+    case '5Y':
+      return addDays(addMonths(end, -60), 1);
+    case 'Max':
+      return null;
+  }
+}
+
+/** Simple moving average of closes over `window` points; null until the window is full. */
+export function movingAverage(values: readonly number[], window: number): (number | null)[] {
+  const out: (number | null)[] = [];
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) {
+    sum += values[i];
+    if (i >= window) sum -= values[i - window];
+    out.push(i >= window - 1 ? sum / window : null);
+  }
+  return out;
+}
+
+export type ChartData = { end: IsoDate | null; from: IsoDate | null; prices: PricePoint[]; sma50: (number | null)[]; sma200: (number | null)[] };
+
+export async function companyChart(company: CompanyHeader, asOf: IsoDate | null, range: Range, adjusted: boolean, options: MarketReadOptions = {}): Promise<ChartData> {
+  const end = asOf && company.last_price_date && asOf < company.last_price_date ? asOf : company.last_price_date;
+  if (!end) return { end: null, from: null, prices: [], sma50: [], sma200: [] };
+  const from = rangeStart(range, end);
+  // Load 200 extra trading days (~300 calendar days) so the moving averages start full.
+  const loadFrom = from ? addDays(from, -300) : null;
+  const all = (await priceSeries(company.permaticker, { from: loadFrom ?? undefined, to: end, adjusted }, options)).prices;
+  const closes = all.map((p) => p.close);
+  const sma50 = movingAverage(closes, 50);
+  const sma200 = movingAverage(closes, 200);
+  const start = from ? all.findIndex((p) => p.date >= from) : 0;
+  const k = start < 0 ? all.length : start;
+  return { end, from: from ?? all[0]?.date ?? null, prices: all.slice(k), sma50: sma50.slice(k), sma200: sma200.slice(k) };
+}
+
+// -------------------------------------------------------------------------------------------
+// Financial tab
+
+export async function companyFinancials(company: CompanyHeader, asOf: IsoDate | null, statement: StatementKind, period: PeriodKind, options: MarketReadOptions = {}): Promise<Statement> {
+  const reader = await readMarket(options);
+  const facts = await reader.all<FactInput>(
+    `SELECT concept, value, period_start, period_end, fiscal_year, fiscal_period, form, filed, accession FROM facts
+      WHERE permaticker = $1 ${asOf ? 'AND filed < $2::DATE' : ''} ORDER BY filed, accession`,
+    asOf ? [company.permaticker, asOf] : [company.permaticker],
+  );
+  return buildStatement(facts, { statement, period, asOf, cik: company.cik, isDemo: company.is_demo });
+}
+
+// -------------------------------------------------------------------------------------------
+// Dividend tab
+
+export const DIVIDEND_METRICS = ['price', 'dividend_ttm', 'dividend_yield', 'dividend_growth_1y', 'dividend_cagr_3y', 'dividend_cagr_5y', 'dividend_growth_streak', 'dividend_paying_streak', 'payout_ratio', 'last_dividend', 'last_dividend_date'] as const;
+
+export type Dividends = { metrics: MetricsAt; history: DividendRow[]; annual: AnnualTotal[]; splits: { date: IsoDate; ratio: number }[] };
+
+export async function companyDividends(company: CompanyHeader, asOf: IsoDate | null, options: MarketReadOptions = {}): Promise<Dividends> {
+  const reader = await readMarket(options);
+  const actions = await reader.all<{ date: IsoDate; action: string; value: number | null }>(
+    `SELECT date, action, value FROM corporate_actions
+      WHERE permaticker = $1 AND action IN ('dividend', 'split') AND value IS NOT NULL ${asOf ? 'AND date <= $2::DATE' : ''} ORDER BY date`,
+    asOf ? [company.permaticker, asOf] : [company.permaticker],
+  );
+  const splits = actions.filter((a) => a.action === 'split' && (a.value ?? 0) > 0).map((a) => ({ date: a.date, ratio: a.value as number }));
+  const history = adjustForSplits(
+    actions.filter((a) => a.action === 'dividend').map((a) => ({ date: a.date, amount: a.value as number })),
+    splits,
+  ).reverse();
+  const annual = annualTotals(history);
+  const metrics = await companyMetricsAt(company.permaticker, asOf, DIVIDEND_METRICS, options);
+  return { metrics, history, annual, splits };
+}

@@ -1,0 +1,276 @@
+import { toEpochDay, type IsoDate } from '../dates';
+import { CONCEPTS, type Concept } from './store/schema';
+import { filingArchiveUrl } from './sec-links';
+import { growthRate, ratio } from './stats';
+
+// Financial statements from stored facts, as known on an as-of date: annual, quarterly and TTM
+// columns over the full stored history, every cell carrying the filing it came from.
+// Pure: rows in, tables out.
+
+export type FactInput = {
+  concept: string;
+  value: number;
+  period_start: IsoDate | null;
+  period_end: IsoDate;
+  fiscal_year: number | null;
+  fiscal_period: string | null;
+  form: string | null;
+  filed: IsoDate;
+  accession: string | null;
+};
+
+export type StatementKind = 'income' | 'balance' | 'cash_flow';
+export type PeriodKind = 'annual' | 'quarterly' | 'ttm';
+
+export const STATEMENTS: Record<StatementKind, { label: string; lines: string[] }> = {
+  income: {
+    label: 'Income statement',
+    lines: ['revenue', 'cost_of_revenue', 'gross_profit', 'sga', 'rnd', 'operating_income', 'interest_expense', 'pretax_income', 'income_tax', 'net_income', 'eps_basic', 'eps_diluted', 'shares_diluted_avg'],
+  },
+  balance: {
+    label: 'Balance sheet',
+    lines: ['cash', 'receivables', 'inventory', 'current_assets', 'total_assets', 'current_liabilities', 'short_term_debt', 'long_term_debt', 'total_liabilities', 'equity', 'retained_earnings', 'shares_outstanding'],
+  },
+  cash_flow: {
+    label: 'Cash flow',
+    lines: ['operating_cash_flow', 'capex', 'free_cash_flow', 'depreciation', 'dividends_paid', 'share_buybacks'],
+  },
+};
+
+export const PERIOD_LABELS: Record<PeriodKind, string> = { annual: 'Annual', quarterly: 'Quarterly', ttm: 'TTM' };
+
+/** Lines computed from others (not stored facts). */
+const DERIVED_LINES: Record<string, { label: string; unit: string }> = {
+  free_cash_flow: { label: 'Free cash flow', unit: 'USD' },
+};
+
+export type Cell = {
+  value: number;
+  /** Filed date of the newest filing the value rests on. */
+  filed: IsoDate;
+  accession: string | null;
+  form: string | null;
+  url: string | null;
+  /** Computed (Q4 = year − three quarters, TTM sums, free cash flow), not a stored fact. */
+  derived: boolean;
+};
+
+export type Column = { key: IsoDate; label: string; periodEnd: IsoDate };
+export type Line = { id: string; label: string; unit: string; cells: (Cell | null)[] };
+export type RatioRow = { id: string; label: string; values: (number | null)[] };
+
+export type Statement = {
+  statement: StatementKind;
+  period: PeriodKind;
+  columns: Column[];
+  lines: Line[];
+  /** Year-over-year growth and margins (as fractions). */
+  growth: RatioRow[];
+  margins: RatioRow[];
+};
+
+type Known = { value: number; filed: IsoDate; accession: string | null; form: string | null; fiscalYear: number | null; fiscalPeriod: string | null; start: IsoDate | null };
+
+const isFlow = (c: string) => (CONCEPTS as Record<string, { kind: string }>)[c]?.kind === 'flow';
+
+function periodOf(f: FactInput): 'FY' | 'Q' | 'I' | null {
+  if (!(f.concept in CONCEPTS)) return null;
+  if (!isFlow(f.concept)) return 'I';
+  if (f.fiscal_period === 'FY') return 'FY';
+  if (f.fiscal_period && /^Q[1-4]$/.test(f.fiscal_period)) {
+    if (f.period_start && toEpochDay(f.period_end) - toEpochDay(f.period_start) > 120) return null; // a year-to-date value
+    return 'Q';
+  }
+  return null;
+}
+
+/**
+ * The value of each (concept, period, end) known on the as-of date: the newest filing filed
+ * before it (a fact is known from the day after its filed date), i.e. restatements included.
+ */
+export function latestKnown(facts: readonly FactInput[], asOf: IsoDate | null): Map<string, Known> {
+  const out = new Map<string, Known>();
+  for (const f of facts) {
+    if (asOf !== null && f.filed >= asOf) continue;
+    if (!Number.isFinite(f.value)) continue;
+    const p = periodOf(f);
+    if (p === null) continue;
+    const key = `${f.concept}|${p}|${f.period_end}`;
+    const prev = out.get(key);
+    if (prev && (prev.filed > f.filed || (prev.filed === f.filed && (prev.accession ?? '') >= (f.accession ?? '')))) continue;
+    out.set(key, { value: f.value, filed: f.filed, accession: f.accession, form: f.form, fiscalYear: f.fiscal_year, fiscalPeriod: f.fiscal_period, start: f.period_start });
+  }
+  return out;
+}
+
+type Ctx = { known: Map<string, Known>; cik: string | null; isDemo: boolean };
+
+function cellOf(ctx: Ctx, k: Known, derived = false): Cell {
+  return { value: k.value, filed: k.filed, accession: k.accession, form: k.form, url: filingArchiveUrl(ctx.cik, k.accession, ctx.isDemo), derived };
+}
+
+function get(ctx: Ctx, concept: string, p: 'FY' | 'Q' | 'I', end: IsoDate): Known | undefined {
+  return ctx.known.get(`${concept}|${p}|${end}`);
+}
+
+/** Combines several known values into a derived one that rests on the newest of them. */
+function combine(ctx: Ctx, parts: Known[], value: number): Cell {
+  const newest = parts.reduce((a, b) => (b.filed > a.filed ? b : a));
+  return { ...cellOf(ctx, newest, true), value };
+}
+
+function endsOf(ctx: Ctx, p: 'FY' | 'Q'): Map<IsoDate, Known> {
+  // One representative fact per period end (for labels): prefer revenue, else any flow.
+  const out = new Map<IsoDate, Known>();
+  for (const [key, k] of ctx.known) {
+    const [concept, kind, end] = key.split('|');
+    if (kind !== p) continue;
+    if (!out.has(end) || concept === 'revenue') out.set(end, k);
+  }
+  return out;
+}
+
+/** Quarter cell of a flow; Q4 is derived as the fiscal year minus its three quarters when not filed. */
+function quarterFlow(ctx: Ctx, concept: string, end: IsoDate, quarterEnds: IsoDate[]): Cell | null {
+  const q = get(ctx, concept, 'Q', end);
+  if (q) return cellOf(ctx, q);
+  const fy = get(ctx, concept, 'FY', end);
+  if (!fy) return null;
+  const i = quarterEnds.indexOf(end);
+  const prior = [quarterEnds[i - 1], quarterEnds[i - 2], quarterEnds[i - 3]];
+  if (prior.some((e) => e === undefined)) return null;
+  const parts = prior.map((e) => get(ctx, concept, 'Q', e));
+  if (parts.some((x) => x === undefined)) return null;
+  const ks = parts as Known[];
+  // The three quarters must lie inside the fiscal year (~one year before its end).
+  if (toEpochDay(end) - toEpochDay(prior[2]) > 300) return null;
+  return combine(ctx, [fy, ...ks], fy.value - ks[0].value - ks[1].value - ks[2].value);
+}
+
+function quarterLabel(k: Known | undefined, end: IsoDate): string {
+  if (k?.fiscalPeriod && k.fiscalYear) return `${k.fiscalPeriod === 'FY' ? 'Q4' : k.fiscalPeriod} ${k.fiscalYear}`;
+  return end;
+}
+
+function lineCells(ctx: Ctx, concept: string, period: PeriodKind, columns: Column[], quarterEnds: IsoDate[]): (Cell | null)[] {
+  if (concept === 'free_cash_flow') {
+    const ocf = lineCells(ctx, 'operating_cash_flow', period, columns, quarterEnds);
+    const capex = lineCells(ctx, 'capex', period, columns, quarterEnds);
+    return columns.map((_, i) => {
+      const a = ocf[i];
+      const b = capex[i];
+      if (!a || !b) return null;
+      // Capex is stored as a positive outflow (DESIGN §6: fcf = operating cash flow − capex).
+      const newest = a.filed >= b.filed ? a : b;
+      return { ...newest, value: a.value - b.value, derived: true };
+    });
+  }
+  const flow = isFlow(concept);
+  return columns.map((col) => {
+    if (!flow) {
+      const k = get(ctx, concept, 'I', col.periodEnd);
+      return k ? cellOf(ctx, k) : null;
+    }
+    if (period === 'annual') {
+      const k = get(ctx, concept, 'FY', col.periodEnd);
+      return k ? cellOf(ctx, k) : null;
+    }
+    if (period === 'quarterly') return quarterFlow(ctx, concept, col.periodEnd, quarterEnds);
+    // TTM: the four quarters ending at this column.
+    const i = quarterEnds.indexOf(col.periodEnd);
+    if (i < 3) return null;
+    const cells = [0, 1, 2, 3].map((b) => quarterFlow(ctx, concept, quarterEnds[i - b], quarterEnds));
+    if (cells.some((c) => c === null)) return null;
+    const cs = cells as Cell[];
+    const newest = cs.reduce((a, b) => (b.filed > a.filed ? b : a));
+    return { ...newest, value: cs[0].value + cs[1].value + cs[2].value + cs[3].value, derived: true };
+  });
+}
+
+/** Quarter ends known for flows (stored quarters, plus fiscal-year ends that complete a year). */
+function allQuarterEnds(ctx: Ctx): IsoDate[] {
+  const ends = new Set<IsoDate>([...endsOf(ctx, 'Q').keys(), ...endsOf(ctx, 'FY').keys()]);
+  return [...ends].sort();
+}
+
+/** TTM columns need four consecutive quarters, each about three months after the previous. */
+function ttmEnds(quarterEnds: IsoDate[]): IsoDate[] {
+  const out: IsoDate[] = [];
+  for (let i = 3; i < quarterEnds.length; i++) {
+    const span = toEpochDay(quarterEnds[i]) - toEpochDay(quarterEnds[i - 3]);
+    if (span >= 240 && span <= 300) out.push(quarterEnds[i]);
+  }
+  return out;
+}
+
+export function buildStatement(
+  facts: readonly FactInput[],
+  opts: { statement: StatementKind; period: PeriodKind; asOf: IsoDate | null; cik: string | null; isDemo: boolean },
+): Statement {
+  const ctx: Ctx = { known: latestKnown(facts, opts.asOf), cik: opts.cik, isDemo: opts.isDemo };
+  const quarterEnds = allQuarterEnds(ctx);
+  const fyEnds = endsOf(ctx, 'FY');
+  const qEnds = endsOf(ctx, 'Q');
+  let columns: Column[];
+  if (opts.period === 'annual') {
+    columns = [...fyEnds.entries()].map(([end, k]) => ({ key: end, periodEnd: end, label: k.fiscalYear ? `FY ${k.fiscalYear}` : end }));
+  } else {
+    const ends = opts.period === 'ttm' ? ttmEnds(quarterEnds) : quarterEnds;
+    columns = ends.map((end) => ({ key: end, periodEnd: end, label: opts.period === 'ttm' ? `TTM ${end}` : quarterLabel(qEnds.get(end) ?? fyEnds.get(end), end) }));
+  }
+  // Balance sheets without flows (rare) still get columns from their instants.
+  if (opts.statement === 'balance' && columns.length === 0) {
+    const instants = new Set<IsoDate>();
+    for (const key of ctx.known.keys()) if (key.split('|')[1] === 'I') instants.add(key.split('|')[2]);
+    columns = [...instants].sort().map((end) => ({ key: end, periodEnd: end, label: end }));
+  }
+  columns.sort((a, b) => (a.periodEnd < b.periodEnd ? 1 : -1)); // newest first
+  const lines: Line[] = STATEMENTS[opts.statement].lines.map((id) => {
+    const c = (CONCEPTS as Record<string, { label: string; unit: string }>)[id] ?? DERIVED_LINES[id];
+    return { id, label: c.label, unit: c.unit, cells: lineCells(ctx, id, opts.period, columns, quarterEnds) };
+  });
+  const byId = new Map(lines.map((l) => [l.id, l]));
+  const v = (id: string, i: number) => byId.get(id)?.cells[i]?.value ?? null;
+  const growth: RatioRow[] = [];
+  const margins: RatioRow[] = [];
+  // Growth compares with the same period a year earlier: the next annual column, four quarters back.
+  const previousIndex = (i: number): number | null => {
+    const target = toEpochDay(columns[i].periodEnd) - 365;
+    for (let j = i + 1; j < columns.length; j++) {
+      const d = toEpochDay(columns[j].periodEnd);
+      if (Math.abs(d - target) <= 20) return j;
+      if (d < target - 20) break;
+    }
+    return null;
+  };
+  const growthOf = (id: string) =>
+    columns.map((_, i) => {
+      const j = previousIndex(i);
+      return j === null ? null : growthRate(v(id, i), v(id, j));
+    });
+  if (opts.statement === 'income') {
+    growth.push({ id: 'revenue_growth', label: 'Revenue growth (YoY)', values: growthOf('revenue') });
+    growth.push({ id: 'net_income_growth', label: 'Net income growth (YoY)', values: growthOf('net_income') });
+    growth.push({ id: 'eps_growth', label: 'EPS growth (YoY, diluted)', values: growthOf('eps_diluted') });
+    margins.push({ id: 'gross_margin', label: 'Gross margin', values: columns.map((_, i) => ratio(v('gross_profit', i), v('revenue', i))) });
+    margins.push({ id: 'operating_margin', label: 'Operating margin', values: columns.map((_, i) => ratio(v('operating_income', i), v('revenue', i))) });
+    margins.push({ id: 'net_margin', label: 'Net margin', values: columns.map((_, i) => ratio(v('net_income', i), v('revenue', i))) });
+  } else if (opts.statement === 'cash_flow') {
+    growth.push({ id: 'ocf_growth', label: 'Operating cash flow growth (YoY)', values: growthOf('operating_cash_flow') });
+    growth.push({ id: 'fcf_growth', label: 'Free cash flow growth (YoY)', values: growthOf('free_cash_flow') });
+  } else {
+    growth.push({ id: 'equity_growth', label: 'Equity growth (YoY)', values: growthOf('equity') });
+    margins.push({ id: 'debt_to_equity', label: 'Debt / equity', values: columns.map((_, i) => {
+      const st = v('short_term_debt', i);
+      const lt = v('long_term_debt', i);
+      return st === null && lt === null ? null : ratio((st ?? 0) + (lt ?? 0), v('equity', i));
+    }) });
+    margins.push({ id: 'current_ratio', label: 'Current ratio', values: columns.map((_, i) => ratio(v('current_assets', i), v('current_liabilities', i))) });
+  }
+  return { statement: opts.statement, period: opts.period, columns, lines, growth, margins };
+}
+
+export const STATEMENT_IDS = Object.keys(STATEMENTS) as StatementKind[];
+export const PERIOD_IDS = Object.keys(PERIOD_LABELS) as PeriodKind[];
+export const isConceptLine = (s: StatementKind, id: string) => STATEMENTS[s].lines.includes(id);
+export type { Concept };

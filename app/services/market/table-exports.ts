@@ -1,0 +1,68 @@
+import type { BrowserData } from './data-browser.server';
+import type { Dividends, FilingRow, ChartData } from './company-pages.server';
+import type { Statement } from './financials';
+import type { MarketOverview } from './market-overview.server';
+import type { Valuation } from './valuation.server';
+
+// Every table of the company, data-browser and home pages as header + rows, for the CSV
+// downloads. Raw numbers (full precision), dates as YYYY-MM-DD, missing values empty.
+
+export type Table = { header: string[]; rows: (string | number | null)[][] };
+
+export function filingsTable(filings: readonly FilingRow[]): Table {
+  return { header: ['form', 'filed', 'period_end', 'accession', 'url'], rows: filings.map((f) => [f.form, f.filed, f.period_end, f.accession, f.url]) };
+}
+
+export function pricesTable(chart: ChartData): Table {
+  return {
+    header: ['date', 'open', 'high', 'low', 'close', 'volume', 'sma50', 'sma200'],
+    rows: chart.prices.map((p, i) => [p.date, p.open, p.high, p.low, p.close, p.volume, chart.sma50[i], chart.sma200[i]]),
+  };
+}
+
+/** One row per line and period (long format), with the filing of each value. */
+export function statementTable(s: Statement): Table {
+  const rows: Table['rows'] = [];
+  for (const line of s.lines)
+    s.columns.forEach((c, i) => {
+      const cell = line.cells[i];
+      if (cell) rows.push([line.id, c.label, c.periodEnd, cell.value, cell.filed, cell.form, cell.accession, cell.url, cell.derived ? 'derived' : 'filed']);
+    });
+  for (const r of [...s.growth, ...s.margins])
+    s.columns.forEach((c, i) => {
+      if (r.values[i] !== null) rows.push([r.id, c.label, c.periodEnd, r.values[i], null, null, null, null, 'derived']);
+    });
+  return { header: ['line', 'period', 'period_end', 'value', 'filed', 'form', 'accession', 'url', 'kind'], rows };
+}
+
+export function dividendsTable(d: Dividends): Table {
+  return { header: ['ex_date', 'amount_as_paid', 'amount_adjusted'], rows: d.history.map((r) => [r.date, r.amount, r.adjusted]) };
+}
+
+export function valuationTable(v: Valuation): Table {
+  const rows: Table['rows'] = [];
+  for (const s of v.series) for (const p of s.points) rows.push([s.metric, p.date, p.company, p.sectorMedian]);
+  return { header: ['metric', 'date', 'company', 'sector_median'], rows };
+}
+
+/** The data browser's table exactly as shown: newest date first, one column per company. */
+export function browserTable(b: BrowserData): Table {
+  return {
+    header: ['date', ...b.companies.map((c) => `${c.ticker} (${c.permaticker})`)],
+    rows: [...b.rows].reverse().map((r) => [r.date, ...r.values]),
+  };
+}
+
+export function marketTable(o: MarketOverview, table: 'sectors' | 'movers' | 'filings'): Table {
+  if (table === 'sectors')
+    return {
+      header: ['sector', 'companies', 'median_return_1m', 'median_return_ytd', 'median_return_12m', 'average_return_12m'],
+      rows: o.sectors.map((s) => [s.sector, s.companies, s.medianReturn1m, s.medianReturnYtd, s.medianReturn1y, s.averageReturn1y]),
+    };
+  if (table === 'movers')
+    return {
+      header: ['side', 'permaticker', 'ticker', 'name', 'price', 'change_1d'],
+      rows: [...o.gainers.map((m) => ['gainer', m.permaticker, m.ticker, m.name, m.price, m.change] as (string | number | null)[]), ...o.losers.map((m) => ['loser', m.permaticker, m.ticker, m.name, m.price, m.change] as (string | number | null)[])],
+    };
+  return { header: ['permaticker', 'ticker', 'name', 'form', 'filed', 'accession', 'url'], rows: o.filings.map((f) => [f.permaticker, f.ticker, f.name, f.form, f.filed, f.accession, f.url]) };
+}
