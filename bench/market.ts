@@ -5,10 +5,11 @@
 //   npx tsx bench/market.ts [--companies 6000] [--years 25] [--seed 1] [--out FILE] [--quick]
 //
 // The default size is the benchmark universe (6,000 companies x 25 years, ~35M price rows).
-// --out keeps the generated store (bench/metrics.ts --market-db can reuse it).
+// --out keeps the generated store (bench/metrics.ts --market-db can reuse it); --reuse with --out
+// skips generation and load and times the queries on that existing store.
 // bench/run.ts imports the default export.
 
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,6 +26,8 @@ export type MarketBenchOptions = {
   years?: number;
   seed?: number;
   out?: string;
+  /** With `out`: time only the queries on that existing store. */
+  reuse?: boolean;
   log?: (line: string) => void;
 };
 export type MarketBenchResult = {
@@ -61,18 +64,26 @@ export default async function run(opts: MarketBenchOptions = {}): Promise<Market
   const universe = `demo ${companies} companies x ${years} years (seed ${seed})`;
   try {
     log(`Universe: ${universe} -> ${file}`);
-    const cpuBefore = process.cpuUsage();
-    const [generateMs] = await time(async () => {
-      let rows = 0;
-      for (const c of demoCompanies(createDemoUniverse({ companies, years, seed }))) rows += c.prices.length + c.facts.length;
-      return rows;
-    });
-    const [loadMs, loaded] = await time(() => loadDemoUniverse(file, { companies, years, seed }));
-    const cpu = process.cpuUsage(cpuBefore);
-    log(
-      `Rows: ${loaded.prices.toLocaleString('en-US')} prices, ${loaded.facts.toLocaleString('en-US')} facts, ${loaded.actions.toLocaleString('en-US')} actions; ` +
-        `file ${(statSync(file).size / 1e6).toFixed(0)} MB; process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s for generate + load`,
-    );
+    const timings: { name: string; ms: number }[] = [];
+    let rows = { prices: 0, facts: 0 };
+    if (opts.reuse && existsSync(file)) {
+      log('Reusing the existing store: generation and load not timed.');
+    } else {
+      const cpuBefore = process.cpuUsage();
+      const [generateMs] = await time(async () => {
+        let n = 0;
+        for (const c of demoCompanies(createDemoUniverse({ companies, years, seed }))) n += c.prices.length + c.facts.length;
+        return n;
+      });
+      const [loadMs, loaded] = await time(() => loadDemoUniverse(file, { companies, years, seed }));
+      const cpu = process.cpuUsage(cpuBefore);
+      rows = { prices: loaded.prices, facts: loaded.facts };
+      timings.push({ name: 'generate only (no store)', ms: generateMs }, { name: 'generate + load into DuckDB', ms: loadMs });
+      log(
+        `Rows: ${loaded.prices.toLocaleString('en-US')} prices, ${loaded.facts.toLocaleString('en-US')} facts, ${loaded.actions.toLocaleString('en-US')} actions; ` +
+          `file ${(statSync(file).size / 1e6).toFixed(0)} MB; process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s for generate + load`,
+      );
+    }
 
     const reader = await openMarketReader(file);
     const connection = await reader.connect();
@@ -81,8 +92,7 @@ export default async function run(opts: MarketBenchOptions = {}): Promise<Market
       const [{ n }] = await reader.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM securities`);
       const permaticker = (i: number) => 900_001 + ((Math.abs(i) * 7919) % n);
       const results = [
-        { name: 'generate only (no store)', ms: generateMs },
-        { name: 'generate + load into DuckDB', ms: loadMs },
+        ...timings,
         { name: 'snapshot id (content hash)', ms: await median(3, () => computeSnapshotId(connection)) },
         { name: 'price series, one security, all history', ms: await median(20, (i) => priceSeries(permaticker(i), {}, { file })) },
         {
@@ -96,7 +106,7 @@ export default async function run(opts: MarketBenchOptions = {}): Promise<Market
       const width = Math.max(...results.map((r) => r.name.length));
       for (const r of results)
         log(`  ${r.name.padEnd(width)}  ${r.ms.toFixed(1).padStart(10)} ms  ${r.ratio.toFixed(1).padStart(9)} x baseline`);
-      return { universe, rows: { prices: loaded.prices, facts: loaded.facts }, baselineMs, results };
+      return { universe, rows, baselineMs, results };
     } finally {
       connection.closeSync();
       reader.close();
@@ -111,8 +121,8 @@ function parseCli(argv: string[]): MarketBenchOptions {
   const opts: MarketBenchOptions = {};
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
-    if (flag === '--quick') {
-      opts.quick = true;
+    if (flag === '--quick' || flag === '--reuse') {
+      opts[flag === '--quick' ? 'quick' : 'reuse'] = true;
       continue;
     }
     const value = argv[++i];
@@ -121,7 +131,7 @@ function parseCli(argv: string[]): MarketBenchOptions {
     else if (flag === '--companies' || flag === '--years' || flag === '--seed') {
       if (!/^\d+$/.test(value)) throw new Error(`${flag} must be a whole number, got ${value}`);
       opts[flag.slice(2) as 'companies' | 'years' | 'seed'] = Number(value);
-    } else throw new Error(`Unknown option ${flag}. Use --companies N --years Y --seed S --out FILE --quick.`);
+    } else throw new Error(`Unknown option ${flag}. Use --companies N --years Y --seed S --out FILE [--reuse] --quick.`);
   }
   return opts;
 }
