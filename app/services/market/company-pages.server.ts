@@ -7,6 +7,9 @@ import { buildStatement, type FactInput, type PeriodKind, type Statement, type S
 import { priceSeries, type PricePoint } from './prices.server';
 import { readMarket, type MarketReadOptions } from './read.server';
 import { filingArchiveUrl } from './sec-links';
+import { movingAverage, rangeStart, type Range } from './price-ranges';
+
+export { RANGES, type Range } from './price-ranges';
 
 // Data of the company pages (/company/{id}/…), every piece as known on an as-of date.
 
@@ -69,39 +72,6 @@ export async function companyOverview(company: CompanyHeader, asOf: IsoDate | nu
 
 // -------------------------------------------------------------------------------------------
 // Chart tab
-
-export const RANGES = ['1M', '6M', 'YTD', '1Y', '5Y', 'Max'] as const;
-export type Range = (typeof RANGES)[number];
-
-/** First date of a range ending on `end` (inclusive); null for Max. */
-export function rangeStart(range: Range, end: IsoDate): IsoDate | null {
-  switch (range) {
-    case '1M':
-      return addDays(addMonths(end, -1), 1);
-    case '6M':
-      return addDays(addMonths(end, -6), 1);
-    case 'YTD':
-      return `${end.slice(0, 4)}-01-01`;
-    case '1Y':
-      return addDays(addMonths(end, -12), 1);
-    case '5Y':
-      return addDays(addMonths(end, -60), 1);
-    case 'Max':
-      return null;
-  }
-}
-
-/** Simple moving average of closes over `window` points; null until the window is full. */
-export function movingAverage(values: readonly number[], window: number): (number | null)[] {
-  const out: (number | null)[] = [];
-  let sum = 0;
-  for (let i = 0; i < values.length; i++) {
-    sum += values[i];
-    if (i >= window) sum -= values[i - window];
-    out.push(i >= window - 1 ? sum / window : null);
-  }
-  return out;
-}
 
 export type ChartData = { end: IsoDate | null; from: IsoDate | null; prices: PricePoint[]; sma50: (number | null)[]; sma200: (number | null)[] };
 
