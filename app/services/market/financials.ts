@@ -225,10 +225,15 @@ export function buildStatement(
     columns = [...instants].sort().map((end) => ({ key: end, periodEnd: end, label: end }));
   }
   columns.sort((a, b) => (a.periodEnd < b.periodEnd ? 1 : -1)); // newest first
-  const lines: Line[] = STATEMENTS[opts.statement].lines.map((id) => {
+  let lines: Line[] = STATEMENTS[opts.statement].lines.map((id) => {
     const c = (CONCEPTS as Record<string, { label: string; unit: string }>)[id] ?? DERIVED_LINES[id];
     return { id, label: c.label, unit: c.unit, cells: lineCells(ctx, id, opts.period, columns, quarterEnds) };
   });
+  // A period with nothing to show in this statement (e.g. a fiscal year end without its quarters
+  // in the TTM view) is not a column.
+  const keep = columns.map((_, i) => lines.some((l) => l.cells[i] !== null));
+  columns = columns.filter((_, i) => keep[i]);
+  lines = lines.map((l) => ({ ...l, cells: l.cells.filter((_, i) => keep[i]) }));
   const byId = new Map(lines.map((l) => [l.id, l]));
   const v = (id: string, i: number) => byId.get(id)?.cells[i]?.value ?? null;
   const growth: RatioRow[] = [];
