@@ -412,16 +412,16 @@ function Results({ data, search, pathWithSearch }: { data: Data; search: string;
                     );
                   })}
                   <td className="screener-row-actions">
-                    <Link to={withParams(search, { explain: String(row.permaticker) })} aria-label={`Explain ${row.ticker}`}>
-                      Explain
+                    <Link to={withParams(search, { explain: String(row.permaticker) })}>
+                      Explain<span className="visually-hidden"> {row.ticker}</span>
                     </Link>
                     {data.signedIn ? (
                       <Form method="post" action="/watchlist" className="inline-form">
                         <input type="hidden" name="intent" value="add" />
                         <input type="hidden" name="permaticker" value={row.permaticker} />
                         <input type="hidden" name="redirect_to" value={pathWithSearch} />
-                        <button type="submit" className="button button--link" aria-label={`Add ${row.ticker} to watchlist`}>
-                          Add to watchlist
+                        <button type="submit" className="button button--link">
+                          Add<span className="visually-hidden"> {row.ticker}</span> to watchlist
                         </button>
                       </Form>
                     ) : null}
@@ -484,7 +484,8 @@ export default function ScreenerPage() {
           </ul>
         </div>
       ) : null}
-      <Form method="get" action="/screener" className="screener-form" aria-describedby={general.length > 0 ? 'screen-errors' : undefined}>
+      {/* Keyed by the URL: after a (client-side) navigation every field shows the new screen. */}
+      <Form key={search} method="get" action="/screener" className="screener-form" aria-describedby={general.length > 0 ? 'screen-errors' : undefined}>
         {/* First in the form: Enter in any field runs the screen (the first submit button wins). */}
         <button type="submit" name="run" value="1" className="button button--primary">
           Run screen

@@ -174,8 +174,8 @@ export default function ManageScreenersPage() {
                         <Form method="post" className="inline-form">
                           <input type="hidden" name="intent" value="unshare" />
                           <input type="hidden" name="id" value={s.id} />
-                          <button type="submit" className="button button--link" aria-label={`Stop sharing ${s.name}`}>
-                            Stop sharing
+                          <button type="submit" className="button button--link">
+                            Stop sharing<span className="visually-hidden"> {s.name}</span>
                           </button>
                         </Form>
                       </>
@@ -183,31 +183,31 @@ export default function ManageScreenersPage() {
                       <Form method="post" className="inline-form">
                         <input type="hidden" name="intent" value="share" />
                         <input type="hidden" name="id" value={s.id} />
-                        <button type="submit" className="button button--link" aria-label={`Create a share link for ${s.name}`}>
-                          Create share link
+                        <button type="submit" className="button button--link">
+                          Create share link<span className="visually-hidden"> for {s.name}</span>
                         </button>
                       </Form>
                     )}
                   </td>
                   <td className="screener-row-actions">
-                    <Link to={`/screener?${s.query}&saved=${s.id}`} aria-label={`Open ${s.name}`}>
-                      Open
+                    <Link to={`/screener?${s.query}&saved=${s.id}`}>
+                      Open<span className="visually-hidden"> {s.name}</span>
                     </Link>
-                    <Link to={`/backtest?screener_id=${s.id}`} aria-label={`Backtest ${s.name}`}>
-                      Backtest
+                    <Link to={`/backtest?screener_id=${s.id}`}>
+                      Backtest<span className="visually-hidden"> {s.name}</span>
                     </Link>
-                    <Link to={`?modal=rename&id=${s.id}`} aria-label={`Rename ${s.name}`}>
-                      Rename…
+                    <Link to={`?modal=rename&id=${s.id}`}>
+                      Rename<span className="visually-hidden"> {s.name}</span>
                     </Link>
                     <Form method="post" className="inline-form">
                       <input type="hidden" name="intent" value="duplicate" />
                       <input type="hidden" name="id" value={s.id} />
-                      <button type="submit" className="button button--link" aria-label={`Duplicate ${s.name}`}>
-                        Duplicate
+                      <button type="submit" className="button button--link">
+                        Duplicate<span className="visually-hidden"> {s.name}</span>
                       </button>
                     </Form>
-                    <Link to={`?modal=delete&id=${s.id}`} aria-label={`Delete ${s.name}`} className="danger-link">
-                      Delete…
+                    <Link to={`?modal=delete&id=${s.id}`} className="danger-link">
+                      Delete<span className="visually-hidden"> {s.name}</span>
                     </Link>
                   </td>
                 </tr>

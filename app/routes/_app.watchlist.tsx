@@ -188,8 +188,8 @@ function WatchlistTable({ d }: { d: SignedIn }) {
                     Note for {r.ticker}
                   </label>
                   <input id={`note-${r.permaticker}`} name="note" defaultValue={r.note ?? ''} maxLength={1000} />
-                  <button type="submit" className="button" aria-label={`Save note for ${r.ticker}`}>
-                    Save note
+                  <button type="submit" className="button">
+                    Save note<span className="visually-hidden"> for {r.ticker}</span>
                   </button>
                 </Form>
               </td>
@@ -198,8 +198,8 @@ function WatchlistTable({ d }: { d: SignedIn }) {
                   <input type="hidden" name="intent" value="remove" />
                   <input type="hidden" name="list" value={id} />
                   <input type="hidden" name="permaticker" value={r.permaticker} />
-                  <button type="submit" className="button button--link" aria-label={`Remove ${r.ticker}`}>
-                    Remove
+                  <button type="submit" className="button button--link">
+                    Remove<span className="visually-hidden"> {r.ticker}</span>
                   </button>
                 </Form>
               </td>
@@ -302,8 +302,8 @@ export default function WatchlistPage() {
                   <input type="hidden" name="list" value={id} />
                   <input type="hidden" name="column" value={c} />
                   {getMetric(c)?.label ?? c}{' '}
-                  <button type="submit" className="button button--link" aria-label={`Remove column ${getMetric(c)?.label ?? c}`}>
-                    ×
+                  <button type="submit" className="button button--link">
+                    Remove<span className="visually-hidden"> column {getMetric(c)?.label ?? c}</span>
                   </button>
                 </Form>
               </li>

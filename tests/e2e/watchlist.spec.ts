@@ -31,9 +31,9 @@ test('add two results, add a column, write a note, export CSV', async ({ page })
   await expect(table.getByRole('columnheader', { name: /RSI \(14 days\)/ })).toBeVisible();
 
   const note = `watch ${Date.now()}`;
-  await page.getByLabel(`Note for ${tickers[0]}`).fill(note);
+  await page.getByRole('textbox', { name: `Note for ${tickers[0]}` }).fill(note);
   await page.getByRole('button', { name: `Save note for ${tickers[0]}` }).click();
-  await expect(page.getByLabel(`Note for ${tickers[0]}`)).toHaveValue(note);
+  await expect(page.getByRole('textbox', { name: `Note for ${tickers[0]}` })).toHaveValue(note);
 
   const downloading = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Export CSV' }).click();
