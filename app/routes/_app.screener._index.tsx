@@ -370,6 +370,16 @@ function Results({ data, search, pathWithSearch }: { data: Data; search: string;
             <Link to="/register">Register</Link> or <Link to={`/login?redirectTo=${encodeURIComponent(pathWithSearch)}`}>sign in</Link> to save screens.
           </span>
         )}
+        {data.saved && data.signedIn ? (
+          <Form method="post" action="/screener/manage" className="inline-form">
+            <input type="hidden" name="intent" value="update" />
+            <input type="hidden" name="id" value={data.saved.id} />
+            <input type="hidden" name="query" value={data.query} />
+            <button type="submit" className="button">
+              Save changes to “{data.saved.name}”
+            </button>
+          </Form>
+        ) : null}
         {data.saved ? (
           <Link to={`/backtest?screener_id=${encodeURIComponent(data.saved.id)}`} className="button">
             Backtest this screen

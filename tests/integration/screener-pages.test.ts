@@ -124,7 +124,7 @@ forEachDatabase(
       // User B: every page and form answers 404 for A's screener, and changes nothing.
       expect((await call(manageRoute.loader, `/screener/manage?modal=rename&id=${s.id}`, b.cookie)).status).toBe(404);
       expect((await call(manageRoute.loader, `/screener/manage?modal=delete&id=${s.id}`, b.cookie)).status).toBe(404);
-      for (const form of [
+      for (const form of <Record<string, string>[]>[
         { intent: 'rename', id: s.id, name: 'x', cancelled: 'false' },
         { intent: 'duplicate', id: s.id },
         { intent: 'delete', id: s.id, confirmed: 'true', cancelled: 'false' },
@@ -136,6 +136,11 @@ forEachDatabase(
       expect(((await call(manageRoute.loader, '/screener/manage', b.cookie)).value as { screeners: unknown[] }).screeners).toEqual([]);
       const bOpens = await call(screenerRoute.loader, `/screener?${query}&saved=${s.id}`, b.cookie);
       expect((bOpens.value as { saved: unknown }).saved).toBeNull();
+
+      // "Save changes" on an opened screen replaces its rules (and forgets the old run count).
+      const updated = await call(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'update', id: s.id, query: 'r=price+%3E+1' } });
+      expect(updated.location).toBe(`/screener?r=price+%3E+1&saved=${s.id}`);
+      expect((await listScreeners(a.id)).find((x) => x.id === s.id)).toMatchObject({ lastMatchCount: null, screen: { rules: [{ kind: 'value', metric: 'price', op: '>', value: 1 }] } });
 
       // A deletes through the confirm modal's form.
       const notConfirmed = await call(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'delete', id: s.id, confirmed: 'false', cancelled: 'true' } });
@@ -177,7 +182,7 @@ forEachDatabase(
 
       expect((await call(watchlistRoute.loader, `/watchlist?list=${list.id}`, b.cookie)).status).toBe(404);
       expect((await call(watchlistCsvRoute.loader, `/watchlist/csv?list=${list.id}`, b.cookie)).status).toBe(404);
-      for (const form of [
+      for (const form of <Record<string, string>[]>[
         { intent: 'add', list: list.id, permaticker: '5' },
         { intent: 'remove', list: list.id, permaticker: String(perm) },
         { intent: 'note', list: list.id, permaticker: String(perm), note: 'mine' },
