@@ -34,6 +34,8 @@ async function tabTo(page: Page, target: Locator, max = 400): Promise<void> {
 }
 
 test('build a four-rule screen, sort, explain, save, rename, duplicate and delete', async ({ page }) => {
+  // A long flow of about twenty page loads: more than the default minute on a busy machine.
+  test.setTimeout(180_000);
   await page.goto('/screener');
   await expect(page.getByRole('heading', { name: 'Stock screener' })).toBeVisible();
   await addRule(page, { '#add-metric': 'market_cap', '#add-op': '>', '#add-value': '0' }, 'Add value rule');
