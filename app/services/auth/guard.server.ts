@@ -42,7 +42,13 @@ async function callerFromSession(session: QuarrySession): Promise<Caller | 'inva
  * 403 for cross-site form posts; returns who is calling.
  */
 export async function guard(request: Request, options: GuardOptions = {}): Promise<Guarded> {
-  assertSameOrigin(request);
+  try {
+    assertSameOrigin(request);
+  } catch (e) {
+    // A thrown Response keeps its status; a thrown error would become a 500 page.
+    if (isDomainError(e)) throw new Response(e.detail, { status: e.status, statusText: 'Forbidden' });
+    throw e;
+  }
   const url = new URL(request.url);
   const path = url.pathname;
 
