@@ -41,12 +41,12 @@ export async function browseMetric(
   const companies = await browserCompanies(list, options);
   if (!companies.some((c) => c.permaticker === main)) throw notFound(`Unknown security: ${main}`);
   const missing = list.filter((p) => !companies.some((c) => c.permaticker === p));
-  // Daily metrics default to five years so the table stays readable; filing metrics show all.
+  // Daily metrics default to one year so the table stays readable; filing metrics show all.
   let from = view.from;
   if (!from && metric.frequency === 'daily') {
     const reader = await readMarket(options);
     const [r] = await reader.all<{ last: IsoDate | null }>(`SELECT max(date) AS last FROM prices WHERE permaticker = $1 ${view.to ? 'AND date <= $2::DATE' : ''}`, view.to ? [main, view.to] : [main]);
-    if (r?.last) from = addMonths(r.last, -60);
+    if (r?.last) from = addMonths(r.last, -12);
   }
   const series: SeriesInput[] = [];
   for (const c of companies) {

@@ -1,0 +1,210 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { e2eAppEnv } from './support/app-state';
+import { E2E_APP_PORT } from './support/env';
+import { expectNoAxeViolations } from './support/fixtures';
+import { expect, test } from './support/issue2-session';
+
+// Company pages with JavaScript on and off (projects js / nojs), signed in with an account that
+// has access: search → company, the five tabs, as-of dates, filings, keyboard only, axe, and the
+// 500 page of a second app instance whose market file is garbage.
+
+type Hit = { permaticker: number; ticker: string; name: string; is_demo: boolean };
+
+async function someCompany(page: Page): Promise<Hit> {
+  // The oldest listed companies have the longest history (demo universe of e2e-start).
+  const r = await page.request.get('/api/v1/companies?query=&limit=50');
+  expect(r.status()).toBe(200);
+  const { results } = (await r.json()) as { results: (Hit & { is_delisted: boolean })[] };
+  const listed = results.filter((h) => !h.is_delisted);
+  for (const h of listed) {
+    const o = await page.request.get(`/api/v1/company-overview/${h.permaticker}?as_of=2022-06-30`);
+    const body = (await o.json()) as { date: string | null; filings: unknown[] };
+    if (body.date && body.filings.length > 0) return h;
+  }
+  throw new Error('no listed company with history before 2022-06-30 in the demo data');
+}
+
+async function searchFor(page: Page, text: string): Promise<void> {
+  await page.goto('/company');
+  await expect(page.getByRole('heading', { name: 'Companies', level: 1 })).toBeVisible();
+  await page.getByLabel('Ticker or company name').fill(text);
+  await page.getByRole('button', { name: 'Search', exact: true }).last().click();
+  await expect(page).toHaveURL(new RegExp(`/company\\?query=${text}`));
+}
+
+test('open a company from search: overview, axe', async ({ page }) => {
+  const c = await someCompany(page);
+  await searchFor(page, c.ticker);
+  await expectNoAxeViolations(page);
+  await page.getByRole('table').getByRole('link', { name: c.ticker, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/company/${c.permaticker}/overview$`));
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(c.name);
+  if (c.is_demo) await expect(page.locator('h1 .badge--demo')).toHaveText('demo');
+  await expect(page.getByTestId('as-of')).toContainText('latest');
+  await expect(page.getByTestId('last-price')).toHaveText(/^\$\d/);
+  await expect(page.getByTestId('watchlist-slot')).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
+for (const [tab, heading] of [
+  ['Chart', 'Price chart'],
+  ['Financials', 'Financials'],
+  ['Dividends', 'Dividends'],
+  ['Valuation', 'Valuation'],
+] as const) {
+  test(`the ${tab} tab, reached by its link, axe`, async ({ page }) => {
+    test.setTimeout(150_000);
+    const c = await someCompany(page);
+    await page.goto(`/company/${c.permaticker}/overview`);
+    await page.getByRole('navigation', { name: 'Company sections' }).getByRole('link', { name: tab }).click();
+    await expect(page.getByRole('heading', { name: heading, level: 2 })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Company sections' }).getByRole('link', { name: tab })).toHaveAttribute('aria-current', 'page');
+    // Every chart is an SVG rendered by the server, named, with its table.
+    const charts = page.locator('figure.chart svg[role="img"]');
+    if ((await charts.count()) > 0) await expect(charts.first()).toHaveAttribute('aria-label', /.+/);
+    await expectNoAxeViolations(page);
+  });
+}
+
+test('chart ranges and options are links; financial periods and statements', async ({ page }) => {
+  const c = await someCompany(page);
+  await page.goto(`/company/${c.permaticker}/chart`);
+  await page.getByRole('navigation', { name: 'Chart range' }).getByRole('link', { name: '5Y' }).click();
+  await expect(page).toHaveURL(/range=5Y/);
+  await expect(page.getByRole('navigation', { name: 'Chart range' }).getByRole('link', { name: '5Y' })).toHaveAttribute('aria-current', 'page');
+  await page.getByRole('link', { name: 'Unadjusted' }).click();
+  await expect(page).toHaveURL(/adjusted=0/);
+  await expect(page.getByRole('link', { name: 'Unadjusted' })).toHaveAttribute('aria-current', 'true');
+  await page.getByRole('button', { name: 'Moving averages (50, 200)' }).click();
+  await expect(page).toHaveURL(/ma=1/);
+  await expect(page.locator('figure.chart svg[role="img"]').first()).toHaveAttribute('aria-label', /unadjusted.*5Y/);
+  await page.goto(`/company/${c.permaticker}/financial?period=quarterly&statement=income`);
+  await expect(page.getByRole('table').first()).toContainText('Revenue');
+  await page.getByRole('navigation', { name: 'Period' }).getByRole('link', { name: 'TTM' }).click();
+  await expect(page.locator('#statement-caption')).toContainText('TTM');
+  await page.getByRole('navigation', { name: 'Statement' }).getByRole('link', { name: 'Balance sheet' }).click();
+  await expect(page.locator('#statement-caption')).toContainText('Balance sheet');
+  await expectNoAxeViolations(page);
+});
+
+test('changing the as-of date shows older numbers and only filings known then', async ({ page }) => {
+  const c = await someCompany(page);
+  await page.goto(`/company/${c.permaticker}/overview`);
+  const latestFiling = await page.locator('table').last().locator('tbody tr').first().locator('td').nth(1).textContent();
+  await page.getByLabel('As of date').fill('2022-06-30');
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(page).toHaveURL(/as_of=2022-06-30/);
+  await expect(page.getByTestId('as-of')).toContainText('2022-06-');
+  const filed = await page.locator('table').last().locator('tbody td:nth-child(2)').allTextContents();
+  expect(filed.length).toBeGreaterThan(0);
+  for (const d of filed) expect(d < '2022-06-30').toBe(true);
+  expect(latestFiling! > filed[0]).toBe(true);
+  // The as-of date follows the tabs.
+  await page.getByRole('navigation', { name: 'Company sections' }).getByRole('link', { name: 'Financials' }).click();
+  await expect(page).toHaveURL(/financial\?as_of=2022-06-30/);
+  const cellDates = await page.locator('table.statement tbody td small').allTextContents();
+  expect(cellDates.length).toBeGreaterThan(0);
+  for (const t of cellDates) expect(t.match(/\d{4}-\d{2}-\d{2}/)![0] < '2022-06-30').toBe(true);
+});
+
+test('a bad as-of date is a 400 with a message, not a 500', async ({ page }) => {
+  const c = await someCompany(page);
+  const response = await page.goto(`/company/${c.permaticker}/valuation?as_of=2022-02-30`);
+  expect(response?.status()).toBe(400);
+  await expect(page.getByRole('heading', { name: 'Invalid as-of date' })).toBeVisible();
+  await expect(page.locator('#as-of-error')).toContainText('YYYY-MM-DD');
+  await expectNoAxeViolations(page);
+});
+
+test('an unknown company is the 404 page', async ({ page }) => {
+  const response = await page.goto('/company/NO-SUCH-CO/overview');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+});
+
+test('filings: demo accessions are fictional, so they are listed without SEC links', async ({ page }) => {
+  const c = await someCompany(page);
+  await page.goto(`/company/${c.permaticker}/overview`);
+  const rows = page.locator('table').last().locator('tbody tr');
+  expect(await rows.count()).toBeGreaterThan(0);
+  const accession = (await rows.first().locator('td').nth(3).textContent())!.trim();
+  expect(accession).toMatch(/^\d{10}-\d{2}-\d{6}$/);
+  const secLinks = page.locator('a[href^="https://www.sec.gov/Archives/edgar/data/"]');
+  if (c.is_demo) {
+    await expect(page.getByText('accession numbers are fictional')).toBeVisible();
+    await expect(secLinks).toHaveCount(0);
+  } else {
+    // Real data: the link is the archive folder named by the accession without dashes.
+    await expect(secLinks.first()).toHaveAttribute('href', new RegExp(`/${accession.replaceAll('-', '')}/$`));
+  }
+});
+
+test('keyboard only: header search → company → data browser', async ({ page }) => {
+  const c = await someCompany(page);
+  await page.goto('/');
+  const search = page.getByLabel('Search companies by ticker or name');
+  for (let i = 0; i < 30 && !(await search.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(search).toBeFocused();
+  await page.keyboard.type(c.ticker);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/company\?query=/);
+  const result = page.getByRole('table').getByRole('link', { name: c.ticker, exact: true });
+  for (let i = 0; i < 60 && !(await result.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(result).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/company/${c.permaticker}/overview`));
+  const toBrowser = page.getByRole('link', { name: 'Price in the data browser' });
+  for (let i = 0; i < 80 && !(await toBrowser.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(toBrowser).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/data-browser/${c.permaticker}/price`));
+  await expect(page.getByTestId('history-table')).toBeVisible();
+});
+
+test.describe('with a corrupt market file', () => {
+  let child: ChildProcess | null = null;
+  let dir = '';
+  const port = E2E_APP_PORT + 9;
+  const origin = `http://127.0.0.1:${port}`;
+
+  test.beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'quarry-corrupt-'));
+    const garbage = path.join(dir, 'market.duckdb');
+    writeFileSync(garbage, Buffer.from('this is not a DuckDB file at all, just garbage bytes \u0000\u0001\u0002'.repeat(200)));
+    const env = {
+      ...e2eAppEnv(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: origin,
+      // Same secret as the main instance, so the signed-in cookie works here too.
+      SESSION_SECRET: process.env.E2E_SESSION_SECRET ?? 'quarry-e2e-session-secret-not-a-secret',
+      MARKET_DB: garbage,
+      QUARRY_SKIP_DEMO: '1',
+    };
+    child = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: 'ignore' });
+    for (let i = 0; i < 120; i++) {
+      try {
+        if ((await fetch(`${origin}/login`)).ok) return;
+      } catch {
+        // not up yet
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error('second app instance did not start');
+  });
+
+  test.afterAll(() => {
+    if (child?.pid) child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a company page shows the Internal Server Error page with status 500', async ({ page }) => {
+    const response = await page.goto(`${origin}/company/1/overview`);
+    expect(response?.status()).toBe(500);
+    await expect(page.getByRole('heading', { name: 'Internal Server Error' })).toBeVisible();
+  });
+});

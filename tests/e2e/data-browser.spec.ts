@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { getMetric } from '../../app/services/metrics/catalogue';
+import { formatMetricValue } from '../../app/services/metrics/format';
+import { expect, expectNoAxeViolations, test } from './support/fixtures';
+
+// The data browser as a guest (spec §6: guests may use it), JavaScript on and off: pick a
+// company and a metric, compare three companies, switch scale and values, download the CSV and
+// check it against the table, axe on every page.
+
+type Hit = { permaticker: number; ticker: string; is_delisted: boolean };
+
+async function companies(page: Page, n: number): Promise<Hit[]> {
+  const r = await page.request.get('/api/v1/companies?query=&limit=20');
+  const { results } = (await r.json()) as { results: Hit[] };
+  const listed = results.filter((h) => !h.is_delisted).slice(0, n);
+  expect(listed).toHaveLength(n);
+  return listed;
+}
+
+test.use({ storageState: { cookies: [], origins: [] } });
+// axe over a page of long tables takes a while; the default 60 s is for simple pages.
+test.setTimeout(150_000);
+
+test('a guest picks a company and a metric and lands on the stable URL', async ({ page }) => {
+  const [c] = await companies(page, 1);
+  await page.goto('/data-browser');
+  await expect(page.getByRole('heading', { name: 'Data browser', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Valuation', level: 3 })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByLabel('Company (ticker or permaticker)').fill(c.ticker);
+  await page.getByLabel('Metric', { exact: true }).selectOption('pe_ttm');
+  await page.getByRole('button', { name: 'Show history' }).click();
+  await expect(page).toHaveURL(new RegExp(`/data-browser/${c.permaticker}/pe_ttm$`));
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(`P/E (TTM) · ${c.ticker}`);
+  await expect(page.locator('figure.chart svg[role="img"]')).toHaveAttribute('aria-label', /P\/E/);
+  await expectNoAxeViolations(page);
+});
+
+test('an unknown company in the pick form is a 400 with a message', async ({ page }) => {
+  const response = await page.goto('/data-browser?company=NO-SUCH-CO&metric=pe_ttm');
+  expect(response?.status()).toBe(400);
+  await expect(page.getByRole('alert')).toContainText('NO-SUCH-CO');
+});
+
+test('compare three companies, switch scale and values, and download exactly the table as CSV', async ({ page }) => {
+  const [a, b, c] = await companies(page, 3);
+  await page.goto(`/data-browser/${a.permaticker}/revenue_ttm`);
+  for (const [i, other] of [b, c].entries()) {
+    await page.getByLabel('Add company (ticker or permaticker)').fill(other.ticker);
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect(page.getByRole('heading', { name: `Companies (${i + 2} of 10)` })).toBeVisible();
+  }
+  await expect(page).toHaveURL(new RegExp(`compare=${b.permaticker}%2C${c.permaticker}`));
+  const header = await page.getByTestId('history-table').locator('thead th').allTextContents();
+  expect(header).toEqual(['Date', a.ticker, b.ticker, c.ticker]);
+
+  await page.getByLabel('Log').check();
+  await page.getByLabel('As first reported').check();
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/scale=log/);
+  await expect(page).toHaveURL(/mode=first_reported/);
+  await expect(page.getByTestId('as-of')).toContainText('As first reported');
+  await expectNoAxeViolations(page);
+
+  const downloadPromise = page.waitForEvent('download');
+  await page.getByTestId('csv-link').click();
+  const download = await downloadPromise;
+  const csv = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+  expect(csv[0]).toBe(`date,${a.ticker} (${a.permaticker}),${b.ticker} (${b.permaticker}),${c.ticker} (${c.permaticker})`);
+
+  const rows = page.getByTestId('history-table').locator('tbody tr');
+  const count = await rows.count();
+  expect(csv.length - 1).toBe(count);
+  const metric = getMetric('revenue_ttm')!;
+  for (const k of [0, 1, Math.floor(count / 2), count - 1]) {
+    const cells = await rows.nth(k).locator('th, td').allTextContents();
+    const fields = csv[k + 1].split(',');
+    expect(fields[0]).toBe(cells[0]);
+    expect(fields.slice(1).map((f) => formatMetricValue(metric, f === '' ? null : Number(f)))).toEqual(cells.slice(1));
+  }
+
+  // Remove one company again by its link.
+  await page.getByRole('link', { name: `Remove ${b.ticker} from the comparison` }).click();
+  await expect(page.getByTestId('history-table').locator('thead th')).toHaveText(['Date', a.ticker, c.ticker]);
+});
+
+test('bad parameters are a 400 page with the reason', async ({ page }) => {
+  const [a] = await companies(page, 1);
+  const response = await page.goto(`/data-browser/${a.permaticker}/pe_ttm?from=2024-02-30`);
+  expect(response?.status()).toBe(400);
+  await expect(page.getByRole('heading', { name: 'Invalid parameters' })).toBeVisible();
+  await expectNoAxeViolations(page);
+});
