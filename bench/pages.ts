@@ -1,0 +1,144 @@
+// Server render time of the pages users read most (issue 4), as a ratio to an empty page rendered
+// by the same server in the same run, and their first-load JavaScript.
+//
+//   npx tsx bench/pages.ts [--quick] [--market FILE]
+//
+// Renders through the BUILT server's request handler (QUARRY_BUILD_DIR or build/; run
+// `node scripts/ensure-build.mjs` first), on the benchmark demo universe (6,000 companies ×
+// 25 years; --quick: 300 × 5) or on an existing market file (--market FILE, or MARKET_DB).
+// A benchmark reports; it never fails on speed.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+type Opts = { quick?: boolean; market?: string };
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+export default async function run(opts: Opts = {}): Promise<void> {
+  const buildDir = path.resolve(root, process.env.QUARRY_BUILD_DIR ?? 'build');
+  const serverEntry = path.join(buildDir, 'server', 'index.js');
+  if (!existsSync(serverEntry)) throw new Error(`No built server at ${serverEntry}: run node scripts/ensure-build.mjs first.`);
+  const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-pages-'));
+  try {
+    // The environment must be set before any app module reads its configuration.
+    process.env.NODE_ENV = 'production';
+    process.env.DATA_DIR = dir;
+    process.env.SESSION_SECRET = 'bench-pages-session-secret-not-a-secret';
+    process.env.QUARRY_SKIP_DEMO = '1';
+    delete process.env.DATABASE_URL;
+    delete process.env.REDIS_URL;
+    const given = opts.market ?? process.env.MARKET_DB;
+    let market: string;
+    let universe: string;
+    if (given && existsSync(given)) {
+      market = path.resolve(given);
+      universe = `existing market file ${market}`;
+    } else {
+      const { loadDemoUniverse } = await import('../app/services/market/demo/load.server');
+      const { BENCHMARK_DEMO_OPTIONS } = await import('../app/services/market/demo/universe');
+      const { buildSnapshots } = await import('../app/services/metrics/snapshots.server');
+      const size = opts.quick ? { companies: 300, years: 5, seed: 1 } : BENCHMARK_DEMO_OPTIONS;
+      market = path.join(dir, 'market.duckdb');
+      universe = `demo ${size.companies} companies × ${size.years} years`;
+      const t0 = performance.now();
+      await loadDemoUniverse(market, { ...size }, undefined, { beforePublish: (work) => buildSnapshots({ marketDb: work }) });
+      console.log(`universe: ${universe}, generated with snapshots in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    }
+    process.env.MARKET_DB = market;
+
+    // A signed-in account with access (company pages need one; the data browser does not).
+    const { createUser } = await import('../app/services/auth/users.server');
+    const { issueUserToken } = await import('../app/services/auth/tokens.server');
+    const { commitSession, getSession, setSignedIn } = await import('../app/services/auth/session.server');
+    const user = await createUser({ email: 'bench@example.test', password: 'correct horse battery', full_name: 'Bench Reader', access: true });
+    const session = await getSession(new Request('http://localhost/'));
+    setSignedIn(session, await issueUserToken(user.id), user);
+    const cookie = (await commitSession(session)).split(';')[0];
+
+    const { openMarketReader } = await import('../app/services/market/store/open-store.server');
+    const reader = await openMarketReader(market);
+    const [company] = await reader.all<{ permaticker: number; ticker: string }>(
+      `SELECT permaticker, ticker FROM securities WHERE NOT is_delisted ORDER BY first_price_date, permaticker LIMIT 1`,
+    );
+    const compare = await reader.all<{ permaticker: number }>(`SELECT permaticker FROM securities WHERE NOT is_delisted AND permaticker <> $1 ORDER BY permaticker LIMIT 2`, [company.permaticker]);
+    reader.close();
+
+    const { createRequestHandler } = await import('@remix-run/node');
+    const build = await import(pathToFileURL(serverEntry).href);
+    const handle = createRequestHandler(build, 'production');
+    const pages: [string, string][] = [
+      ['empty page (/login, baseline)', '/login'],
+      [`company overview (${company.ticker})`, `/company/${company.permaticker}/overview`],
+      ['data browser (revenue TTM, 3 companies)', `/data-browser/${company.permaticker}/revenue_ttm?compare=${compare.map((c) => c.permaticker).join(',')}`],
+      ['data browser (P/E TTM, daily, 1 company)', `/data-browser/${company.permaticker}/pe_ttm`],
+    ];
+    const render = async (url: string) => {
+      const t = performance.now();
+      const res = await handle(new Request(`http://localhost${url}`, { headers: { Cookie: cookie } }));
+      const html = await res.text();
+      const ms = performance.now() - t;
+      if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+      return { ms, html };
+    };
+    const rounds = opts.quick ? 8 : 20;
+    const results: { name: string; ms: number; html: string; coldMs: number }[] = [];
+    for (const [name, url] of pages) {
+      const cold = await render(url);
+      for (let i = 0; i < 2; i++) await render(url);
+      const times: number[] = [];
+      let html = cold.html;
+      for (let i = 0; i < rounds; i++) {
+        const r = await render(url);
+        times.push(r.ms);
+        html = r.html;
+      }
+      results.push({ name, ms: median(times), html, coldMs: cold.ms });
+    }
+    const base = results[0].ms;
+    console.log(`server render (median of ${rounds} after warm-up; first request in brackets), ${universe}:`);
+    for (const r of results) console.log(`  ${r.name.padEnd(44)} ${r.ms.toFixed(1).padStart(8)} ms  ×${(r.ms / base).toFixed(2)} of the empty page   [first ${r.coldMs.toFixed(0)} ms, HTML ${(r.html.length / 1024).toFixed(0)} KiB]`);
+
+    // First-load JavaScript: the module scripts and modulepreload links of each page's HTML.
+    console.log('first-load JavaScript (raw / gzip):');
+    const clientDir = path.join(buildDir, 'client');
+    for (const r of results) {
+      const srcs = new Set<string>();
+      for (const m of r.html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g)) srcs.add(m[1]);
+      for (const m of r.html.matchAll(/import\(?\s*"(\/assets\/[^"]+\.js)"/g)) srcs.add(m[1]);
+      let raw = 0;
+      let gz = 0;
+      for (const src of srcs) {
+        const file = path.join(clientDir, src.replace(/^\//, ''));
+        if (!existsSync(file)) continue;
+        const bytes = readFileSync(file);
+        raw += bytes.length;
+        gz += gzipSync(bytes).length;
+      }
+      console.log(`  ${r.name.padEnd(44)} ${(raw / 1024).toFixed(0).padStart(6)} KiB / ${(gz / 1024).toFixed(0).padStart(4)} KiB in ${srcs.size} files`);
+    }
+  } finally {
+    const { closeMarketReader } = await import('../app/services/market/store/open-store.server');
+    closeMarketReader();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--market');
+  run({ quick: args.includes('--quick'), market: at >= 0 ? args[at + 1] : undefined }).then(
+    () => process.exit(0),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}
