@@ -208,3 +208,19 @@ test.describe('with a corrupt market file', () => {
     await expect(page.getByRole('heading', { name: 'Internal Server Error' })).toBeVisible();
   });
 });
+
+test('suggestions as you type with JavaScript; the results list without it', async ({ page }) => {
+  const c = await someCompany(page);
+  await page.goto('/company');
+  await page.getByLabel('Ticker or company name').pressSequentially(c.ticker, { delay: 30 });
+  if (test.info().project.use.javaScriptEnabled === false) {
+    // Nothing happens until the form is sent; then the server lists the results.
+    await expect(page.getByRole('heading', { name: 'Suggestions' })).toHaveCount(0);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('table').getByRole('link', { name: c.ticker, exact: true })).toBeVisible();
+  } else {
+    await expect(page.getByRole('heading', { name: 'Suggestions' })).toBeVisible();
+    await page.locator('.suggestions').getByRole('link', { name: new RegExp(`^${c.ticker} `) }).click();
+    await expect(page).toHaveURL(new RegExp(`/company/${c.permaticker}/overview$`));
+  }
+});
