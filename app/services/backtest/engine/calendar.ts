@@ -1,0 +1,81 @@
+import type { Rebalance } from './params';
+import type { PriceSeries } from './types';
+
+// The run's trading calendar and its signal days. Pure integer arithmetic on epoch days (no Date).
+
+/** Every day in [start, end] on which at least one security has a bar, ascending. */
+export function tradingCalendar(series: readonly PriceSeries[], start: number, end: number): Int32Array {
+  const seen = new Uint8Array(end - start + 1);
+  for (const s of series) {
+    const days = s.days;
+    for (let i = lowerBound(days, start); i < days.length && days[i] <= end; i++) seen[days[i] - start] = 1;
+  }
+  let n = 0;
+  for (let i = 0; i < seen.length; i++) n += seen[i];
+  const out = new Int32Array(n);
+  let k = 0;
+  for (let i = 0; i < seen.length; i++) if (seen[i]) out[k++] = start + i;
+  return out;
+}
+
+/** First index i with a[i] >= x (a ascending). */
+export function lowerBound(a: Int32Array, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Index of the last bar on or before `day`, or -1. */
+export function barAtOrBefore(days: Int32Array, day: number): number {
+  const i = lowerBound(days, day);
+  return i < days.length && days[i] === day ? i : i - 1;
+}
+
+/** Civil year and month (1–12) of an epoch day (Howard Hinnant's days-to-civil). */
+export function yearMonth(day: number): { year: number; month: number } {
+  const z = day + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month };
+}
+
+/** A number that changes exactly when a new rebalance period starts. */
+export function periodKey(day: number, rebalance: Rebalance): number {
+  if (rebalance === 'weekly') return Math.floor((day + 3) / 7); // weeks start on Monday (day 0 was a Thursday)
+  const { year, month } = yearMonth(day);
+  const m = month - 1;
+  switch (rebalance) {
+    case 'monthly':
+      return year * 12 + m;
+    case 'quarterly':
+      return year * 4 + Math.floor(m / 3);
+    case 'semiannual':
+      return year * 2 + Math.floor(m / 6);
+    case 'annual':
+      return year;
+  }
+}
+
+/**
+ * Signal days as calendar indices: the first trading day of the run, then the first trading day of
+ * every later period. The last calendar day is never a signal (there is no next close to trade at).
+ */
+export function signalIndices(calendar: Int32Array, rebalance: Rebalance): Int32Array {
+  const out: number[] = [];
+  let last = Number.NaN;
+  for (let i = 0; i < calendar.length - 1; i++) {
+    const key = periodKey(calendar[i], rebalance);
+    if (key !== last) out.push(i);
+    last = key;
+  }
+  return Int32Array.from(out);
+}

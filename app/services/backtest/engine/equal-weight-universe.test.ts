@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { runBacktest } from './simulate';
+import { inputsOf, screenOf, weekdays } from './test-panel';
+
+// Holding every passer of a rule-less screen with equal weights and no costs is the equal-weighted
+// universe: a stock listing later and one delisting midway included.
+const days = weekdays('2021-03-01', 15); // Mondays: indices 0, 5, 10
+const securities = [
+  { permaticker: 1, ticker: 'AAA', tri: [10, 11, 12, 11, 13, 14, 13, 12, 13, 15, 16, 15, 17, 18, 19] },
+  { permaticker: 2, ticker: 'BBB', tri: [20, 19, 21, 22, 20, 21, 23, 22, 24, 25, 23, 24, 26, 25, 27] },
+  { permaticker: 3, ticker: 'NEW', tri: [null, null, null, 5, 6, 6.5, 7, 6, 7, 8, 9, 8, 9, 10, 11] },
+  { permaticker: 4, ticker: 'GONE', delisted: true, tri: [30, 31, 29, 28, 27, 26, 25, 24, null, null, null, null, null, null, null] },
+];
+
+describe('N = all, equal weight, zero cost', () => {
+  const result = runBacktest(inputsOf(days, securities, screenOf([]), { rebalance: 'weekly', topN: 'all', benchmark: 'equal_weight_universe' }));
+
+  it('equals the equal-weighted universe benchmark bit for bit', () => {
+    expect(result.rebalances.map((r) => r.holdings.map((h) => h.ticker))).toEqual([
+      ['AAA', 'BBB', 'GONE'],
+      ['AAA', 'BBB', 'GONE', 'NEW'],
+      ['AAA', 'BBB', 'NEW'],
+    ]);
+    expect(Array.from(result.equity)).toEqual(Array.from(result.benchmark));
+  });
+
+  it('matches a hand computation of the first period', () => {
+    // Bought at day 1's close, a third each; day 2: AAA 12/11, BBB 21/19, GONE 29/31.
+    const third = 1000 / 3;
+    expect(result.equity[2]).toBeCloseTo(third * (12 / 11) + third * (21 / 19) + third * (29 / 31), 9);
+  });
+});

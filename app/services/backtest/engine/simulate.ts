@@ -1,0 +1,166 @@
+import { fromEpochDay, toEpochDay } from '../../dates';
+import { compileScreen, matchScreen, prepareUniverse, resultRow } from '../../screener/engine';
+import { Book, type Costs, type Target, type TradeSink } from './book';
+import { barAtOrBefore, signalIndices, tradingCalendar } from './calendar';
+import { BACKTEST_ENGINE_VERSION } from './params';
+import { computeStatistics, drawdownSeries } from './statistics';
+import { BacktestCancelledError, BacktestInputError, type BacktestInputs, type BacktestResult, type Holding, type PriceSeries, type Rebalancing, type Trade } from './types';
+import { capWeights, targetWeights, trailingVolatility } from './weights';
+
+// The backtest loop (DESIGN §8). For each trading day of the run, in order:
+//   1. every position moves to that day's close (total-return index);
+//   2. if a signal was given on the previous trading day, trade to its targets at this close;
+//   3. delisted holdings whose last bar is today become cash at that last value;
+//   4. the day's equity is recorded;
+//   5. on a signal day the screen is evaluated on that day's snapshot (point in time, the
+//      universe as it was, delisted-later companies included) and the targets are set.
+// The signal uses only what was known at its close and trades happen one close later, so a jump on
+// the signal day itself is never captured.
+
+export const INVERSE_VOLATILITY_WINDOW = 60;
+
+export function runBacktest(inputs: BacktestInputs): BacktestResult {
+  const { params, screen } = inputs;
+  const start = toEpochDay(params.start);
+  const end = toEpochDay(params.end);
+  const seriesByPerm = new Map<number, PriceSeries>();
+  for (const s of inputs.prices.series) {
+    if (seriesByPerm.has(s.permaticker)) throw new BacktestInputError(`The price panel has two series for permaticker ${s.permaticker}`);
+    if (s.days.length !== s.tri.length || s.days.length !== s.close.length) throw new BacktestInputError(`Series ${s.permaticker}: days, tri and close differ in length`);
+    seriesByPerm.set(s.permaticker, s);
+  }
+  const tickers = new Map<number, string>();
+  for (const m of inputs.securities) tickers.set(m.permaticker, m.ticker);
+  const calendar = tradingCalendar(inputs.prices.series, start, end);
+  if (calendar.length < 2) throw new BacktestInputError(`No trading days between ${params.start} and ${params.end}`);
+  const dates = Array.from(calendar, fromEpochDay);
+  const benchmarkSeries = params.benchmark === 'equal_weight_universe' ? null : seriesByPerm.get(params.benchmark);
+  if (benchmarkSeries === undefined) throw new BacktestInputError(`The benchmark ${params.benchmark} has no prices`);
+
+  const compiled = compileScreen(screen);
+  const signals = signalIndices(calendar, params.rebalance);
+  const isSignal = new Uint8Array(calendar.length);
+  for (const i of signals) isSignal[i] = 1;
+  const costs: Costs = { rate: (params.commissionBps + params.slippageBps) / 10_000, fixed: params.fixedCostPerTrade };
+  const noCosts: Costs = { rate: 0, fixed: 0 };
+
+  const book = new Book(params.initialCapital);
+  const ewBook = benchmarkSeries ? null : new Book(params.initialCapital);
+  const equity = new Float64Array(calendar.length);
+  const benchmark = new Float64Array(calendar.length);
+  const trades: Trade[] = [];
+  const rebalances: Rebalancing[] = [];
+  let delistedHoldings = 0;
+  let pending: { targets: Target[]; ewTargets: Target[]; record: Omit<Rebalancing, 'tradeDate' | 'valueBefore' | 'tradedValue' | 'cost'> } | null = null;
+  let benchCursor = -1;
+  const benchBase = benchmarkSeries ? benchmarkBase(benchmarkSeries, calendar[0]) : 0;
+  const execIndices: number[] = [];
+  let done = 0;
+
+  for (let t = 0; t < calendar.length; t++) {
+    const day = calendar[t];
+    const date = dates[t];
+    const sink: TradeSink = (x) => trades.push({ ...x, date, ticker: tickers.get(x.permaticker) ?? String(x.permaticker) });
+    book.advance(day);
+    ewBook?.advance(day);
+    if (pending) {
+      const valueBefore = book.value();
+      const { tradedValue, cost } = book.rebalance(day, pending.targets, costs, sink);
+      ewBook?.rebalance(day, pending.ewTargets, noCosts, null);
+      rebalances.push({ ...pending.record, tradeDate: date, valueBefore, tradedValue, cost });
+      execIndices.push(t);
+      pending = null;
+    }
+    delistedHoldings += book.settleDelistings(day, sink);
+    ewBook?.settleDelistings(day, null);
+    equity[t] = book.value();
+    if (ewBook) benchmark[t] = ewBook.value();
+    else if (benchmarkSeries) {
+      const days = benchmarkSeries.days;
+      while (benchCursor + 1 < days.length && days[benchCursor + 1] <= day) benchCursor++;
+      benchmark[t] = benchCursor < 0 || benchBase === 0 ? params.initialCapital : (params.initialCapital * benchmarkSeries.tri[benchCursor]) / benchBase;
+    }
+
+    if (isSignal[t]) {
+      if (inputs.isCancelled?.()) throw new BacktestCancelledError();
+      pending = evaluateSignal(inputs, compiled, seriesByPerm, day, date);
+      inputs.onProgress?.(++done, signals.length);
+    }
+  }
+
+  const statistics = computeStatistics({
+    days: calendar,
+    equity,
+    benchmark,
+    riskFreeRate: params.riskFreeRate,
+    periodStarts: Int32Array.from(execIndices),
+    turnovers: Float64Array.from(rebalances, (r) => (r.valueBefore > 0 ? r.tradedValue / 2 / r.valueBefore : 0)),
+    totalCosts: rebalances.reduce((s, r) => s + r.cost, 0),
+  });
+  return {
+    engineVersion: BACKTEST_ENGINE_VERSION,
+    params,
+    days: calendar,
+    dates,
+    equity,
+    benchmark,
+    drawdown: drawdownSeries(equity),
+    statistics,
+    rebalances,
+    trades,
+    delistedHoldings,
+  };
+}
+
+/** The benchmark's value at the first calendar day (its first bar when it starts later). */
+function benchmarkBase(s: PriceSeries, firstDay: number): number {
+  const i = barAtOrBefore(s.days, firstDay);
+  return s.tri[i < 0 ? 0 : i] ?? 0;
+}
+
+function evaluateSignal(inputs: BacktestInputs, compiled: ReturnType<typeof compileScreen>, seriesByPerm: Map<number, PriceSeries>, day: number, date: string) {
+  const { params } = inputs;
+  const snapshot = inputs.snapshotAt(date, day);
+  const prepared = prepareUniverse(snapshot, inputs.securities);
+  const m = matchScreen(compiled, prepared);
+  const perm = snapshot.permatickers;
+  // Picks: best first, skipping rows the price panel does not know (they cannot be traded).
+  const limit = params.topN === 'all' ? Number.POSITIVE_INFINITY : params.topN;
+  const rows: number[] = [];
+  const picks: PriceSeries[] = [];
+  for (let i = 0; i < m.ranked.length && rows.length < limit; i++) {
+    const s = seriesByPerm.get(perm[m.ranked[i]]);
+    if (!s) continue;
+    rows.push(m.ranked[i]);
+    picks.push(s);
+  }
+  const n = picks.length;
+  const marketCap = new Float64Array(n).fill(Number.NaN);
+  const volatility = new Float64Array(n).fill(Number.NaN);
+  const caps = snapshot.values.market_cap;
+  for (let i = 0; i < n; i++) {
+    if (caps) marketCap[i] = caps[rows[i]];
+    if (params.weighting === 'inverse_volatility') {
+      const bar = barAtOrBefore(picks[i].days, day);
+      if (bar > 0) volatility[i] = trailingVolatility(picks[i].tri, bar, INVERSE_VOLATILITY_WINDOW);
+    }
+  }
+  const weights = capWeights(targetWeights(params.weighting, n, { marketCap, volatility }), params.maxWeight);
+  const holdings: Holding[] = [];
+  const targets: Target[] = [];
+  for (let i = 0; i < n; i++) {
+    const row = resultRow(prepared, rows[i], compiled.columns, m);
+    holdings.push({ permaticker: row.permaticker, ticker: row.ticker, weight: weights[i], rank: row.rank, values: row.values });
+    targets.push({ series: picks[i], weight: weights[i] });
+  }
+  const ewTargets: Target[] = [];
+  if (params.benchmark === 'equal_weight_universe') {
+    const members: PriceSeries[] = [];
+    for (const r of m.universe) {
+      const s = seriesByPerm.get(perm[r]);
+      if (s) members.push(s);
+    }
+    for (const s of members) ewTargets.push({ series: s, weight: 1 / members.length });
+  }
+  return { targets, ewTargets, record: { signalDate: date, universeCount: m.universe.length, passCount: m.ranked.length, holdings } };
+}
