@@ -224,3 +224,21 @@ test('suggestions as you type with JavaScript; the results list without it', asy
     await expect(page).toHaveURL(new RegExp(`/company/${c.permaticker}/overview$`));
   }
 });
+
+test('home: market overview as of a date, links into the screener and data browser, axe', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Markets', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('as-of')).toContainText('Market as of');
+  await expect(page.getByRole('heading', { name: /Benchmark: equal-weighted universe/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Sector performance (median total return)' })).toBeVisible();
+  await expect(page.getByRole('main').getByRole('link', { name: 'Screen stocks' })).toHaveAttribute('href', '/screener');
+  await expect(page.getByRole('main').getByRole('link', { name: 'Browse any metric' })).toHaveAttribute('href', '/data-browser');
+  await expectNoAxeViolations(page);
+  await page.getByLabel('As of date').fill('2023-03-15');
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(page.getByTestId('as-of')).toContainText('2023-03-15');
+  const filed = await page.locator('section', { has: page.getByRole('heading', { name: 'Most recent filings' }) }).locator('tbody td:nth-child(3)').allTextContents();
+  expect(filed.length).toBeGreaterThan(0);
+  for (const t of filed) expect(t.match(/\d{4}-\d{2}-\d{2}/)![0] < '2023-03-15').toBe(true);
+});

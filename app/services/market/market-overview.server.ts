@@ -66,7 +66,8 @@ export async function marketOverview(asOf: IsoDate | null, options: MarketReadOp
        FROM (SELECT permaticker, form, filed, accession FROM facts WHERE filed < $1::DATE GROUP BY permaticker, form, filed, accession) f
        JOIN securities s USING (permaticker)
       ORDER BY f.filed DESC, s.ticker LIMIT 10`,
-    [addDays(date, 1)],
+    // Known from the day after filing (DESIGN §5): as of D, filings dated before D.
+    [asOf ?? date],
   );
   return {
     date,
