@@ -161,7 +161,7 @@ export function monthlyReturnTable(days: Int32Array, curve: Float64Array): Month
 }
 
 const nullable = (x: number) => (Number.isFinite(x) ? x : null);
-const extreme = (xs: number[], pick: (a: number, b: number) => number) => (xs.length ? xs.reduce(pick) : null);
+const extreme = (xs: number[], pick: (a: number, b: number) => number) => (xs.length ? xs.reduce((a, b) => pick(a, b)) : null);
 
 export function computeStatistics(s: StatisticsInputs): BacktestStatistics {
   const { days, equity, benchmark } = s;
