@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, Link, useLoaderData, useLocation } from '@remix-run/react';
+import { Form, Link, useFetcher, useLoaderData, useLocation } from '@remix-run/react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { guard } from '~/services/auth/guard.server';
 import { METRICS, getMetric } from '~/services/metrics/catalogue';
 import { formatMetricValue } from '~/services/metrics/format';
-import { builderRedirect } from '~/services/screener/builder';
+import { builderRedirect, screenQueryFromForm } from '~/services/screener/builder';
 import { COMPARE_OPS } from '~/services/screener/expression';
 import { PRESETS } from '~/services/screener/presets';
 import { presetQuery, screenerPageData } from '~/services/screener/page.server';
@@ -459,8 +460,31 @@ export default function ScreenerPage() {
   const data = useLoaderData<typeof loader>();
   const location = useLocation();
   const search = location.search;
-  const pathWithSearch = location.pathname + location.search;
-  const general = data.errors.filter((e) => !e.param.startsWith('r.'));
+  // With JavaScript, results follow the form as it is edited (issue 5): the edited screen loads
+  // in the background and the address bar follows, while the form keeps focus. Without
+  // JavaScript every change is a submit of the same GET form.
+  const live = useFetcher<typeof loader>();
+  const [liveSearch, setLiveSearch] = useState<string | null>(null);
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    // A real navigation (a submit, a link) wins over a pending live edit.
+    window.clearTimeout(timer.current);
+    setLiveSearch(null);
+  }, [search]);
+  const view = liveSearch !== null && live.data ? live.data : data;
+  const viewSearch = liveSearch ?? search;
+  const pathWithSearch = location.pathname + viewSearch;
+  const onEdit = (event: FormEvent<HTMLFormElement>) => {
+    const form = event.currentTarget;
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => {
+      const query = `?${screenQueryFromForm(new FormData(form))}`;
+      setLiveSearch(query);
+      live.load(`/screener${query}`);
+      window.history.replaceState(window.history.state, '', `/screener${query}`);
+    }, 400);
+  };
+  const general = view.errors.filter((e) => !e.param.startsWith('r.'));
   return (
     <>
       <h1>Stock screener</h1>
@@ -484,18 +508,26 @@ export default function ScreenerPage() {
           </li>
         </ul>
       </nav>
-      {data.errors.length > 0 ? (
+      {view.errors.length > 0 ? (
         <div className="form-errors" role="alert" id="screen-errors">
           <p>The screen has problems:</p>
           <ul>
-            {data.errors.map((e, i) => (
+            {view.errors.map((e, i) => (
               <li key={i}>{e.message}</li>
             ))}
           </ul>
         </div>
       ) : null}
       {/* Keyed by the URL: after a (client-side) navigation every field shows the new screen. */}
-      <Form key={search} method="get" action="/screener" className="screener-form" aria-describedby={general.length > 0 ? 'screen-errors' : undefined}>
+      <Form
+        key={search}
+        method="get"
+        action="/screener"
+        className="screener-form"
+        onChange={onEdit}
+        onSubmit={() => window.clearTimeout(timer.current)}
+        aria-describedby={general.length > 0 ? 'screen-errors' : undefined}
+      >
         {/* First in the form: Enter in any field runs the screen (the first submit button wins). */}
         <button type="submit" name="run" value="1" className="button button--primary">
           Run screen
@@ -516,13 +548,16 @@ export default function ScreenerPage() {
           Run screen
         </button>
       </Form>
-      {data.unavailable ? (
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {live.state === 'loading' ? 'Updating results…' : ''}
+      </p>
+      {view.unavailable ? (
         <p className="notice" role="status">
-          {data.unavailable}
+          {view.unavailable}
         </p>
       ) : null}
-      <Explanation data={data} search={search} />
-      <Results data={data} search={search} pathWithSearch={pathWithSearch} />
+      <Explanation data={view} search={viewSearch} />
+      <Results data={view} search={viewSearch} pathWithSearch={pathWithSearch} />
     </>
   );
 }

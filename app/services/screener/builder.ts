@@ -80,6 +80,19 @@ function removeAt(p: URLSearchParams, key: string, index: number): void {
  * not parse are kept as typed (so their error shows next to them); a valid screen is rewritten to
  * its canonical query.
  */
+/**
+ * The screen part of the builder form's fields: without the add/remove builder inputs and the
+ * empty fields, so it is a canonical screen query that needs no redirect (live results use it).
+ */
+export function screenQueryFromForm(entries: Iterable<[string, FormDataEntryValue]>): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [k, v] of entries) {
+    if (typeof v !== 'string' || v.trim() === '' || BUILDER_PARAMS.includes(k) || k === 'run') continue;
+    params.append(k, v);
+  }
+  return params;
+}
+
 export function builderRedirect(pathname: string, search: URLSearchParams): string | null {
   if (!BUILDER_PARAMS.some((k) => search.has(k))) return null;
   const p = new URLSearchParams(search);
