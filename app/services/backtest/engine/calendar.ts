@@ -50,6 +50,7 @@ export function yearMonth(day: number): { year: number; month: number } {
 
 /** A number that changes exactly when a new rebalance period starts. */
 export function periodKey(day: number, rebalance: Rebalance): number {
+  if (rebalance === 'daily') return day;
   if (rebalance === 'weekly') return Math.floor((day + 3) / 7); // weeks start on Monday (day 0 was a Thursday)
   const { year, month } = yearMonth(day);
   const m = month - 1;
@@ -60,7 +61,7 @@ export function periodKey(day: number, rebalance: Rebalance): number {
       return year * 4 + Math.floor(m / 3);
     case 'semiannual':
       return year * 2 + Math.floor(m / 6);
-    case 'annual':
+    default:
       return year;
   }
 }

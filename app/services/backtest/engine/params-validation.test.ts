@@ -30,7 +30,7 @@ describe('backtest parameters', () => {
     [{ topN: 501 }, 'topN: Top N is at most 500'],
     [{ topN: 2.5 }, 'topN: Top N is a whole number'],
     [{ topN: 'many' }, 'topN: Top N is a whole number from 1 to 500, or "all"'],
-    [{ rebalance: 'hourly' }, 'rebalance: Rebalance is one of weekly, monthly, quarterly, semiannual, annual'],
+    [{ rebalance: 'hourly' }, 'rebalance: Rebalance is one of daily, weekly, monthly, quarterly, semiannual, annual'],
     [{ weighting: 'vibes' }, 'weighting: Weighting is one of equal, market_cap, inverse_volatility, rank'],
     [{ commissionBps: -1 }, 'commissionBps: Commission cannot be negative'],
     [{ slippageBps: Number.POSITIVE_INFINITY }, 'slippageBps: Slippage must be a finite number'],

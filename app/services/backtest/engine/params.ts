@@ -4,7 +4,7 @@ import { isIsoDate } from '../../dates';
 // Backtest parameters (DESIGN §8): stored with every result, so the schema is the contract for
 // the form, the JSON API and the job. Messages are meant to be shown next to the field.
 
-export const REBALANCE_FREQUENCIES = ['weekly', 'monthly', 'quarterly', 'semiannual', 'annual'] as const;
+export const REBALANCE_FREQUENCIES = ['daily', 'weekly', 'monthly', 'quarterly', 'semiannual', 'annual'] as const;
 export const WEIGHTINGS = ['equal', 'market_cap', 'inverse_volatility', 'rank'] as const;
 export const MAX_TOP_N = 500;
 export const MAX_COST_BPS = 1_000;
