@@ -1,8 +1,10 @@
 import { fromEpochDay, toEpochDay } from '../../dates';
-import { compileScreen, matchScreen, prepareUniverse, resultRow } from '../../screener/engine';
-import { Book, type Costs, type Target, type TradeSink } from './book';
+import { compileScreen, matchScreen, resultRow, type PreparedUniverse } from '../../screener/engine';
+import type { MetricSnapshot } from '../../metrics/engine/types';
+import { Book, type Costs, type TradeSink } from './book';
 import { barAtOrBefore, signalIndices, tradingCalendar } from './calendar';
 import { BACKTEST_ENGINE_VERSION } from './params';
+import { universePreparer } from './prepare-universe';
 import { computeStatistics, drawdownSeries } from './statistics';
 import { BacktestCancelledError, BacktestInputError, type BacktestInputs, type BacktestResult, type Holding, type PriceSeries, type Rebalancing, type Trade } from './types';
 import { capWeights, targetWeights, trailingVolatility } from './weights';
@@ -23,35 +25,39 @@ export function runBacktest(inputs: BacktestInputs): BacktestResult {
   const { params, screen } = inputs;
   const start = toEpochDay(params.start);
   const end = toEpochDay(params.end);
-  const seriesByPerm = new Map<number, PriceSeries>();
-  for (const s of inputs.prices.series) {
-    if (seriesByPerm.has(s.permaticker)) throw new BacktestInputError(`The price panel has two series for permaticker ${s.permaticker}`);
+  // Series in permaticker order: a series' index is its identity inside the run.
+  const series = [...inputs.prices.series].sort((a, b) => a.permaticker - b.permaticker);
+  for (let i = 0; i < series.length; i++) {
+    const s = series[i];
+    if (i > 0 && series[i - 1].permaticker === s.permaticker) throw new BacktestInputError(`The price panel has two series for permaticker ${s.permaticker}`);
     if (s.days.length !== s.tri.length || s.days.length !== s.close.length) throw new BacktestInputError(`Series ${s.permaticker}: days, tri and close differ in length`);
-    seriesByPerm.set(s.permaticker, s);
   }
+  const perms = Int32Array.from(series, (s) => s.permaticker);
   const tickers = new Map<number, string>();
   for (const m of inputs.securities) tickers.set(m.permaticker, m.ticker);
   const calendar = tradingCalendar(inputs.prices.series, start, end);
   if (calendar.length < 2) throw new BacktestInputError(`No trading days between ${params.start} and ${params.end}`);
   const dates = Array.from(calendar, fromEpochDay);
-  const benchmarkSeries = params.benchmark === 'equal_weight_universe' ? null : seriesByPerm.get(params.benchmark);
+  const benchmarkIndex = params.benchmark === 'equal_weight_universe' ? -1 : seriesIndex(perms, params.benchmark);
+  const benchmarkSeries = params.benchmark === 'equal_weight_universe' ? null : benchmarkIndex < 0 ? undefined : series[benchmarkIndex];
   if (benchmarkSeries === undefined) throw new BacktestInputError(`The benchmark ${params.benchmark} has no prices`);
 
   const compiled = compileScreen(screen);
+  const prepare = universePreparer(inputs.securities);
   const signals = signalIndices(calendar, params.rebalance);
   const isSignal = new Uint8Array(calendar.length);
   for (const i of signals) isSignal[i] = 1;
   const costs: Costs = { rate: (params.commissionBps + params.slippageBps) / 10_000, fixed: params.fixedCostPerTrade };
   const noCosts: Costs = { rate: 0, fixed: 0 };
 
-  const book = new Book(params.initialCapital);
-  const ewBook = benchmarkSeries ? null : new Book(params.initialCapital);
+  const book = new Book(series, params.initialCapital);
+  const ewBook = benchmarkSeries ? null : new Book(series, params.initialCapital);
   const equity = new Float64Array(calendar.length);
   const benchmark = new Float64Array(calendar.length);
   const trades: Trade[] = [];
   const rebalances: Rebalancing[] = [];
   let delistedHoldings = 0;
-  let pending: { targets: Target[]; ewTargets: Target[]; record: Omit<Rebalancing, 'tradeDate' | 'valueBefore' | 'tradedValue' | 'cost'> } | null = null;
+  let pending: { targets: Int32Array; weights: Float64Array; universe: Int32Array; record: Omit<Rebalancing, 'tradeDate' | 'valueBefore' | 'tradedValue' | 'cost'> } | null = null;
   let benchCursor = -1;
   const benchBase = benchmarkSeries ? benchmarkBase(benchmarkSeries, calendar[0]) : 0;
   const execIndices: number[] = [];
@@ -60,13 +66,15 @@ export function runBacktest(inputs: BacktestInputs): BacktestResult {
   for (let t = 0; t < calendar.length; t++) {
     const day = calendar[t];
     const date = dates[t];
-    const sink: TradeSink = (x) => trades.push({ ...x, date, ticker: tickers.get(x.permaticker) ?? String(x.permaticker) });
+    const sink: TradeSink = (x) => {
+      trades.push({ ...x, date, ticker: tickers.get(x.permaticker) ?? String(x.permaticker) });
+    };
     book.advance(day);
     ewBook?.advance(day);
     if (pending) {
       const valueBefore = book.value();
-      const { tradedValue, cost } = book.rebalance(day, pending.targets, costs, sink);
-      ewBook?.rebalance(day, pending.ewTargets, noCosts, null);
+      const { tradedValue, cost } = book.rebalance(day, pending.targets, pending.weights, costs, sink);
+      ewBook?.rebalance(day, pending.universe, new Float64Array(pending.universe.length).fill(1 / pending.universe.length), noCosts, null);
       rebalances.push({ ...pending.record, tradeDate: date, valueBefore, tradedValue, cost });
       execIndices.push(t);
       pending = null;
@@ -83,7 +91,7 @@ export function runBacktest(inputs: BacktestInputs): BacktestResult {
 
     if (isSignal[t]) {
       if (inputs.isCancelled?.()) throw new BacktestCancelledError();
-      pending = evaluateSignal(inputs, compiled, seriesByPerm, day, date);
+      pending = evaluateSignal(inputs, compiled, prepare(inputs.snapshotAt(date, day)), series, perms, day, date, ewBook !== null);
       inputs.onProgress?.(++done, signals.length);
     }
   }
@@ -118,21 +126,42 @@ function benchmarkBase(s: PriceSeries, firstDay: number): number {
   return s.tri[i < 0 ? 0 : i] ?? 0;
 }
 
-function evaluateSignal(inputs: BacktestInputs, compiled: ReturnType<typeof compileScreen>, seriesByPerm: Map<number, PriceSeries>, day: number, date: string) {
+/** Index of a permaticker in the sorted series, or -1. */
+function seriesIndex(perms: Int32Array, permaticker: number): number {
+  let lo = 0;
+  let hi = perms.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (perms[mid] === permaticker) return mid;
+    if (perms[mid] < permaticker) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+function evaluateSignal(
+  inputs: BacktestInputs,
+  compiled: ReturnType<typeof compileScreen>,
+  prepared: PreparedUniverse,
+  series: readonly PriceSeries[],
+  perms: Int32Array,
+  day: number,
+  date: string,
+  withUniverse: boolean,
+) {
   const { params } = inputs;
-  const snapshot = inputs.snapshotAt(date, day);
-  const prepared = prepareUniverse(snapshot, inputs.securities);
+  const snapshot: MetricSnapshot = prepared.snapshot;
   const m = matchScreen(compiled, prepared);
   const perm = snapshot.permatickers;
   // Picks: best first, skipping rows the price panel does not know (they cannot be traded).
   const limit = params.topN === 'all' ? Number.POSITIVE_INFINITY : params.topN;
   const rows: number[] = [];
-  const picks: PriceSeries[] = [];
+  const picks: number[] = [];
   for (let i = 0; i < m.ranked.length && rows.length < limit; i++) {
-    const s = seriesByPerm.get(perm[m.ranked[i]]);
-    if (!s) continue;
+    const k = seriesIndex(perms, perm[m.ranked[i]]);
+    if (k < 0) continue;
     rows.push(m.ranked[i]);
-    picks.push(s);
+    picks.push(k);
   }
   const n = picks.length;
   const marketCap = new Float64Array(n).fill(Number.NaN);
@@ -141,26 +170,29 @@ function evaluateSignal(inputs: BacktestInputs, compiled: ReturnType<typeof comp
   for (let i = 0; i < n; i++) {
     if (caps) marketCap[i] = caps[rows[i]];
     if (params.weighting === 'inverse_volatility') {
-      const bar = barAtOrBefore(picks[i].days, day);
-      if (bar > 0) volatility[i] = trailingVolatility(picks[i].tri, bar, INVERSE_VOLATILITY_WINDOW);
+      const s = series[picks[i]];
+      const bar = barAtOrBefore(s.days, day);
+      if (bar > 0) volatility[i] = trailingVolatility(s.tri, bar, INVERSE_VOLATILITY_WINDOW);
     }
   }
   const weights = capWeights(targetWeights(params.weighting, n, { marketCap, volatility }), params.maxWeight);
   const holdings: Holding[] = [];
-  const targets: Target[] = [];
   for (let i = 0; i < n; i++) {
     const row = resultRow(prepared, rows[i], compiled.columns, m);
     holdings.push({ permaticker: row.permaticker, ticker: row.ticker, weight: weights[i], rank: row.rank, values: row.values });
-    targets.push({ series: picks[i], weight: weights[i] });
   }
-  const ewTargets: Target[] = [];
-  if (params.benchmark === 'equal_weight_universe') {
-    const members: PriceSeries[] = [];
+  // The equal-weighted universe: every universe row with prices.
+  const universe = new Int32Array(withUniverse ? m.universe.length : 0);
+  let u = 0;
+  if (withUniverse)
     for (const r of m.universe) {
-      const s = seriesByPerm.get(perm[r]);
-      if (s) members.push(s);
+      const k = seriesIndex(perms, perm[r]);
+      if (k >= 0) universe[u++] = k;
     }
-    for (const s of members) ewTargets.push({ series: s, weight: 1 / members.length });
-  }
-  return { targets, ewTargets, record: { signalDate: date, universeCount: m.universe.length, passCount: m.ranked.length, holdings } };
+  return {
+    targets: Int32Array.from(picks),
+    weights,
+    universe: universe.subarray(0, u),
+    record: { signalDate: date, universeCount: m.universe.length, passCount: m.ranked.length, holdings },
+  };
 }
