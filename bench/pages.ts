@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { TEN_RULES } from './screener';
 
 type Opts = { quick?: boolean; market?: string };
 
@@ -79,6 +80,8 @@ export default async function run(opts: Opts = {}): Promise<void> {
       [`company overview (${company.ticker})`, `/company/${company.permaticker}/overview`],
       ['data browser (revenue TTM, 3 companies)', `/data-browser/${company.permaticker}/revenue_ttm?compare=${compare.map((c) => c.permaticker).join(',')}`],
       ['data browser (P/E TTM, daily, 1 company)', `/data-browser/${company.permaticker}/pe_ttm`],
+      // Issue 5: the screener's HTML answer for the 10-rule screen of bench/screener.ts, page of 50.
+      ['screener (10 rules, page of 50)', `/screener?${TEN_RULES.map((r) => `r=${encodeURIComponent(r)}`).join('&')}&rank=market_cap:desc`],
     ];
     const render = async (url: string) => {
       const t = performance.now();

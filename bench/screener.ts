@@ -36,7 +36,7 @@ function syntheticSnapshot(size: number, seed: number): { snapshot: MetricSnapsh
   return { snapshot: { date: '2024-12-31', day: 20088, permatickers, values }, securities };
 }
 
-const TEN_RULES = [
+export const TEN_RULES = [
   'market_cap > 100000000',
   'pe_ttm between 0 and 40',
   'roe > -10',
