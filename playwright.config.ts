@@ -38,7 +38,7 @@ export default defineConfig({
   outputDir: 'test-results',
   fullyParallel: false,
   forbidOnly: CI,
-  workers: CI ? 1 : 2,
+  workers: 2,
   retries: CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
