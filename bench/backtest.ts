@@ -31,7 +31,7 @@ type Universe = {
   bars: number;
 };
 
-function syntheticUniverse(size: number, years: number, seed: number): Universe {
+export function syntheticUniverse(size: number, years: number, seed: number): Universe {
   const rng = xoroshiro128plus(seed);
   const rand = () => (rng.unsafeNext() >>> 0) / 4294967296;
   // Sum of four uniforms: a cheap, roughly normal draw with unit variance.
@@ -81,7 +81,7 @@ function syntheticUniverse(size: number, years: number, seed: number): Universe 
 }
 
 /** Metrics as of a day, from the panel: price, 12-month return, market cap, yearly P/E and ROE. */
-function snapshots(u: Universe) {
+export function snapshots(u: Universe) {
   let spent = 0;
   const at = (date: string, day: number): MetricSnapshot => {
     const started = performance.now();

@@ -22,6 +22,11 @@ export class Book {
   /** Scratch, all zero between calls. */
   private readonly wanted: Float64Array;
   private readonly inUnion: Uint8Array;
+  /** Per series, in parallel arrays (monomorphic hot loops). */
+  private readonly daysOf: Int32Array[];
+  private readonly triOf: Float64Array[];
+  private readonly lastBar: Int32Array;
+  private readonly delisted: Uint8Array;
 
   constructor(
     private readonly series: readonly PriceSeries[],
@@ -34,49 +39,92 @@ export class Book {
     this.held = new Int32Array(n);
     this.wanted = new Float64Array(n);
     this.inUnion = new Uint8Array(n);
+    this.daysOf = series.map((x) => x.days);
+    this.triOf = series.map((x) => x.tri);
+    this.lastBar = Int32Array.from(series, (x) => x.days.length - 1);
+    this.delisted = Uint8Array.from(series, (x) => (x.delisted ? 1 : 0));
+  }
+
+  /**
+   * Values the book at every close of calendar[a..b] (any trades at a's close already done),
+   * turning delisted holdings into cash on their last day. Holdings do not change inside the
+   * range, so each security's bars are walked in one sequential run (cache-friendly: the
+   * equal-weighted universe holds thousands); per day the positions are still summed in
+   * permaticker order. Returns how many positions were closed by delistings.
+   */
+  closeRange(calendar: Int32Array, a: number, b: number, out: Float64Array, sink: ((t: number, trade: Omit<Trade, 'date' | 'ticker'>) => void) | null): number {
+    const { held, cursor, units, daysOf, triOf, lastBar, delisted } = this;
+    const len = b - a + 1;
+    const acc = new Float64Array(len);
+    const proceedsAt = new Float64Array(len);
+    const events: { t: number; i: number; value: number }[] = [];
+    let kept = 0;
+    for (let k = 0; k < this.heldCount; k++) {
+      const i = held[k];
+      const days = daysOf[i];
+      const tri = triOf[i];
+      const last = lastBar[i];
+      const u = units[i];
+      const gone = delisted[i] === 1;
+      let c = cursor[i];
+      let settledAt = -1;
+      for (let t = a; t <= b; t++) {
+        const day = calendar[t];
+        while (c < last && days[c + 1] <= day) c++;
+        if (gone && c === last && days[last] <= day) {
+          settledAt = t;
+          break;
+        }
+        acc[t - a] += u * tri[c];
+      }
+      cursor[i] = c;
+      if (settledAt < 0) held[kept++] = i;
+      else {
+        const value = u * tri[last];
+        proceedsAt[settledAt - a] += value;
+        units[i] = 0;
+        events.push({ t: settledAt, i, value });
+      }
+    }
+    this.heldCount = kept;
+    let cash = this.cash;
+    for (let t = 0; t < len; t++) {
+      cash += proceedsAt[t];
+      out[a + t] = cash + acc[t];
+    }
+    this.cash = cash;
+    if (sink) {
+      events.sort((x, y) => x.t - y.t || x.i - y.i);
+      for (const e of events) {
+        const s = this.series[e.i];
+        const last = lastBar[e.i];
+        sink(e.t, { permaticker: s.permaticker, side: 'sell', reason: 'delisted', value: e.value, price: s.close[last], shares: e.value / s.close[last], cost: 0 });
+      }
+    }
+    return events.length;
   }
 
   /** Moves every position's cursor to its last bar on or before `day`. */
   advance(day: number): void {
+    const { held, cursor, daysOf, lastBar } = this;
     for (let k = 0; k < this.heldCount; k++) {
-      const i = this.held[k];
-      const days = this.series[i].days;
-      let c = this.cursor[i];
-      while (c + 1 < days.length && days[c + 1] <= day) c++;
-      this.cursor[i] = c;
+      const i = held[k];
+      const days = daysOf[i];
+      const last = lastBar[i];
+      let c = cursor[i];
+      while (c < last && days[c + 1] <= day) c++;
+      cursor[i] = c;
     }
   }
 
   value(): number {
-    let v = this.cash;
+    const { held, cursor, units, triOf } = this;
+    let sum = 0;
     for (let k = 0; k < this.heldCount; k++) {
-      const i = this.held[k];
-      v += this.units[i] * this.series[i].tri[this.cursor[i]];
+      const i = held[k];
+      sum += units[i] * triOf[i][cursor[i]];
     }
-    return v;
-  }
-
-  /**
-   * Delisted securities whose last bar is on or before `day` become cash at their last value.
-   * Returns how many positions were closed.
-   */
-  settleDelistings(day: number, sink: TradeSink | null): number {
-    let closed = 0;
-    let kept = 0;
-    for (let k = 0; k < this.heldCount; k++) {
-      const i = this.held[k];
-      const s = this.series[i];
-      const last = s.days.length - 1;
-      if (s.delisted && this.cursor[i] === last && s.days[last] <= day) {
-        const value = this.units[i] * s.tri[last];
-        this.cash += value;
-        this.units[i] = 0;
-        closed++;
-        sink?.({ permaticker: s.permaticker, side: 'sell', reason: 'delisted', value, price: s.close[last], shares: value / s.close[last], cost: 0 });
-      } else this.held[kept++] = i;
-    }
-    this.heldCount = kept;
-    return closed;
+    return this.cash + sum;
   }
 
   /**

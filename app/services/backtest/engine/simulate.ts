@@ -1,7 +1,7 @@
 import { fromEpochDay, toEpochDay } from '../../dates';
 import { compileScreen, matchScreen, resultRow, type PreparedUniverse } from '../../screener/engine';
 import type { MetricSnapshot } from '../../metrics/engine/types';
-import { Book, type Costs, type TradeSink } from './book';
+import { Book, type Costs } from './book';
 import { barAtOrBefore, signalIndices, tradingCalendar } from './calendar';
 import { BACKTEST_ENGINE_VERSION } from './params';
 import { universePreparer } from './prepare-universe';
@@ -9,15 +9,14 @@ import { computeStatistics, drawdownSeries } from './statistics';
 import { BacktestCancelledError, BacktestInputError, type BacktestInputs, type BacktestResult, type Holding, type PriceSeries, type Rebalancing, type Trade } from './types';
 import { capWeights, targetWeights, trailingVolatility } from './weights';
 
-// The backtest loop (DESIGN §8). For each trading day of the run, in order:
-//   1. every position moves to that day's close (total-return index);
-//   2. if a signal was given on the previous trading day, trade to its targets at this close;
-//   3. delisted holdings whose last bar is today become cash at that last value;
-//   4. the day's equity is recorded;
-//   5. on a signal day the screen is evaluated on that day's snapshot (point in time, the
-//      universe as it was, delisted-later companies included) and the targets are set.
-// The signal uses only what was known at its close and trades happen one close later, so a jump on
-// the signal day itself is never captured.
+// The backtest loop (DESIGN §8). The calendar is cut into periods at the trade days:
+//   1. on signal day s the screen is evaluated on that day's snapshot (point in time, the
+//      universe as it was, delisted-later companies included) and target weights are set;
+//   2. at the close of the next trading day (s + 1) the portfolio trades to them, paying costs;
+//   3. every close up to the next trade day is valued with the total-return index, and delisted
+//      holdings become cash on their last day (and stay cash until the next trade).
+// The signal uses only what was known at its close and trades happen one close later, so a jump
+// on the signal day (or on the trade day itself) is never captured.
 
 export const INVERSE_VOLATILITY_WINDOW = 60;
 
@@ -45,8 +44,6 @@ export function runBacktest(inputs: BacktestInputs): BacktestResult {
   const compiled = compileScreen(screen);
   const prepare = universePreparer(inputs.securities);
   const signals = signalIndices(calendar, params.rebalance);
-  const isSignal = new Uint8Array(calendar.length);
-  for (const i of signals) isSignal[i] = 1;
   const costs: Costs = { rate: (params.commissionBps + params.slippageBps) / 10_000, fixed: params.fixedCostPerTrade };
   const noCosts: Costs = { rate: 0, fixed: 0 };
 
@@ -57,42 +54,43 @@ export function runBacktest(inputs: BacktestInputs): BacktestResult {
   const trades: Trade[] = [];
   const rebalances: Rebalancing[] = [];
   let delistedHoldings = 0;
-  let pending: { targets: Int32Array; weights: Float64Array; universe: Int32Array; record: Omit<Rebalancing, 'tradeDate' | 'valueBefore' | 'tradedValue' | 'cost'> } | null = null;
-  let benchCursor = -1;
   const benchBase = benchmarkSeries ? benchmarkBase(benchmarkSeries, calendar[0]) : 0;
   const execIndices: number[] = [];
-  let done = 0;
+  const sinkAt = (t: number, x: Omit<Trade, 'date' | 'ticker'>) => {
+    trades.push({ ...x, date: dates[t], ticker: tickers.get(x.permaticker) ?? String(x.permaticker) });
+  };
 
-  for (let t = 0; t < calendar.length; t++) {
-    const day = calendar[t];
-    const date = dates[t];
-    const sink: TradeSink = (x) => {
-      trades.push({ ...x, date, ticker: tickers.get(x.permaticker) ?? String(x.permaticker) });
-    };
+  // Until the first trade everything is cash. Then period k runs from the trade day after signal
+  // k to the day before the next trade; holdings only change at a period's first close.
+  const firstTrade = signals.length > 0 ? signals[0] + 1 : calendar.length;
+  book.closeRange(calendar, 0, firstTrade - 1, equity, null);
+  ewBook?.closeRange(calendar, 0, firstTrade - 1, benchmark, null);
+  for (let k = 0; k < signals.length; k++) {
+    if (inputs.isCancelled?.()) throw new BacktestCancelledError();
+    const s = signals[k];
+    const signal = evaluateSignal(inputs, compiled, prepare(inputs.snapshotAt(dates[s], calendar[s])), series, perms, calendar[s], dates[s], ewBook !== null);
+    inputs.onProgress?.(k + 1, signals.length);
+    const a = s + 1;
+    const b = k + 1 < signals.length ? signals[k + 1] : calendar.length - 1;
+    const day = calendar[a];
     book.advance(day);
-    ewBook?.advance(day);
-    if (pending) {
-      const valueBefore = book.value();
-      const { tradedValue, cost } = book.rebalance(day, pending.targets, pending.weights, costs, sink);
-      ewBook?.rebalance(day, pending.universe, new Float64Array(pending.universe.length).fill(1 / pending.universe.length), noCosts, null);
-      rebalances.push({ ...pending.record, tradeDate: date, valueBefore, tradedValue, cost });
-      execIndices.push(t);
-      pending = null;
+    const valueBefore = book.value();
+    const { tradedValue, cost } = book.rebalance(day, signal.targets, signal.weights, costs, (x) => sinkAt(a, x));
+    rebalances.push({ ...signal.record, tradeDate: dates[a], valueBefore, tradedValue, cost });
+    execIndices.push(a);
+    delistedHoldings += book.closeRange(calendar, a, b, equity, sinkAt);
+    if (ewBook) {
+      ewBook.advance(day);
+      ewBook.rebalance(day, signal.universe, new Float64Array(signal.universe.length).fill(1 / signal.universe.length), noCosts, null);
+      ewBook.closeRange(calendar, a, b, benchmark, null);
     }
-    delistedHoldings += book.settleDelistings(day, sink);
-    ewBook?.settleDelistings(day, null);
-    equity[t] = book.value();
-    if (ewBook) benchmark[t] = ewBook.value();
-    else if (benchmarkSeries) {
-      const days = benchmarkSeries.days;
-      while (benchCursor + 1 < days.length && days[benchCursor + 1] <= day) benchCursor++;
-      benchmark[t] = benchCursor < 0 || benchBase === 0 ? params.initialCapital : (params.initialCapital * benchmarkSeries.tri[benchCursor]) / benchBase;
-    }
-
-    if (isSignal[t]) {
-      if (inputs.isCancelled?.()) throw new BacktestCancelledError();
-      pending = evaluateSignal(inputs, compiled, prepare(inputs.snapshotAt(date, day)), series, perms, day, date, ewBook !== null);
-      inputs.onProgress?.(++done, signals.length);
+  }
+  if (benchmarkSeries) {
+    const days = benchmarkSeries.days;
+    let c = -1;
+    for (let t = 0; t < calendar.length; t++) {
+      while (c + 1 < days.length && days[c + 1] <= calendar[t]) c++;
+      benchmark[t] = c < 0 || benchBase === 0 ? params.initialCapital : (params.initialCapital * benchmarkSeries.tri[c]) / benchBase;
     }
   }
 
