@@ -22,6 +22,7 @@ export class Book {
   /** Scratch, all zero between calls. */
   private readonly wanted: Float64Array;
   private readonly inUnion: Uint8Array;
+  private readonly unionScratch: Int32Array;
   /** Per series, in parallel arrays (monomorphic hot loops). */
   private readonly daysOf: Int32Array[];
   private readonly triOf: Float64Array[];
@@ -39,6 +40,7 @@ export class Book {
     this.held = new Int32Array(n);
     this.wanted = new Float64Array(n);
     this.inUnion = new Uint8Array(n);
+    this.unionScratch = new Int32Array(n);
     this.daysOf = series.map((x) => x.days);
     this.triOf = series.map((x) => x.tri);
     this.lastBar = Int32Array.from(series, (x) => x.days.length - 1);
@@ -134,10 +136,11 @@ export class Book {
   rebalance(day: number, targets: Int32Array, weights: Float64Array, costs: Costs, sink: TradeSink | null): { tradedValue: number; cost: number } {
     const { series, wanted, inUnion, units, cursor } = this;
     const value = this.value();
-    const union: number[] = [];
+    const union = this.unionScratch;
+    let u = 0;
     for (let k = 0; k < this.heldCount; k++) {
       inUnion[this.held[k]] = 1;
-      union.push(this.held[k]);
+      union[u++] = this.held[k];
     }
     for (let k = 0; k < targets.length; k++) {
       const i = targets[k];
@@ -149,11 +152,11 @@ export class Book {
         cursor[i] = c;
         units[i] = 0;
         inUnion[i] = 1;
-        union.push(i);
+        union[u++] = i;
       }
       wanted[i] += weights[k];
     }
-    const order = Int32Array.from(union).sort();
+    const order = union.subarray(0, u).sort();
     const n = order.length;
     const current = new Float64Array(n);
     const w = new Float64Array(n);
