@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { callerOf } from '~/services/auth/api.server';
 import { revokeTokenHash } from '~/services/auth/tokens.server';
-import { handleApi, methodNotAllowed } from '~/services/http/api.server';
+import { handleApi, methodNotAllowed, noContent } from '~/services/http/api.server';
 
 // POST /api/v1/auth/logout => 204; the caller's token no longer works.
 
@@ -12,5 +12,5 @@ export const action = ({ request }: ActionFunctionArgs) =>
     if (request.method !== 'POST') return methodNotAllowed(['POST']);
     const caller = await callerOf(request);
     if (caller.kind === 'user') await revokeTokenHash(caller.tokenHash);
-    return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+    return noContent();
   });

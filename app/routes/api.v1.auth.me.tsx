@@ -3,7 +3,7 @@ import { callerOf, GUEST_DETAIL, readApiBody, requireAccount } from '~/services/
 import { ProfilePatchSchema } from '~/services/auth/schemas';
 import { deleteAccount, updateProfile } from '~/services/auth/users.server';
 import type { AccountUser, PublicUser } from '~/services/auth/types';
-import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.server';
+import { handleApi, jsonResponse, methodNotAllowed, noContent } from '~/services/http/api.server';
 
 // GET /api/v1/auth/me => {id, email, full_name, profile_picture, has_access}, or {detail} for a guest.
 // PATCH {full_name?, profile_picture?} => the updated user. DELETE => 204, the account and its data gone.
@@ -34,7 +34,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
         const caller = await requireAccount(request);
         // Deleting the user deletes its tokens too, so this token is revoked with it.
         await deleteAccount(caller.user.id);
-        return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+        return noContent();
       }
       default:
         return methodNotAllowed(ALLOWED);

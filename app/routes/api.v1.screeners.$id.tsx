@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { readApiBody, requireAccount } from '~/services/auth/api.server';
-import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.server';
+import { handleApi, jsonResponse, methodNotAllowed, noContent } from '~/services/http/api.server';
 import { ScreenerPatchBody, screenOrThrow, screenerJson } from '~/services/screener/api.server';
 import { deleteScreener, getScreener, setScreenerShared, updateScreener } from '~/services/screener/saved.server';
 
@@ -27,7 +27,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
       case 'DELETE': {
         const { user } = await requireAccount(request);
         await deleteScreener(user.id, id);
-        return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+        return noContent();
       }
       default:
         return methodNotAllowed(['GET', 'PATCH', 'DELETE']);

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { readApiBody, requireAccount } from '~/services/auth/api.server';
 import { notFound } from '~/services/http/errors';
-import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.server';
+import { handleApi, jsonResponse, methodNotAllowed, noContent } from '~/services/http/api.server';
 import { ItemPatchBody, itemJson } from '~/services/watchlist/api.server';
 import { PermatickerSchema } from '~/services/watchlist/model';
 import { removeItem, setItemNote } from '~/services/watchlist/watchlists.server';
@@ -19,7 +19,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
       case 'DELETE': {
         const { user } = await requireAccount(request);
         await removeItem(user.id, id, parsed.data);
-        return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+        return noContent();
       }
       case 'PATCH': {
         const { user } = await requireAccount(request);

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { readApiBody, requireAccount } from '~/services/auth/api.server';
-import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.server';
+import { handleApi, jsonResponse, methodNotAllowed, noContent } from '~/services/http/api.server';
 import { WatchlistPatchBody, rowJson, watchlistJson } from '~/services/watchlist/api.server';
 import { watchlistView } from '~/services/watchlist/view.server';
 import { deleteWatchlist, updateWatchlist } from '~/services/watchlist/watchlists.server';
@@ -28,7 +28,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
       case 'DELETE': {
         const { user } = await requireAccount(request);
         await deleteWatchlist(user.id, id);
-        return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+        return noContent();
       }
       default:
         return methodNotAllowed(['GET', 'PATCH', 'DELETE']);

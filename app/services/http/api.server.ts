@@ -13,6 +13,11 @@ export function jsonResponse(data: unknown, init: ResponseInit = {}): Response {
   return new Response(JSON.stringify(data), { ...init, headers });
 }
 
+/** 204 for a successful DELETE or logout: no body, never cached. */
+export function noContent(): Response {
+  return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+}
+
 export function errorResponse(status: number, detail: string, extra?: { errors?: FieldErrors; headers?: Record<string, string> }): Response {
   const body: Record<string, unknown> = { detail };
   if (extra?.errors) body.errors = extra.errors;

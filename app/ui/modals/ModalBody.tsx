@@ -97,29 +97,30 @@ export function ModalBody({
     </div>
   );
 
+  // Every modal shows its close control, title and text; only what follows differs by kind.
+  const prelude = (text: string) => (
+    <>
+      {state.kind === 'prompt' || state.kind === 'confirm' ? (
+        <CloseModalButton state={state} />
+      ) : (
+        <Close className="modal-close" label={CLOSE_MODAL_LABEL}>
+          <span aria-hidden="true">×</span>
+        </Close>
+      )}
+      {header}
+      <Description id={descId}>
+        <span className="modal-text">{text}</span>
+      </Description>
+    </>
+  );
+
   switch (state.kind) {
     case 'error':
-      return (
-        <>
-          <Close className="modal-close" label={CLOSE_MODAL_LABEL}>
-            <span aria-hidden="true">×</span>
-          </Close>
-          {header}
-          <Description id={descId}>
-            <span className="modal-text">{errorModalText(state.error)}</span>
-          </Description>
-        </>
-      );
+      return prelude(errorModalText(state.error));
     case 'info':
       return (
         <>
-          <Close className="modal-close" label={CLOSE_MODAL_LABEL}>
-            <span aria-hidden="true">×</span>
-          </Close>
-          {header}
-          <Description id={descId}>
-            <span className="modal-text">{state.content}</span>
-          </Description>
+          {prelude(state.content)}
           <div className="modal-actions">
             <Close className="button button--primary">OK</Close>
           </div>
@@ -129,11 +130,7 @@ export function ModalBody({
       const inputId = 'modal-prompt-input';
       return (
         <>
-          <CloseModalButton state={state} />
-          {header}
-          <Description id={descId}>
-            <span className="modal-text">{state.content}</span>
-          </Description>
+          {prelude(state.content)}
           <Form method="post" action={state.action} className="modal-form">
             <HiddenFields fields={state.fields} />
             <input type="hidden" name="cancelled" value="false" />
@@ -163,11 +160,7 @@ export function ModalBody({
     case 'confirm':
       return (
         <>
-          <CloseModalButton state={state} />
-          {header}
-          <Description id={descId}>
-            <span className="modal-text">{state.content}</span>
-          </Description>
+          {prelude(state.content)}
           <Form method="post" action={state.action} className="modal-form">
             <HiddenFields fields={state.fields} />
             <input type="hidden" name="confirmed" value="true" />
