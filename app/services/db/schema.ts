@@ -97,6 +97,57 @@ export interface WatchlistItemsTable {
   added_at: string;
 }
 
+// Jobs and backtests (migration 003).
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  /** JSON text. */
+  payload: string;
+  user_id: string | null;
+  status: JobStatus;
+  /** 0…1. */
+  progress: number;
+  /** What the job is doing now, or how it ended. */
+  message: string | null;
+  attempts: number;
+  max_attempts: number;
+  timeout_ms: number;
+  cancel_requested: Bool;
+  /** Worker holding the lease; the lease lapses at locked_until unless renewed. */
+  locked_by: string | null;
+  locked_until: string | null;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+export interface BacktestsTable {
+  id: string;
+  user_id: string;
+  screener_id: string | null;
+  name: string;
+  /** The screen's versioned JSON as it was when the backtest was asked for. */
+  screen: string;
+  /** BacktestParams JSON. */
+  params: string;
+  job_id: string | null;
+  /** Market data snapshot id the result was computed on (set when it runs). */
+  snapshot_id: string | null;
+  engine_version: string;
+  /** JSON of the headline statistics, for lists. */
+  summary: string | null;
+  /** base64(gzip(JSON)) of the stored result. */
+  result: string | null;
+  share_token: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
@@ -106,4 +157,6 @@ export interface Database {
   screeners: ScreenersTable;
   watchlists: WatchlistsTable;
   watchlist_items: WatchlistItemsTable;
+  jobs: JobsTable;
+  backtests: BacktestsTable;
 }

@@ -21,6 +21,19 @@ import { capWeights, targetWeights, trailingVolatility } from './weights';
 export const INVERSE_VOLATILITY_WINDOW = 60;
 
 export function runBacktest(inputs: BacktestInputs): BacktestResult {
+  const steps = backtestSteps(inputs);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same run, one signal date per step, so a job running in a server process can give the
+ * event loop a turn between steps (the engine stays synchronous and pure). Yields after each
+ * signal date with its progress; returns the result.
+ */
+export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number; total: number }, BacktestResult, void> {
   const { params, screen } = inputs;
   const start = toEpochDay(params.start);
   const end = toEpochDay(params.end);
@@ -70,6 +83,7 @@ export function runBacktest(inputs: BacktestInputs): BacktestResult {
     const s = signals[k];
     const signal = evaluateSignal(inputs, compiled, prepare(inputs.snapshotAt(dates[s], calendar[s])), series, perms, calendar[s], dates[s], ewBook !== null);
     inputs.onProgress?.(k + 1, signals.length);
+    yield { done: k + 1, total: signals.length };
     const a = s + 1;
     const b = k + 1 < signals.length ? signals[k + 1] : calendar.length - 1;
     const day = calendar[a];
