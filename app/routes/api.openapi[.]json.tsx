@@ -42,6 +42,15 @@ export const API_OPERATIONS: Record<string, Partial<Record<'get' | 'post' | 'pat
     get: { summary: 'Data browser table: one metric for up to 10 companies', params: ['permaticker', 'metric'], query: { compare: 'comma-separated permatickers', mode: 'latest | first_reported | point_in_time', from: DATE, to: DATE, ...asOf, ...fmt }, answer: '{metric, companies, rows, series}', csv: true },
   },
   '/api/v1/market-overview': { get: { summary: 'Home page market overview', query: { ...asOf, ...fmt, table: 'sectors | movers | filings (CSV)' }, answer: '{benchmark, sectors, gainers, losers, filings}', csv: true } },
+  '/api/v1/backtests': {
+    get: { summary: 'The caller’s backtests, newest first', auth: true, query: { screener_id: 'only the backtests of this saved screener' }, answer: 'list of {id, name, screener_id, status, progress, created_at, params, summary}' },
+    post: { summary: 'Queue a backtest of a saved screener or an inline screen', auth: true, body: ['screener_id', 'screen', 'params', 'name'], answer: '202 the backtest (status queued)' },
+  },
+  '/api/v1/backtests/{id}': {
+    get: { summary: 'A backtest: status, progress and, once done, the result', auth: true, params: ['id'], answer: '{id, status, progress, params, screen, snapshot_id, engine_version, result}' },
+    patch: { summary: 'Share or unshare a backtest, or cancel its run', auth: true, params: ['id'], body: ['shared', 'cancel'], answer: 'the backtest' },
+    delete: { summary: 'Delete a backtest', auth: true, params: ['id'], answer: '204' },
+  },
   '/api/v1/screener/run': { post: { summary: 'Run a screen', auth: true, body: ['screen', 'as_of', 'page_size', 'explain'], answer: 'one page of results' } },
   '/api/v1/screeners': {
     get: { summary: 'The caller’s saved screeners', auth: true, answer: 'list' },

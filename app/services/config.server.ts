@@ -29,6 +29,15 @@ const EnvSchema = z.object({
   GTM_ID: z.string().optional(),
   TRUST_PROXY: flag,
   SEC_USER_AGENT: z.string().optional(),
+  // Jobs (backtests): a worker owns a running job for JOB_LEASE_MS unless it renews the lease, so
+  // a dead worker's job is taken over that long after it died. JOBS_IN_APP=0 leaves all jobs to
+  // `npm run worker` processes.
+  JOB_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).default(30_000),
+  JOBS_IN_APP: z
+    .string()
+    .optional()
+    .transform((v) => v !== '0' && v !== 'false'),
+  JOBS_QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]{1,60}$/, 'letters, digits, _ : - (at most 60)').default('quarry'),
   // Guest mode: visitors without an account browse the data browser (spec §6).
   GUEST_MODE: z
     .string()
@@ -54,6 +63,7 @@ export type AppConfig = {
   gtmId?: string;
   trustProxy: boolean;
   secUserAgent?: string;
+  jobs: { leaseMs: number; inApp: boolean; queuePrefix: string };
   guestMode: boolean;
   firstUserIsAdmin: boolean;
   billingEnabled: boolean;
@@ -105,6 +115,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     gtmId: e.GTM_ID || undefined,
     trustProxy: e.TRUST_PROXY,
     secUserAgent: e.SEC_USER_AGENT || undefined,
+    jobs: { leaseMs: e.JOB_LEASE_MS, inApp: e.JOBS_IN_APP, queuePrefix: e.JOBS_QUEUE_PREFIX },
     guestMode: e.GUEST_MODE,
     firstUserIsAdmin: e.FIRST_USER_IS_ADMIN,
     billingEnabled: Boolean(e.BILLING_PROVIDER),

@@ -1,0 +1,27 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { readApiBody, requireAccount } from '~/services/auth/api.server';
+import { BacktestCreateBody, backtestJson, backtestListJson } from '~/services/backtest/api.server';
+import { createBacktest, listBacktests } from '~/services/backtest/backtests.server';
+import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.server';
+import { badRequest } from '~/services/http/errors';
+
+// GET /api/v1/backtests[?screener_id=] => the caller's backtests, newest first.
+// POST {screener_id | screen, params, name?} => 202 the queued backtest (poll GET /api/v1/backtests/{id}).
+
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  handleApi(async () => {
+    const { user } = await requireAccount(request);
+    const screenerId = new URL(request.url).searchParams.get('screener_id');
+    if (screenerId !== null && !/^[A-Za-z0-9-]{1,64}$/.test(screenerId)) throw badRequest('screener_id is not a screener id.');
+    return jsonResponse((await listBacktests(user.id, { screenerId: screenerId ?? undefined })).map(backtestListJson));
+  });
+
+export const action = ({ request }: ActionFunctionArgs) =>
+  handleApi(async () => {
+    if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
+    const { user } = await requireAccount(request);
+    const body = await readApiBody(request, BacktestCreateBody);
+    const input = body.screener_id !== undefined ? { screenerId: body.screener_id } : { screen: body.screen };
+    const created = await createBacktest(user.id, { ...input, params: body.params, name: body.name });
+    return jsonResponse(backtestJson(created), { status: 202, headers: { Location: `/api/v1/backtests/${created.id}` } });
+  });

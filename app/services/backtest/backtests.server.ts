@@ -1,0 +1,236 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import { z } from 'zod';
+import { addMonths, type IsoDate } from '../dates';
+import { getDb } from '../db/db.server';
+import type { BacktestsTable, JobStatus } from '../db/schema';
+import { conflict, DomainError, notFound, unprocessable } from '../http/errors';
+import { cancelJob } from '../jobs/control.server';
+import { enqueueJob } from '../jobs/queue.server';
+import { getJob, requestCancel, deleteJob } from '../jobs/store.server';
+import { getScreener } from '../screener/saved.server';
+import { ScreenSchema, type Screen } from '../screener/model';
+import { BACKTEST_ENGINE_VERSION, BacktestParamsSchema, type BacktestParams } from './engine';
+import { marketDataRange } from './market-inputs.server';
+import { BACKTEST_JOB_TIMEOUT_MS, type BacktestJobPayload } from './run-job.server';
+import { decodeResult, type ResultSummary, type StoredResult } from './stored-result';
+
+// Backtests of a user: asked for from a saved screener (or an inline screen through the API),
+// run as jobs, stored with everything needed to reproduce them, owned per user (a foreign id is
+// "not found"), shareable through a read-only link.
+
+export const MAX_BACKTESTS_PER_USER = 500;
+/** Backtests of one user waiting or running at once. */
+export const MAX_PENDING_PER_USER = 5;
+const NOT_FOUND = 'Backtest not found.';
+
+export type BacktestStatus = JobStatus;
+
+export type BacktestListItem = {
+  id: string;
+  name: string;
+  screenerId: string | null;
+  status: BacktestStatus;
+  progress: number;
+  createdAt: string;
+  params: BacktestParams;
+  summary: ResultSummary | null;
+};
+
+export type BacktestView = BacktestListItem & {
+  message: string | null;
+  error: string | null;
+  screen: Screen;
+  snapshotId: string | null;
+  engineVersion: string;
+  shareToken: string | null;
+  finishedAt: string | null;
+  result: StoredResult | null;
+};
+
+type Row = Selectable<BacktestsTable>;
+
+export const BacktestNameSchema = z.string().trim().min(1, 'Enter a name').max(200, 'At most 200 characters');
+
+export type NewBacktest = { params: unknown; name?: string } & ({ screenerId: string } | { screen: unknown });
+
+function parseParams(input: unknown): BacktestParams {
+  const parsed = BacktestParamsSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const fields: Record<string, string[]> = {};
+  for (const issue of parsed.error.issues) (fields[issue.path.join('.') || 'params'] ??= []).push(issue.message);
+  throw unprocessable(parsed.error.issues[0].message, fields);
+}
+
+/** Form defaults: the last ten years of the data (fewer when the data is shorter), monthly, top 20. */
+export async function defaultParams(): Promise<BacktestParams> {
+  const range = await marketDataRange();
+  const tenYears = addMonths(range.last, -120);
+  const oneYearIn = addMonths(range.first, 12);
+  const start = tenYears > oneYearIn ? tenYears : oneYearIn < range.last ? oneYearIn : range.first;
+  return BacktestParamsSchema.parse({ start, end: range.last, rebalance: 'monthly', topN: 20 });
+}
+
+async function checkAgainstData(params: BacktestParams): Promise<void> {
+  const range = await marketDataRange();
+  const fields: Record<string, string[]> = {};
+  if (params.end < range.first || params.start > range.last) {
+    fields.start = [`The market data covers ${range.first} to ${range.last}`];
+  }
+  if (Object.keys(fields).length) throw unprocessable(`The dates are outside the market data (${range.first} to ${range.last}).`, fields);
+}
+
+function clampToData(params: BacktestParams, range: { first: IsoDate; last: IsoDate }): BacktestParams {
+  return { ...params, start: params.start < range.first ? range.first : params.start, end: params.end > range.last ? range.last : params.end };
+}
+
+export async function createBacktest(userId: string, input: NewBacktest): Promise<BacktestView> {
+  const params = parseParams(input.params);
+  let screen: Screen;
+  let screenerId: string | null = null;
+  let name: string;
+  if ('screenerId' in input) {
+    const saved = await getScreener(userId, input.screenerId);
+    screen = saved.screen;
+    screenerId = saved.id;
+    name = saved.name;
+  } else {
+    const parsed = ScreenSchema.safeParse(input.screen);
+    if (!parsed.success) throw unprocessable(`The screen is not valid: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
+    screen = parsed.data;
+    name = 'Inline screen';
+  }
+  if (input.name !== undefined) {
+    const n = BacktestNameSchema.safeParse(input.name);
+    if (!n.success) throw unprocessable(n.error.issues[0].message, { name: [n.error.issues[0].message] });
+    name = n.data;
+  }
+  await checkAgainstData(params);
+  const range = await marketDataRange();
+  const stored = clampToData(params, range);
+  const db = await getDb();
+  const counts = await db
+    .selectFrom('backtests')
+    .leftJoin('jobs', 'jobs.id', 'backtests.job_id')
+    .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.sum<number>(eb.case().when('jobs.status', 'in', ['queued', 'running']).then(1).else(0).end()).as('pending')])
+    .where('backtests.user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  if (Number(counts.all) >= MAX_BACKTESTS_PER_USER) throw conflict(`You have ${MAX_BACKTESTS_PER_USER} backtests, the most one account keeps. Delete some first.`);
+  if (Number(counts.pending ?? 0) >= MAX_PENDING_PER_USER) throw new DomainError(429, `You have ${MAX_PENDING_PER_USER} backtests waiting or running. Wait for one to finish.`, undefined, { 'Retry-After': '30' });
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await db
+    .insertInto('backtests')
+    .values({
+      id,
+      user_id: userId,
+      screener_id: screenerId,
+      name,
+      screen: JSON.stringify({ ...screen, page: 1 }),
+      params: JSON.stringify(stored),
+      job_id: id,
+      snapshot_id: null,
+      engine_version: BACKTEST_ENGINE_VERSION,
+      summary: null,
+      result: null,
+      share_token: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  const payload: BacktestJobPayload = { backtestId: id };
+  await enqueueJob({ id, kind: 'backtest', payload, userId, timeoutMs: BACKTEST_JOB_TIMEOUT_MS });
+  return getBacktest(userId, id);
+}
+
+async function statusOf(row: Row): Promise<{ status: BacktestStatus; progress: number; message: string | null; error: string | null; finishedAt: string | null }> {
+  if (row.result) return { status: 'succeeded', progress: 1, message: 'Done', error: null, finishedAt: row.updated_at };
+  const job = row.job_id ? await getJob(row.job_id) : undefined;
+  if (!job) return { status: 'failed', progress: 0, message: 'Failed', error: 'The job of this backtest is gone; run it again.', finishedAt: null };
+  // The job can end "succeeded" a moment before the result row is visible to this read.
+  return { status: job.status, progress: job.progress, message: job.message, error: job.error, finishedAt: job.finished_at };
+}
+
+async function toView(row: Row, withResult: boolean): Promise<BacktestView> {
+  const s = await statusOf(row);
+  return {
+    id: row.id,
+    name: row.name,
+    screenerId: row.screener_id,
+    status: s.status,
+    progress: s.progress,
+    message: s.message,
+    error: s.error,
+    createdAt: row.created_at,
+    finishedAt: s.finishedAt,
+    params: BacktestParamsSchema.parse(JSON.parse(row.params)),
+    screen: ScreenSchema.parse(JSON.parse(row.screen)),
+    snapshotId: row.snapshot_id,
+    engineVersion: row.engine_version,
+    shareToken: row.share_token,
+    summary: row.summary ? (JSON.parse(row.summary) as ResultSummary) : null,
+    result: withResult && row.result ? decodeResult(row.result) : null,
+  };
+}
+
+async function ownedRow(userId: string, id: string): Promise<Row> {
+  const db = await getDb();
+  const row = await db.selectFrom('backtests').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  if (!row) throw notFound(NOT_FOUND);
+  return row;
+}
+
+export async function getBacktest(userId: string, id: string, opts: { withResult?: boolean } = {}): Promise<BacktestView> {
+  return toView(await ownedRow(userId, id), opts.withResult ?? false);
+}
+
+export async function listBacktests(userId: string, opts: { screenerId?: string } = {}): Promise<BacktestListItem[]> {
+  const db = await getDb();
+  let q = db
+    .selectFrom('backtests')
+    .select(['id', 'user_id', 'screener_id', 'name', 'screen', 'params', 'job_id', 'snapshot_id', 'engine_version', 'summary', 'share_token', 'created_at', 'updated_at'])
+    .where('user_id', '=', userId);
+  if (opts.screenerId) q = q.where('screener_id', '=', opts.screenerId);
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id').execute();
+  const out: BacktestListItem[] = [];
+  for (const r of rows) {
+    const v = await toView({ ...r, result: r.summary ? 'stored' : null }, false);
+    out.push({ id: v.id, name: v.name, screenerId: v.screenerId, status: v.status, progress: v.progress, createdAt: v.createdAt, params: v.params, summary: v.summary });
+  }
+  return out;
+}
+
+/** Stops the job if it is still waiting or running; the backtest stays, marked cancelled. */
+export async function cancelBacktest(userId: string, id: string): Promise<BacktestView> {
+  const row = await ownedRow(userId, id);
+  if (!row.result && row.job_id) await cancelJob(row.job_id).catch(() => undefined);
+  return getBacktest(userId, id);
+}
+
+export async function deleteBacktest(userId: string, id: string): Promise<void> {
+  const row = await ownedRow(userId, id);
+  const db = await getDb();
+  if (row.job_id) {
+    // A running job finds its backtest gone and stops; the job row goes with it.
+    await requestCancel(row.job_id);
+    await deleteJob(row.job_id);
+  }
+  await db.deleteFrom('backtests').where('id', '=', id).where('user_id', '=', userId).execute();
+}
+
+export async function setBacktestShared(userId: string, id: string, shared: boolean): Promise<BacktestView> {
+  const row = await ownedRow(userId, id);
+  const db = await getDb();
+  const token = shared ? (row.share_token ?? randomBytes(18).toString('base64url')) : null;
+  await db.updateTable('backtests').set({ share_token: token, updated_at: new Date().toISOString() }).where('id', '=', id).execute();
+  return getBacktest(userId, id);
+}
+
+/** A shared backtest, read-only, found by its link's token. */
+export async function getSharedBacktest(token: string): Promise<BacktestView> {
+  if (!/^[A-Za-z0-9_-]{10,64}$/.test(token)) throw notFound(NOT_FOUND);
+  const db = await getDb();
+  const row = await db.selectFrom('backtests').selectAll().where('share_token', '=', token).executeTakeFirst();
+  if (!row) throw notFound(NOT_FOUND);
+  return toView(row, true);
+}

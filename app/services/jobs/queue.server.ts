@@ -1,0 +1,157 @@
+import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { config } from '../config.server';
+import { runJob, workerId, type RunOutcome } from './runner.server';
+import { claimableJobIds, getJob, insertJob, type JobRow, type NewJob } from './store.server';
+
+// Two ways to deliver jobs (DESIGN §2): without Redis, workers poll the jobs table (the app
+// process is one); with REDIS_URL, BullMQ delivers job ids to `npm run worker` processes on any
+// machine (and to the app unless JOBS_IN_APP=0). Either way the jobs table decides who runs a
+// job and whether it is done, so a delivery twice over, or a sweep that re-adds a job, is safe.
+
+const QUEUE = 'jobs';
+const POLL_MS = 1_000;
+const SWEEP_MS = 15_000;
+
+let queue: Queue | null = null;
+
+function bullConnection(url: string): Redis {
+  // BullMQ needs blocking commands without a retry limit.
+  return new Redis(url, { maxRetriesPerRequest: null });
+}
+
+function bullQueue(): Queue | null {
+  const c = config();
+  if (!c.redisUrl) return null;
+  queue ??= new Queue(QUEUE, { connection: bullConnection(c.redisUrl), prefix: c.jobs.queuePrefix });
+  return queue;
+}
+
+async function dispatch(id: string): Promise<void> {
+  const q = bullQueue();
+  if (q) {
+    // The job id doubles as BullMQ's id: adding an id that is waiting or active is a no-op.
+    await q.add('run', { id }, { jobId: id, removeOnComplete: true, removeOnFail: true, attempts: 1 });
+    return;
+  }
+  for (const w of pollers) w.wake();
+}
+
+/** Stores the job and hands it to a worker. */
+export async function enqueueJob(job: NewJob): Promise<JobRow> {
+  const row = await insertJob(job);
+  await dispatch(row.id);
+  return row;
+}
+
+/** Puts a job that was sent back to the queue (retry) in front of the workers again. */
+export async function redispatchJob(id: string): Promise<void> {
+  await dispatch(id);
+}
+
+export type JobWorker = { stop(): Promise<void>; readonly id: string };
+
+const pollers = new Set<{ wake(): void }>();
+
+/** Polls the jobs table; one job at a time (the engines are CPU-bound). */
+function pollingWorker(leaseMs: number): JobWorker {
+  const id = workerId();
+  let running = true;
+  let wakeUp: (() => void) | null = null;
+  const waker = {
+    wake() {
+      wakeUp?.();
+    },
+  };
+  pollers.add(waker);
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      wakeUp = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+  const loop = (async () => {
+    while (running) {
+      let ran = false;
+      try {
+        for (const jobId of await claimableJobIds(5)) {
+          if (!running) break;
+          if ((await runJob(jobId, id, leaseMs)) !== 'not-claimed') {
+            ran = true;
+            break;
+          }
+        }
+      } catch (error) {
+        console.warn(`[jobs] worker ${id}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (!ran && running) await sleep(POLL_MS);
+    }
+  })();
+  return {
+    id,
+    async stop() {
+      running = false;
+      pollers.delete(waker);
+      waker.wake();
+      await loop;
+    },
+  };
+}
+
+/** Runs a delivered job to an end, including the retries the table asks for. */
+async function runDelivered(jobId: string, worker: string, leaseMs: number): Promise<RunOutcome> {
+  // A re-delivery can arrive before the dead worker's lease has lapsed: wait it out.
+  const until = Date.now() + leaseMs * 2 + 1_000;
+  for (;;) {
+    const outcome = await runJob(jobId, worker, leaseMs);
+    if (outcome === 'queued') continue;
+    if (outcome !== 'not-claimed' || Date.now() > until) return outcome;
+    const row = await getJob(jobId);
+    if (!row || row.status !== 'running') return outcome;
+    await new Promise((r) => setTimeout(r, Math.min(1_000, leaseMs / 2)));
+  }
+}
+
+function bullWorker(url: string, prefix: string, leaseMs: number): JobWorker {
+  const id = workerId();
+  const worker = new Worker<{ id: string }>(QUEUE, async (job) => runDelivered(job.data.id, id, leaseMs), {
+    connection: bullConnection(url),
+    prefix,
+    concurrency: 1,
+    lockDuration: leaseMs,
+    stalledInterval: Math.max(1_000, Math.floor(leaseMs / 2)),
+    maxStalledCount: 10,
+  });
+  worker.on('error', (e) => console.warn(`[jobs] BullMQ worker ${id}: ${e.message}`));
+  // Redis keeps nothing on disk here: a job whose delivery was lost is put back from the table.
+  const sweep = setInterval(() => {
+    void (async () => {
+      for (const jobId of await claimableJobIds(50)) await dispatch(jobId);
+    })().catch(() => undefined);
+  }, SWEEP_MS);
+  void (async () => {
+    for (const jobId of await claimableJobIds(50)) await dispatch(jobId);
+  })().catch(() => undefined);
+  return {
+    id,
+    async stop() {
+      clearInterval(sweep);
+      await worker.close();
+    },
+  };
+}
+
+/** A worker for this process: BullMQ with REDIS_URL, else the table poller. */
+export function startJobWorker(): JobWorker {
+  const c = config();
+  return c.redisUrl ? bullWorker(c.redisUrl, c.jobs.queuePrefix, c.jobs.leaseMs) : pollingWorker(c.jobs.leaseMs);
+}
+
+/** Closes the BullMQ queue connection (tests, shutdown). */
+export async function closeJobQueue(): Promise<void> {
+  const q = queue;
+  queue = null;
+  await q?.close();
+}

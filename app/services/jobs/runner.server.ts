@@ -1,0 +1,112 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { isDomainError } from '../http/errors';
+import { claimJob, finishJob, heartbeat, type JobKind, type JobRow } from './store.server';
+
+// Runs one claimed job: renews its lease while the handler works, turns the handler's end into
+// the row's status, and retries transient failures. Handlers are idempotent: a job re-run after
+// a crash (or re-delivered by BullMQ) must store the same result or find it already stored.
+
+export type JobContext = {
+  job: JobRow;
+  payload: unknown;
+  /** Records progress (0…1) and renews the lease; throws JobStoppedError once stopping. */
+  progress(fraction: number, message: string): Promise<void>;
+  /** True once a cancel was asked for, the timeout passed or the lease was lost. */
+  shouldStop(): boolean;
+};
+
+export type JobHandler = (ctx: JobContext) => Promise<{ message: string }>;
+
+/** The inputs cannot work (bad screen, no data for the dates): retrying will not help. */
+export class JobInputError extends Error {
+  override name = 'JobInputError';
+}
+
+export class JobStoppedError extends Error {
+  override name = 'JobStoppedError';
+  constructor() {
+    super('The job was stopped');
+  }
+}
+
+export type RunOutcome = JobRow['status'] | 'not-claimed' | 'lost';
+
+export function workerId(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+}
+
+const handlers = new Map<JobKind, JobHandler>();
+
+export function registerJobHandler(kind: JobKind, handler: JobHandler): void {
+  handlers.set(kind, handler);
+}
+
+export async function runJob(id: string, worker: string, leaseMs: number): Promise<RunOutcome> {
+  const job = await claimJob(id, worker, leaseMs);
+  if (!job) return 'not-claimed';
+  const handler = handlers.get(job.kind as JobKind);
+  if (!handler) {
+    await finishJob(id, worker, { status: 'failed', message: 'Failed', error: `No handler for jobs of kind "${job.kind}"` });
+    return 'failed';
+  }
+  const deadline = Date.now() + job.timeout_ms;
+  let cancelled = false;
+  let lost = false;
+  let last = { fraction: 0, message: 'Started' };
+  let beating: Promise<void> | null = null;
+  const beat = () => {
+    beating ??= heartbeat(id, worker, leaseMs, last)
+      .then((r) => {
+        lost ||= !r.owned;
+        cancelled ||= r.cancelRequested;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        beating = null;
+      });
+    return beating;
+  };
+  // A handler may hold the event loop for a while (a pure engine step); the timer renews the
+  // lease whenever it gets a turn, well before the lease could lapse.
+  const timer = setInterval(() => void beat(), Math.max(200, Math.floor(leaseMs / 4)));
+  const timedOut = () => Date.now() > deadline;
+  const ctx: JobContext = {
+    job,
+    payload: JSON.parse(job.payload) as unknown,
+    shouldStop: () => cancelled || lost || timedOut(),
+    async progress(fraction, message) {
+      last = { fraction, message };
+      await beat();
+      if (ctx.shouldStop()) throw new JobStoppedError();
+    },
+  };
+  try {
+    const out = await handler(ctx);
+    if (lost) return 'lost';
+    await finishJob(id, worker, { status: 'succeeded', message: out.message });
+    return 'succeeded';
+  } catch (error) {
+    if (lost) return 'lost';
+    if (timedOut()) {
+      await finishJob(id, worker, { status: 'failed', message: 'Timed out', error: `Stopped after the time limit of ${Math.round(job.timeout_ms / 1000)} s` });
+      return 'failed';
+    }
+    if (cancelled) {
+      await finishJob(id, worker, { status: 'cancelled', message: 'Cancelled' });
+      return 'cancelled';
+    }
+    const text = error instanceof Error ? error.message : String(error);
+    const permanent = error instanceof JobInputError || (isDomainError(error) && error.status < 500);
+    if (!permanent && job.attempts < job.max_attempts) {
+      await finishJob(id, worker, { status: 'queued', message: `Attempt ${job.attempts} failed; it will be retried`, error: text });
+      return 'queued';
+    }
+    if (!permanent) console.warn(`[jobs] job ${id} (${job.kind}) failed after ${job.attempts} attempts: ${text}`);
+    await finishJob(id, worker, { status: 'failed', message: 'Failed', error: text });
+    return 'failed';
+  } finally {
+    clearInterval(timer);
+    await beating;
+  }
+}
