@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as backtestsRoute from '~/routes/api.v1.backtests';
+import * as backtestRoute from '~/routes/api.v1.backtests.$id';
+import { issueUserToken } from '~/services/auth/tokens.server';
+import { createUser } from '~/services/auth/users.server';
+import { getSharedBacktest, setBacktestShared } from '~/services/backtest/backtests.server';
+import { closeJobQueue, startJobWorker, type JobWorker } from '~/services/jobs/worker.server';
+import { createScreener } from '~/services/screener/saved.server';
+import { ruleFromText, ScreenSchema } from '~/services/screener/model';
+import { callRoute } from '../support/api';
+import { testMarket } from '../support/backtest-market';
+import { forEachDatabase } from '../support/databases';
+
+// Backtests through the JSON API on SQLite and PostgreSQL, run by this process's polling worker
+// against a real DuckDB demo market: queued → running → succeeded, the stored result, its
+// reproducibility, ownership, cancel, delete and hostile input.
+
+const market = testMarket();
+beforeAll(() => market.build(), 120_000);
+afterAll(() => market.remove());
+
+const screen = ScreenSchema.parse({
+  rules: [ruleFromText('price > 1'), ruleFromText('ret_6m in top 50% of universe')],
+  ranking: [{ metric: 'ret_6m', direction: 'desc', weight: 1 }],
+});
+const params = { start: '2021-01-04', end: '2023-12-29', rebalance: 'monthly', topN: 10, commissionBps: 5, slippageBps: 5 };
+
+type Json = Record<string, unknown> & { id: string; status: string; result: Record<string, unknown> & { equity: number[]; statistics: Record<string, number> } };
+
+async function until(check: () => Promise<boolean>, what: string, ms = 60_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+forEachDatabase(
+  'backtest API',
+  () => {
+    let token: string;
+    let otherToken: string;
+    let screenerId: string;
+    let worker: JobWorker | null = null;
+    const get = (id: string, t = token) => callRoute(backtestRoute, { path: `/api/v1/backtests/${id}`, token: t, params: { id } });
+    const finished = async (id: string) => {
+      let last: Json | undefined;
+      await until(async () => {
+        last = (await get(id)).body as Json;
+        return ['succeeded', 'failed', 'cancelled'].includes(last.status);
+      }, `backtest ${id}`);
+      return last!;
+    };
+
+    beforeAll(async () => {
+      const a = await createUser({ email: 'bt-a@example.com', full_name: 'Ann Test', password: 'correct horse 1', access: true });
+      const b = await createUser({ email: 'bt-b@example.com', full_name: 'Bob Test', password: 'correct horse 1', access: true });
+      token = (await issueUserToken(a.id)).access_token;
+      otherToken = (await issueUserToken(b.id)).access_token;
+      screenerId = (await createScreener(a.id, { name: 'Momentum', screen })).id;
+    });
+    afterAll(async () => {
+      await worker?.stop();
+      await closeJobQueue();
+    });
+
+    it('queues a backtest (202), which stays queued without a worker and can be cancelled', async () => {
+      const created = await callRoute(backtestsRoute, { token, json: { screener_id: screenerId, params } });
+      expect(created.status).toBe(202);
+      const body = created.body as Json;
+      expect(body.status).toBe('queued');
+      expect(created.headers.get('Location')).toBe(`/api/v1/backtests/${body.id}`);
+      const cancelled = await callRoute(backtestRoute, { method: 'PATCH', token, json: { cancel: true }, params: { id: body.id }, path: `/api/v1/backtests/${body.id}` });
+      expect(cancelled.status).toBe(200);
+      expect((cancelled.body as Json).status).toBe('cancelled');
+    });
+
+    it('runs on a worker to a stored, self-consistent result', async () => {
+      worker = startJobWorker();
+      const created = await callRoute(backtestsRoute, { token, json: { screener_id: screenerId, params, name: 'Momentum top 10' } });
+      const done = await finished((created.body as Json).id);
+      expect(done.status, String(done.error)).toBe('succeeded');
+      expect(done.name).toBe('Momentum top 10');
+      expect(done.engine_version).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(typeof done.snapshot_id).toBe('string');
+      const r = done.result;
+      const eq = r.equity;
+      const s = r.statistics;
+      expect(eq[0]).toBe(10_000);
+      expect(s.totalReturn).toBeCloseTo(eq[eq.length - 1] / eq[0] - 1, 12);
+      expect(s.startDate).toBe((r.dates as string[])[0]);
+      // One rebalance per month-end signal in the range (the last month-end has no next day to trade).
+      const months = new Set((r.dates as string[]).map((d) => d.slice(0, 7)));
+      expect((r.rebalances as unknown[]).length).toBeGreaterThanOrEqual(months.size - 2);
+      expect((r.rebalances as unknown[]).length).toBeLessThanOrEqual(months.size);
+      expect((r.trades as unknown[]).length).toBeGreaterThan(0);
+      const survivors = r.survivors as { statistics: { totalReturn: number }; securities: number; delistedExcluded: number } | null;
+      expect(survivors).not.toBeNull();
+      expect(survivors!.delistedExcluded).toBeGreaterThan(0);
+      expect(typeof survivors!.statistics.totalReturn).toBe('number');
+      expect((done.summary as { totalReturn: number }).totalReturn).toBe(s.totalReturn);
+    }, 120_000);
+
+    it('gives bit-identical numbers for the same inputs', async () => {
+      const one = await finished(((await callRoute(backtestsRoute, { token, json: { screen, params } })).body as Json).id);
+      const two = await finished(((await callRoute(backtestsRoute, { token, json: { screener_id: screenerId, params } })).body as Json).id);
+      expect(one.status).toBe('succeeded');
+      expect(JSON.stringify(one.result)).toBe(JSON.stringify(two.result));
+    }, 120_000);
+
+    it('lists the caller’s backtests, by screener too, and hides them from others (404)', async () => {
+      const mine = (await callRoute(backtestsRoute, { token, path: `/api/v1/backtests?screener_id=${screenerId}` })).body as Json[];
+      expect(mine.length).toBeGreaterThanOrEqual(3);
+      expect(mine.every((b) => b.screener_id === screenerId)).toBe(true);
+      const all = (await callRoute(backtestsRoute, { token, path: '/api/v1/backtests' })).body as Json[];
+      expect(all.length).toBeGreaterThan(mine.length);
+      expect((await callRoute(backtestsRoute, { token: otherToken, path: '/api/v1/backtests' })).body).toEqual([]);
+      const id = mine[0].id;
+      expect((await get(id, otherToken)).status).toBe(404);
+      const del = await callRoute(backtestRoute, { method: 'DELETE', token: otherToken, params: { id }, path: `/api/v1/backtests/${id}` });
+      expect(del.status).toBe(404);
+      expect((await get(id)).status).toBe(200);
+    });
+
+    it('shares a read-only link and deletes (204, then 404)', async () => {
+      const id = ((await callRoute(backtestsRoute, { token, path: '/api/v1/backtests' })).body as Json[]).find((b) => b.status === 'succeeded')!.id;
+      const patched = await callRoute(backtestRoute, { method: 'PATCH', token, json: { shared: true }, params: { id }, path: `/api/v1/backtests/${id}` });
+      const shareToken = (patched.body as Json).share_token as string;
+      expect(shareToken).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+      expect((await getSharedBacktest(shareToken)).id).toBe(id);
+      const ownerId = ((await callRoute(backtestRoute, { token, params: { id }, path: `/api/v1/backtests/${id}` })).body as Json).id;
+      expect(ownerId).toBe(id);
+      const del = await callRoute(backtestRoute, { method: 'DELETE', token, params: { id }, path: `/api/v1/backtests/${id}` });
+      expect(del.status).toBe(204);
+      expect((await get(id)).status).toBe(404);
+      await expect(getSharedBacktest(shareToken)).rejects.toMatchObject({ status: 404 });
+      await expect(setBacktestShared('nobody', id, true)).rejects.toMatchObject({ status: 404 });
+    });
+
+    describe('hostile input', () => {
+      const post = (json: unknown) => callRoute(backtestsRoute, { token, json });
+      it.each([
+        ['both a screener and a screen', { screener_id: 'x', screen, params }, 422],
+        ['neither', { params }, 422],
+        ['an unknown field', { screen, params, evil: 1 }, 422],
+        ['params that are not an object', { screen, params: 'monthly' }, 422],
+      ])('refuses %s with 422', async (_what, json, status) => {
+        const a = await post(json);
+        expect(a.status).toBe(status);
+        expect((a.body as { detail: string }).detail).toBeTruthy();
+      });
+      it.each([
+        ['a reversed range', { ...params, start: '2023-01-01', end: '2022-01-01' }, 'The end date is after the start date'],
+        ['top N of 0', { ...params, topN: 0 }, 'Top N is'],
+        ['an unknown rebalance', { ...params, rebalance: 'hourly' }, 'Rebalance is one of'],
+        ['a non-date', { ...params, start: '2021-13-45' }, 'is not a date'],
+        ['negative costs', { ...params, commissionBps: -1 }, 'cannot be negative'],
+        ['dates outside the data', { ...params, start: '1990-01-01', end: '1991-01-01' }, 'outside the market data'],
+      ])('answers %s with 422 and the field message', async (_what, p, message) => {
+        const a = await post({ screen, params: p });
+        expect(a.status).toBe(422);
+        expect(JSON.stringify(a.body)).toContain(message);
+      });
+      it('answers an invalid screen with 422 and an unknown screener with 404', async () => {
+        expect((await post({ screen: { rules: [{ kind: 'value', metric: 'no_such_metric', op: '>', value: 1 }] }, params })).status).toBe(422);
+        expect((await post({ screener_id: '00000000-0000-0000-0000-000000000000', params })).status).toBe(404);
+      });
+      it('answers malformed JSON with 400, a bad id with 404, a bad screener filter with 400, no token with 401', async () => {
+        const raw = await callRoute(backtestsRoute, { token, body: '{"params":', headers: { 'Content-Type': 'application/json' } });
+        expect(raw.status).toBe(400);
+        expect((await get('../../etc/passwd')).status).toBe(404);
+        expect((await callRoute(backtestsRoute, { token, path: '/api/v1/backtests?screener_id=%27%20OR%201%3D1' })).status).toBe(400);
+        expect((await callRoute(backtestsRoute, { path: '/api/v1/backtests' })).status).toBe(401);
+        expect((await callRoute(backtestRoute, { method: 'PUT', token, params: { id: 'x' }, path: '/api/v1/backtests/x' })).status).toBe(405);
+      });
+    });
+  },
+  { env: { MARKET_DB: market.file, REDIS_URL: undefined } },
+);
