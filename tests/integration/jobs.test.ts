@@ -19,7 +19,8 @@ registerJobHandler('test-flaky', async (ctx) => {
 registerJobHandler('test-bad-input', async () => {
   throw new JobInputError('The screen names a metric that does not exist');
 });
-async function spin(ctx: JobContext) {
+/** Works until stopped: progress() throws once a cancel or the time limit stops it. */
+async function spin(ctx: JobContext): Promise<{ message: string }> {
   for (let i = 0; ; i++) {
     await ctx.progress(Math.min(0.9, i / 100), `step ${i}`);
     await new Promise((r) => setTimeout(r, 10));
