@@ -9,6 +9,7 @@ import { createScreener } from '~/services/screener/saved.server';
 import { ruleFromText, ScreenSchema } from '~/services/screener/model';
 import { callRoute } from '../support/api';
 import { testMarket } from '../support/backtest-market';
+import { until } from '../support/until';
 import { forEachDatabase } from '../support/databases';
 
 // Backtests through the JSON API on SQLite and PostgreSQL, run by this process's polling worker
@@ -30,15 +31,6 @@ type Json = Record<string, unknown> & {
   status: string;
   result: Record<string, unknown> & { equity: number[]; statistics: Record<string, number> };
 };
-
-async function until(check: () => Promise<boolean>, what: string, ms = 60_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 forEachDatabase(
   'backtest API',

@@ -92,7 +92,7 @@ forEachDatabase(
       expect((await retryJob(running.id)).status).toBe('queued');
       expect(await getJob(running.id)).toMatchObject({ attempts: 0, error: null, cancel_requested: 0 });
       await cancelJob(running.id);
-    await expect(cancelJob('no-such-job')).rejects.toMatchObject({ status: 404 });
+      await expect(cancelJob('no-such-job')).rejects.toMatchObject({ status: 404 });
     });
 
     it('the polling worker picks up a queued job by itself', async () => {

@@ -3,11 +3,12 @@ import { startSignIn } from '~/services/auth/accounts.server';
 import * as passwords from '~/services/auth/passwords.server';
 import { createUser } from '~/services/auth/users.server';
 import { useDatabase } from '../support/databases';
+import type * as Passwords from '~/services/auth/passwords.server';
 
 // An unknown e-mail must cost the same password check as a wrong password, so response time
 // does not tell which e-mails have accounts. Asserted on the work done, not on the clock.
 vi.mock('~/services/auth/passwords.server', async (original) => {
-  const real = await original<typeof import('~/services/auth/passwords.server')>();
+  const real = await original<typeof Passwords>();
   return { ...real, verifyPassword: vi.fn(real.verifyPassword), verifyAgainstDummy: vi.fn(real.verifyAgainstDummy) };
 });
 

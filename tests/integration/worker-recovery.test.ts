@@ -8,6 +8,7 @@ import { closeJobQueue } from '~/services/jobs/worker.server';
 import { createScreener } from '~/services/screener/saved.server';
 import { ruleFromText, ScreenSchema } from '~/services/screener/model';
 import { testMarket } from '../support/backtest-market';
+import { until } from '../support/until';
 import { POSTGRES_URL, useDatabase } from '../support/databases';
 
 // Kill -9 a `npm run worker` process in the middle of a backtest: the job is taken over by the
@@ -40,15 +41,6 @@ function startWorker(extraEnv: Record<string, string | undefined>): { child: Chi
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   return { child, output: () => output };
-}
-
-async function until(check: () => Promise<boolean>, what: string, ms = 90_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 function recoveryScenario(workerEnv: () => Record<string, string | undefined>) {
