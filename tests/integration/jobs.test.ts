@@ -1,9 +1,11 @@
 import { afterAll, expect, it } from 'vitest';
 import { cancelJob, retryJob } from '~/services/jobs/control.server';
 import { registerJobHandler, runJob, JobInputError, type JobContext } from '~/services/jobs/runner.server';
-import { claimJob, getJob, insertJob } from '~/services/jobs/store.server';
+import { claimJob, getJob, insertJob, listJobs } from '~/services/jobs/store.server';
+import { enqueueDueJobs, periodJobId, registerRecurringJob } from '~/services/jobs/schedule.server';
 import { closeJobQueue, startJobWorker } from '~/services/jobs/worker.server';
 import { forEachDatabase } from '../support/databases';
+import { until } from '../support/until';
 
 // The job runner on both databases: leases, retries of transient failures, permanent failures,
 // timeouts, cancel while queued and while running, and a retry from the operator.
@@ -27,6 +29,8 @@ async function spin(ctx: JobContext): Promise<{ message: string }> {
   }
 }
 registerJobHandler('test-forever', async (ctx) => spin(ctx));
+let recurringOn = true;
+registerRecurringJob({ kind: 'test-recurring', everyMs: 3_600_000, timeoutMs: 10_000, enabled: () => recurringOn });
 
 forEachDatabase(
   'job runner',
@@ -83,8 +87,7 @@ forEachDatabase(
 
       const running = await insertJob({ kind: 'test-forever', payload: {}, timeoutMs: 60_000 });
       const outcome = runJob(running.id, 'w1', LEASE);
-      await new Promise((r) => setTimeout(r, 100));
-      expect((await getJob(running.id))?.status).toBe('running');
+      await until(async () => (await getJob(running.id))?.status === 'running', 'the job to start');
       await cancelJob(running.id);
       expect(await outcome).toBe('cancelled');
       expect((await getJob(running.id))?.status).toBe('cancelled');
@@ -95,12 +98,28 @@ forEachDatabase(
       await expect(cancelJob('no-such-job')).rejects.toMatchObject({ status: 404 });
     });
 
+    it('enqueues a recurring job once per period, however often the schedule is checked', async () => {
+      const t = Date.parse('2026-11-22T10:15:00Z');
+      const count = async () => (await listJobs({ limit: 1000 })).filter((j) => j.kind === 'test-recurring').length;
+      expect(await enqueueDueJobs(t)).toContain('test-recurring@2026-11-22T10:00:00.000Z');
+      await enqueueDueJobs(t + 60_000);
+      expect(await count()).toBe(1);
+      await enqueueDueJobs(t + 3_600_000);
+      expect(await count()).toBe(2);
+      recurringOn = false;
+      expect(await enqueueDueJobs(t + 7_200_000)).not.toContain(periodJobId({ kind: 'test-recurring', everyMs: 3_600_000 }, t + 7_200_000));
+      expect(await count()).toBe(2);
+      // Cancelled, so the worker of the next test does not wait for a handler nobody registered.
+      for (const j of await listJobs({ statuses: ['queued'], limit: 1000 })) if (j.kind === 'test-recurring') await cancelJob(j.id);
+      recurringOn = true;
+    });
+
     it('the polling worker picks up a queued job by itself', async () => {
       calls = {};
       const worker = startJobWorker();
       try {
         const job = await insertJob({ kind: 'test-flaky', payload: {}, timeoutMs: 10_000 });
-        for (let i = 0; i < 100 && (await getJob(job.id))?.status !== 'succeeded'; i++) await new Promise((r) => setTimeout(r, 100));
+        await until(async () => (await getJob(job.id))?.status === 'succeeded', 'the worker to run the job', 20_000);
         expect((await getJob(job.id))?.status).toBe('succeeded');
       } finally {
         await worker.stop();

@@ -2,6 +2,7 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { config } from '../config.server';
 import { runJob, workerId, type RunOutcome } from './runner.server';
+import { startSchedule } from './schedule.server';
 import { claimableJobIds, getJob, insertJob, type JobRow, type NewJob } from './store.server';
 
 // Two ways to deliver jobs (DESIGN §2): without Redis, workers poll the jobs table (the app
@@ -143,10 +144,18 @@ function bullWorker(url: string, prefix: string, leaseMs: number): JobWorker {
   };
 }
 
-/** A worker for this process: BullMQ with REDIS_URL, else the table poller. */
+/** A worker for this process: BullMQ with REDIS_URL, else the table poller; plus the schedule. */
 export function startJobWorker(): JobWorker {
   const c = config();
-  return c.redisUrl ? bullWorker(c.redisUrl, c.jobs.queuePrefix, c.jobs.leaseMs) : pollingWorker(c.jobs.leaseMs);
+  const worker = c.redisUrl ? bullWorker(c.redisUrl, c.jobs.queuePrefix, c.jobs.leaseMs) : pollingWorker(c.jobs.leaseMs);
+  const stopSchedule = startSchedule();
+  return {
+    id: worker.id,
+    async stop() {
+      stopSchedule();
+      await worker.stop();
+    },
+  };
 }
 
 /** Closes the BullMQ queue connection (tests, shutdown). */

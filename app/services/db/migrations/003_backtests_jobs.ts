@@ -9,7 +9,8 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('jobs')
-    .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+    // Room for recurring jobs' ids: kind@period-start.
+    .addColumn('id', 'varchar(120)', (c) => c.primaryKey())
     .addColumn('kind', 'varchar(32)', (c) => c.notNull())
     .addColumn('payload', 'text', (c) => c.notNull())
     .addColumn('user_id', 'varchar(36)')
@@ -38,7 +39,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('name', 'varchar(200)', (c) => c.notNull())
     .addColumn('screen', 'text', (c) => c.notNull())
     .addColumn('params', 'text', (c) => c.notNull())
-    .addColumn('job_id', 'varchar(36)')
+    .addColumn('job_id', 'varchar(120)')
     .addColumn('snapshot_id', 'varchar(80)')
     .addColumn('engine_version', 'varchar(32)', (c) => c.notNull())
     .addColumn('summary', 'text')
