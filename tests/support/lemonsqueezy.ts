@@ -45,6 +45,8 @@ export type LemonSqueezySimulator = {
   /** Creates or changes a subscription; returns its JSON:API resource (what webhooks carry). */
   putSubscription(id: string, attributes: Partial<SubscriptionAttributes>): SubscriptionResourceJson;
   resource(id: string): SubscriptionResourceJson;
+  /** Back to the starting state: no subscriptions, checkouts, recorded requests or failures. */
+  reset(): void;
   close(): Promise<void>;
 };
 
@@ -249,6 +251,12 @@ export async function startLemonSqueezySimulator(options: SimulatorOptions = {})
       return resource(id);
     },
     resource,
+    reset() {
+      subscriptions.clear();
+      checkouts.length = 0;
+      requests.length = 0;
+      failures.length = 0;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

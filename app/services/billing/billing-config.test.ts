@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from '../config.server';
 // Billing is off by default and all-or-nothing: half a configuration stops start-up with a
 // message naming what is missing.
 
-const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'quarry-billing-config-')), ...env } as NodeJS.ProcessEnv);
+const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'quarry-billing-config-')), ...env } as unknown as NodeJS.ProcessEnv);
 
 const full = {
   BILLING_PROVIDER: 'lemonsqueezy',

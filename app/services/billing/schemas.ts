@@ -5,10 +5,9 @@ import { z } from 'zod';
 const CHOOSE_PLAN = 'Choose one of the plans offered.';
 
 export const VariantIdSchema = z
-  .union([z.string().trim().regex(/^\d{1,20}$/, CHOOSE_PLAN), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)], {
-    errorMap: () => ({ message: CHOOSE_PLAN }),
-  })
-  .transform(String);
+  .union([z.string(), z.number()], { errorMap: () => ({ message: CHOOSE_PLAN }) })
+  .transform((v) => String(v).trim())
+  .pipe(z.string().regex(/^\d{1,20}$/, CHOOSE_PLAN));
 
 export const InitCheckoutBody = z.object({ variant_id: VariantIdSchema });
 
