@@ -15,7 +15,7 @@ async function main(): Promise<number> {
     const r = await reconcileSubscriptions();
     console.log(
       `Reconciled ${r.seen} subscription(s): ${r.applied} stored, ${r.stale} already newer, ${r.unlinked} without a matching account, ` +
-        `${r.malformed} not understood, ${r.gone} no longer at the provider.`,
+        `${r.malformed} not understood, ${r.gone} no longer at the provider; ${r.prunedWebhookKeys} old webhook key(s) pruned.`,
     );
     return 0;
   } catch (e) {

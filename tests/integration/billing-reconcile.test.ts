@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { subscriptionGrantsAccess } from '~/services/auth/users.server';
-import { reconcileSubscriptions } from '~/services/billing/reconcile.server';
+import { reconcileSubscriptions, WEBHOOK_KEY_RETENTION_DAYS } from '~/services/billing/reconcile.server';
 import { getDb } from '~/services/db/db.server';
 import { billingUser, deliver, resetProviderPerRun, useLemonSqueezy, webhookBody } from '../support/billing';
 import { forEachDatabase, type DatabaseTarget } from '../support/databases';
@@ -99,6 +99,19 @@ forEachDatabase(
       expect(await subscriptionGrantsAccess(user.id)).toBe(false);
     });
 
+    it('prunes processed-webhook keys past the retention, keeping recent ones', async () => {
+      const db = await getDb();
+      const old = new Date(Date.now() - (WEBHOOK_KEY_RETENTION_DAYS + 1) * 24 * HOUR).toISOString();
+      await db.insertInto('billing_webhook_events').values([
+        { dedupe_key: 'a'.repeat(64), event_name: 'subscription_updated', outcome: 'applied', subscription_id: '1', received_at: old },
+        { dedupe_key: 'b'.repeat(64), event_name: 'subscription_updated', outcome: 'applied', subscription_id: '1', received_at: at(-HOUR) },
+      ]).execute();
+      expect((await reconcileSubscriptions()).prunedWebhookKeys).toBe(1);
+      const keys = (await db.selectFrom('billing_webhook_events').select('dedupe_key').execute()).map((r) => r.dedupe_key);
+      expect(keys).toContain('b'.repeat(64));
+      expect(keys).not.toContain('a'.repeat(64));
+    });
+
     it('stops with the provider’s error and leaves the rows as they were', async () => {
       const rows = () => getDb().then((db) => db.selectFrom('subscriptions').selectAll().orderBy('provider_id').execute());
       const before = await rows();
@@ -115,7 +128,7 @@ forEachDatabase(
       const ok = await cli(target, { ...env, DATABASE_URL: process.env.DATABASE_URL });
       expect(ok.stderr).toBe('');
       expect(ok.code).toBe(0);
-      expect(ok.stdout).toMatch(/^Reconciled \d+ subscription\(s\): \d+ stored/m);
+      expect(ok.stdout).toMatch(/^Reconciled \d+ subscription\(s\): \d+ stored, .* old webhook key\(s\) pruned\.$/m);
       expect(await subscriptionGrantsAccess(user.id)).toBe(true);
 
       const off = await cli(target, { ...Object.fromEntries(Object.keys(env).map((k) => [k, ''])), DATABASE_URL: process.env.DATABASE_URL });

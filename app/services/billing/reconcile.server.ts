@@ -12,6 +12,12 @@ import { SubscriptionResource } from './wire';
 /** The list is paged by 100; this bounds a run against a provider that never says "last page". */
 const MAX_PAGES = 1000;
 
+/**
+ * Processed-webhook keys only need to outlive the provider's re-sends (three retries within
+ * minutes, or a manual resend from its dashboard); older ones are pruned by each run.
+ */
+export const WEBHOOK_KEY_RETENTION_DAYS = 90;
+
 export type ReconcileReport = {
   /** Subscriptions the provider returned (list and single reads). */
   seen: number;
@@ -23,13 +29,15 @@ export type ReconcileReport = {
   malformed: number;
   /** Known subscriptions the provider no longer has (marked expired). */
   gone: number;
+  /** Processed-webhook keys older than the retention that were removed. */
+  prunedWebhookKeys: number;
 };
 
 export async function reconcileSubscriptions(now = new Date()): Promise<ReconcileReport> {
   const billing = requireBilling();
   const client = providerClient();
   const db = await getDb();
-  const report: ReconcileReport = { seen: 0, applied: 0, stale: 0, unlinked: 0, malformed: 0, gone: 0 };
+  const report: ReconcileReport = { seen: 0, applied: 0, stale: 0, unlinked: 0, malformed: 0, gone: 0, prunedWebhookKeys: 0 };
   const count = (outcome: SnapshotOutcome) => {
     if (outcome === 'applied' || outcome === 'stale' || outcome === 'unlinked') report[outcome] += 1;
   };
@@ -65,5 +73,9 @@ export async function reconcileSubscriptions(now = new Date()): Promise<Reconcil
       throw e;
     }
   }
+
+  const cutoff = new Date(now.getTime() - WEBHOOK_KEY_RETENTION_DAYS * 86_400_000).toISOString();
+  const pruned = await db.deleteFrom('billing_webhook_events').where('received_at', '<', cutoff).executeTakeFirst();
+  report.prunedWebhookKeys = Number(pruned.numDeletedRows);
   return report;
 }
