@@ -11,6 +11,9 @@ import { deleteAccount, updateProfile } from '~/services/auth/users.server';
 import { formFailure, invalidForm } from '~/services/http/form-reply.server';
 import { FormErrors, TextField } from '~/ui/forms/fields';
 import type { ModalState } from '~/ui/modals/modal-state';
+// billing: subscription panel (issue #7 item 3)
+import { loadSubscriptionPanel } from '~/services/billing/profile-panel.server';
+import { SubscriptionPanel } from '~/ui/billing/SubscriptionPanel';
 
 export const meta: MetaFunction = () => [{ title: 'Profile · Quarry' }];
 export const handle = { pageName: 'profile' };
@@ -52,6 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     user: { email: user.email, full_name: user.full_name, has_access: user.has_access, is_superuser: user.is_superuser, profile_picture: user.profile_picture },
     modal: pageModal(url.searchParams.get('modal'), user.full_name),
+    billing: await loadSubscriptionPanel(user.id, request), // billing panel
   };
 }
 
@@ -84,7 +88,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ProfilePage() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user, billing } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>Profile</h1>
@@ -110,6 +114,7 @@ export default function ProfilePage() {
           </Link>
         </p>
       </section>
+      <SubscriptionPanel panel={billing} />
       {/* Keyed by the name: after a change (here or in the prompt) the field shows the new one. */}
       <NameForm key={user.full_name} fullName={user.full_name} />
       <section className="card" aria-labelledby="danger-heading">

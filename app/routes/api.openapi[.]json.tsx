@@ -74,6 +74,11 @@ export const API_OPERATIONS: Record<string, Partial<Record<'get' | 'post' | 'pat
     get: { summary: 'Items of a watchlist', auth: true, params: ['id'], answer: '[{permaticker, note, added_at}]' },
     post: { summary: 'Add a company', auth: true, params: ['id'], body: ['permaticker', 'note'], answer: '201 added, 200 already there' },
   },
+  '/api/v1/subscription/': { get: { summary: 'The caller’s subscriptions and the plans on offer (404 when billing is off)', auth: true, answer: '{subscriptions: [{id, status, status_label, variant_id, plan_name, cancelled, trial_ends_at, renews_at, ends_at, grants_access, created_at, updated_at}], plans: [plan]}' } },
+  '/api/v1/subscription/{subscription_id}': { get: { summary: 'One of the caller’s subscriptions, read fresh from the provider', auth: true, params: ['subscription_id'], answer: 'the subscription with urls {customer_portal, update_payment_method}' } },
+  '/api/v1/variant/{variant_id}': { get: { summary: 'A plan on offer (configured variants only)', auth: true, params: ['variant_id'], answer: '{id, name, price (cents), currency, price_formatted, interval, interval_count, interval_label}' } },
+  '/api/v1/order/init-checkout': { post: { summary: 'Create a hosted checkout for a plan', auth: true, body: ['variant_id'], answer: '{checkout_url}; 409 with an active subscription; 502/503 when the provider fails' } },
+  '/api/v1/billing/webhook': { post: { summary: 'Payment provider webhook (X-Signature: hex HMAC-SHA256 of the raw body)', answer: '{received: true}; 401 bad signature; 400 malformed body' } },
   '/api/v1/watchlists/{id}/items/{permaticker}': {
     patch: { summary: 'Change an item’s note', auth: true, params: ['id', 'permaticker'], body: ['note'], answer: 'the item' },
     delete: { summary: 'Remove a company', auth: true, params: ['id', 'permaticker'], answer: '204' },

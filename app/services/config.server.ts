@@ -45,6 +45,13 @@ const EnvSchema = z.object({
     .transform((v) => v !== '0' && v !== 'false'),
   FIRST_USER_IS_ADMIN: flag,
   BILLING_PROVIDER: z.string().optional(),
+  BILLING_API_KEY: z.string().optional(),
+  BILLING_STORE_ID: z.string().optional(),
+  BILLING_VARIANT_IDS: z.string().optional(),
+  BILLING_WEBHOOK_SECRET: z.string().optional(),
+  BILLING_API_URL: z.string().optional(),
+  BILLING_OVERLAY_SCRIPT_URL: z.string().optional(),
+  BILLING_CHECKOUT_ORIGIN: z.string().optional(),
 });
 
 export type AppConfig = {
@@ -67,7 +74,76 @@ export type AppConfig = {
   guestMode: boolean;
   firstUserIsAdmin: boolean;
   billingEnabled: boolean;
+  /** Set when billing is configured (all of BILLING_PROVIDER … BILLING_WEBHOOK_SECRET). */
+  billing: BillingConfig | null;
 };
+
+export type BillingConfig = {
+  provider: 'lemonsqueezy';
+  apiKey: string;
+  storeId: string;
+  /** The plans offered, in the order the operator listed them. */
+  variantIds: string[];
+  webhookSecret: string;
+  apiUrl: string;
+  /** Lemon.js, loaded by the browser to open the checkout overlay. */
+  overlayScriptUrl: string;
+  /** Origin(s) of the checkout pages the overlay frames (CSP frame-src). */
+  checkoutOrigin: string;
+};
+
+const BILLING_REQUIRED = ['BILLING_PROVIDER', 'BILLING_API_KEY', 'BILLING_STORE_ID', 'BILLING_VARIANT_IDS', 'BILLING_WEBHOOK_SECRET'] as const;
+
+function httpUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} "${value}" is not a URL.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be an http(s) URL.`);
+  return value.replace(/\/$/, '');
+}
+
+/** Billing is off unless every required variable is set; half a configuration is an error, not "off". */
+function billingConfig(e: z.infer<typeof EnvSchema>): BillingConfig | null {
+  const set = BILLING_REQUIRED.filter((k) => (e[k] ?? '').trim() !== '');
+  if (set.length === 0) return null;
+  const missing = BILLING_REQUIRED.filter((k) => !set.includes(k));
+  if (missing.length > 0) {
+    throw new ConfigError(`Billing is half configured: set ${missing.join(', ')} too, or unset every BILLING_* variable to turn billing off.`);
+  }
+  const provider = e.BILLING_PROVIDER!.trim().toLowerCase();
+  if (provider !== 'lemonsqueezy') throw new ConfigError(`BILLING_PROVIDER "${e.BILLING_PROVIDER}" is not supported; use "lemonsqueezy".`);
+  const storeId = e.BILLING_STORE_ID!.trim();
+  if (!/^\d{1,20}$/.test(storeId)) throw new ConfigError(`BILLING_STORE_ID "${storeId}" must be the numeric store id.`);
+  const variantIds = [...new Set(e.BILLING_VARIANT_IDS!.split(',').map((v) => v.trim()).filter(Boolean))];
+  const badVariant = variantIds.find((v) => !/^\d{1,20}$/.test(v));
+  if (variantIds.length === 0 || badVariant !== undefined) {
+    throw new ConfigError(`BILLING_VARIANT_IDS must be a comma-separated list of numeric variant ids${badVariant ? ` ("${badVariant}" is not one)` : ''}.`);
+  }
+  const webhookSecret = e.BILLING_WEBHOOK_SECRET!;
+  // Lemon Squeezy's signing secrets are 6 to 40 characters.
+  if (webhookSecret.length < 6) throw new ConfigError('BILLING_WEBHOOK_SECRET must be at least 6 characters long.');
+  return {
+    provider: 'lemonsqueezy',
+    apiKey: e.BILLING_API_KEY!.trim(),
+    storeId,
+    variantIds,
+    webhookSecret,
+    apiUrl: httpUrl('BILLING_API_URL', e.BILLING_API_URL || 'https://api.lemonsqueezy.com'),
+    overlayScriptUrl: httpUrl('BILLING_OVERLAY_SCRIPT_URL', e.BILLING_OVERLAY_SCRIPT_URL || 'https://app.lemonsqueezy.com/js/lemon.js'),
+    checkoutOrigin: checkoutOrigin(e.BILLING_CHECKOUT_ORIGIN || 'https://*.lemonsqueezy.com'),
+  };
+}
+
+/** A CSP host source: scheme, host (a leading "*." allowed) and optional port, nothing else. */
+function checkoutOrigin(value: string): string {
+  if (!/^https?:\/\/(\*\.)?[a-z0-9.-]+(:\d{1,5})?$/i.test(value.trim())) {
+    throw new ConfigError(`BILLING_CHECKOUT_ORIGIN "${value}" must be an origin such as https://*.lemonsqueezy.com.`);
+  }
+  return value.trim();
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -94,6 +170,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.GTM_ID && !GTM_ID_PATTERN.test(e.GTM_ID)) {
     throw new ConfigError(`GTM_ID "${e.GTM_ID}" does not match ${GTM_ID_PATTERN.source}`);
   }
+  const billing = billingConfig(e);
   const dataDir = path.resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const sessionSecrets = e.SESSION_SECRET
@@ -118,7 +195,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     jobs: { leaseMs: e.JOB_LEASE_MS, inApp: e.JOBS_IN_APP, queuePrefix: e.JOBS_QUEUE_PREFIX },
     guestMode: e.GUEST_MODE,
     firstUserIsAdmin: e.FIRST_USER_IS_ADMIN,
-    billingEnabled: Boolean(e.BILLING_PROVIDER),
+    billingEnabled: billing !== null,
+    billing,
   };
 }
 

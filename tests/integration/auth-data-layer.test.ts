@@ -128,14 +128,16 @@ forEachDatabase('account data layer', (target) => {
     });
 
     it('has_access needs an active subscription when billing is on', () => {
-      process.env.BILLING_PROVIDER = 'test';
+      // Billing is all-or-nothing: every required variable (the provider is never called here).
+      const billingEnv = { BILLING_PROVIDER: 'lemonsqueezy', BILLING_API_KEY: 'key', BILLING_STORE_ID: '1', BILLING_VARIANT_IDS: '1', BILLING_WEBHOOK_SECRET: 'secret' };
+      Object.assign(process.env, billingEnv);
       resetConfigForTests();
       try {
         expect(hasAccess({ access_override: null, profile_finished: 1 })).toBe(false);
         expect(hasAccess({ access_override: null, profile_finished: 1 }, true)).toBe(true);
         expect(hasAccess({ access_override: 1, profile_finished: 0 })).toBe(true);
       } finally {
-        delete process.env.BILLING_PROVIDER;
+        for (const k of Object.keys(billingEnv)) delete process.env[k];
         resetConfigForTests();
       }
     });

@@ -6,10 +6,10 @@ import { callRoute } from '../support/api';
 
 // /api/openapi.json documents every endpoint that exists: the list of API route files is the truth.
 
-/** Route file name → URL path template (Remix flat routes: dots are slashes, $x is {x}, [.] a dot). */
+/** Route file name → URL path template (Remix flat routes: dots are slashes, $x is {x}, [.] a dot, _index a trailing slash). */
 function pathOf(file: string): string {
   const name = file.replace(/\.tsx?$/, '').replaceAll('[.]', '\u0000');
-  return '/' + name.split('.').map((s) => (s.startsWith('$') ? `{${s.slice(1) === 'permaticker' ? 'permaticker' : s.slice(1)}}` : s)).join('/').replaceAll('\u0000', '.');
+  return '/' + name.split('.').map((s) => (s.startsWith('$') ? `{${s.slice(1) === 'permaticker' ? 'permaticker' : s.slice(1)}}` : s === '_index' ? '' : s)).join('/').replaceAll('\u0000', '.');
 }
 
 describe('GET /api/openapi.json', () => {

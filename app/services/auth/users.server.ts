@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
+import { hasGrantingSubscription } from '../billing/subscriptions.server';
 import { config } from '../config.server';
 import { getDb, type DB } from '../db/db.server';
 import type { UsersTable } from '../db/schema';
@@ -15,11 +16,12 @@ export type UserRow = Selectable<UsersTable>;
 export const EMAIL_TAKEN_DETAIL = 'An account with this e-mail already exists.';
 
 /**
- * Billing hook: does an active subscription grant this user access? Billing does not exist yet,
- * so nothing grants access this way. Consulted only when billing is enabled.
+ * Billing hook: does an active subscription grant this user access at `now`? See
+ * billing/access.ts for which provider states count. Consulted only when billing is enabled.
  */
-export async function subscriptionGrantsAccess(_userId: string): Promise<boolean> {
-  return false;
+export async function subscriptionGrantsAccess(userId: string, now = new Date()): Promise<boolean> {
+  const billing = config().billing;
+  return billing ? hasGrantingSubscription(billing, userId, now) : false;
 }
 
 /**

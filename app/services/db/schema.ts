@@ -148,6 +148,42 @@ export interface BacktestsTable {
   updated_at: string;
 }
 
+// Billing (migration 004).
+
+export interface SubscriptionsTable {
+  provider: string;
+  /** The provider's subscription id: also the id the API shows. */
+  provider_id: string;
+  user_id: string;
+  /** The provider's status, e.g. on_trial, active, paused, past_due, unpaid, cancelled, expired. */
+  status: string;
+  variant_id: string;
+  product_name: string | null;
+  variant_name: string | null;
+  customer_id: string | null;
+  user_email: string | null;
+  cancelled: Bool;
+  /** "void" or "free" while paused, else null. */
+  pause_mode: string | null;
+  trial_ends_at: string | null;
+  renews_at: string | null;
+  ends_at: string | null;
+  /** The provider's updated_at of the snapshot stored (ISO-8601 UTC): older snapshots are ignored. */
+  provider_updated_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BillingWebhookEventsTable {
+  /** SHA-256 (hex) of the raw body: the provider sends no event id. */
+  dedupe_key: string;
+  event_name: string;
+  /** applied | stale | ignored | unlinked */
+  outcome: string;
+  subscription_id: string | null;
+  received_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
@@ -159,4 +195,6 @@ export interface Database {
   watchlist_items: WatchlistItemsTable;
   jobs: JobsTable;
   backtests: BacktestsTable;
+  subscriptions: SubscriptionsTable;
+  billing_webhook_events: BillingWebhookEventsTable;
 }

@@ -33,12 +33,11 @@ export function zodFieldErrors(error: ZodError): FieldErrors {
   return out;
 }
 
-/** Reads a JSON object body with a size limit; bad bodies are 4xx DomainErrors, never 500s. */
-export async function readJsonBody(request: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<unknown> {
+/** Reads the raw body with a size limit (413 beyond it); signatures are checked on these bytes. */
+export async function readBodyBytes(request: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<Buffer> {
   const declared = Number(request.headers.get('Content-Length') ?? '0');
   if (declared > maxBytes) throw new DomainError(413, `Request body is larger than ${maxBytes} bytes.`);
-  const type = request.headers.get('Content-Type') ?? '';
-  if (request.body === null) return {};
+  if (request.body === null) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -52,7 +51,13 @@ export async function readJsonBody(request: Request, maxBytes = MAX_JSON_BODY_BY
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** Reads a JSON object body with a size limit; bad bodies are 4xx DomainErrors, never 500s. */
+export async function readJsonBody(request: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<unknown> {
+  const type = request.headers.get('Content-Type') ?? '';
+  const text = (await readBodyBytes(request, maxBytes)).toString('utf8');
   if (text.trim() === '') return {};
   if (type.includes('application/x-www-form-urlencoded')) {
     return Object.fromEntries(new URLSearchParams(text));

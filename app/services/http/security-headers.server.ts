@@ -9,9 +9,13 @@ export function createNonce(): string {
 
 export function contentSecurityPolicy(nonce: string): string {
   const gtm = config().gtmId ? ' https://www.googletagmanager.com' : '';
+  // Billing: Lemon.js from exactly its configured origin, and the checkout overlay it frames.
+  const billing = config().billing;
+  const overlayScript = billing ? ` ${new URL(billing.overlayScriptUrl).origin}` : '';
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'${gtm}`,
+    `script-src 'self' 'nonce-${nonce}'${gtm}${overlayScript}`,
+    ...(billing ? [`frame-src ${billing.checkoutOrigin}`] : []),
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: https:`,
     `connect-src 'self'${gtm ? ' https://www.google-analytics.com' + gtm : ''}`,
