@@ -1,10 +1,15 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { subscriptionGrantsAccess } from '~/services/auth/users.server';
 import { reconcileSubscriptions, WEBHOOK_KEY_RETENTION_DAYS } from '~/services/billing/reconcile.server';
+import '~/services/billing/reconcile-job.server';
 import { getDb } from '~/services/db/db.server';
+import { runJob } from '~/services/jobs/runner.server';
+import { enqueueDueJobs } from '~/services/jobs/schedule.server';
+import { getJob } from '~/services/jobs/store.server';
+import { closeJobQueue } from '~/services/jobs/worker.server';
 import { billingUser, deliver, resetProviderPerRun, useLemonSqueezy, webhookBody } from '../support/billing';
 import { forEachDatabase, type DatabaseTarget } from '../support/databases';
 
@@ -38,6 +43,8 @@ forEachDatabase(
   'billing reconciliation',
   (target) => {
     resetProviderPerRun(sim);
+
+    afterAll(() => closeJobQueue());
 
     it('heals a missed subscription_created (linked by e-mail) and a missed expiry', async () => {
       const user = await billingUser('missed@example.com');
@@ -137,6 +144,18 @@ forEachDatabase(
       const half = await cli(target, { ...env, BILLING_WEBHOOK_SECRET: '', DATABASE_URL: process.env.DATABASE_URL });
       expect(half.code).toBe(1);
       expect(half.stderr).toContain('Billing is half configured: set BILLING_WEBHOOK_SECRET too');
+    });
+
+    it('runs by itself as a recurring job, one per period', async () => {
+      const user = await billingUser('scheduled@example.com');
+      sim().putSubscription('72', { user_email: 'scheduled@example.com', updated_at: at(-HOUR) });
+      expect(await subscriptionGrantsAccess(user.id)).toBe(false);
+      const id = (await enqueueDueJobs()).find((j) => j.startsWith('billing-reconcile@'));
+      expect(id).toBeDefined();
+      expect(await enqueueDueJobs()).toContain(id);
+      expect(await runJob(id!, 'test-worker', 5_000)).toBe('succeeded');
+      expect((await getJob(id!))?.message).toMatch(/^Reconciled \d+ subscription\(s\): [1-9]\d* stored/);
+      expect(await subscriptionGrantsAccess(user.id)).toBe(true);
     });
   },
   { env },

@@ -1,0 +1,16 @@
+import { config } from '../config.server';
+import { registerJobHandler } from '../jobs/runner.server';
+import { registerRecurringJob } from '../jobs/schedule.server';
+import { reconcileSubscriptions } from './reconcile.server';
+
+// Reconciliation as a recurring job: every six hours one worker re-reads the subscriptions from
+// the provider, so a missed webhook heals without anyone running `npm run billing:reconcile`.
+
+export const RECONCILE_EVERY_MS = 6 * 3_600_000;
+
+registerJobHandler('billing-reconcile', async () => {
+  const r = await reconcileSubscriptions();
+  return { message: `Reconciled ${r.seen} subscription(s): ${r.applied} stored, ${r.gone} gone, ${r.unlinked} without an account` };
+});
+
+registerRecurringJob({ kind: 'billing-reconcile', everyMs: RECONCILE_EVERY_MS, timeoutMs: 10 * 60_000, enabled: () => config().billing !== null });
