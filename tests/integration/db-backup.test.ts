@@ -34,7 +34,10 @@ type CliResult = { code: number | null; stdout: string; stderr: string };
 /** The CLI in-process (fast): its exit code and what it printed. */
 async function backupCommand(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
   const lines = { stdout: [] as string[], stderr: [] as string[] };
-  const code = await runDbBackup(args, withoutUnset({ ...process.env, ...env }), { out: (l) => lines.stdout.push(l), err: (l) => lines.stderr.push(l) });
+  const code = await runDbBackup(args, withoutUnset({ ...process.env, ...env }), {
+    out: (l) => lines.stdout.push(l),
+    err: (l) => lines.stderr.push(l),
+  });
   return { code, stdout: lines.stdout.join('\n'), stderr: lines.stderr.join('\n') };
 }
 

@@ -92,7 +92,15 @@ export function postgresBackupCommands(databaseUrl: string, outFile: string): Po
   clean.searchParams.delete('options');
   const connection = clean.toString();
   const schemaArgs = schema ? [`--schema=${schema}`] : [];
-  const dump = ['pg_dump', '--format=custom', '--no-owner', '--no-privileges', ...schemaArgs, `--file=${path.resolve(outFile)}`, `--dbname=${connection}`];
+  const dump = [
+    'pg_dump',
+    '--format=custom',
+    '--no-owner',
+    '--no-privileges',
+    ...schemaArgs,
+    `--file=${path.resolve(outFile)}`,
+    `--dbname=${connection}`,
+  ];
   const restore = ['pg_restore', '--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${connection}`, path.resolve(outFile)];
   return { dump: dump.map(shellQuote).join(' '), restore: restore.map(shellQuote).join(' '), schema, passwordHidden };
 }
