@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { resetConfigForTests } from '~/services/config.server';
 import { closeDb, type DbDialect } from '~/services/db/db.server';
+import { createPostgresSchema } from './postgres-schema';
 
 // Runs a suite once on a temporary SQLite file and once on PostgreSQL (when DATABASE_URL is set),
 // each in a fresh database: the SQLite file lives in a temp DATA_DIR, PostgreSQL gets its own
@@ -17,33 +17,7 @@ export type DatabaseTarget = {
 };
 
 export const POSTGRES_URL = process.env.DATABASE_URL;
-
-/** A connection string whose sessions use `schema` as their search_path. */
-export function withSearchPath(databaseUrl: string, schema: string): string {
-  const url = new URL(databaseUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return url.toString();
-}
-
-async function onAdminConnection<T>(databaseUrl: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
-
-export async function createPostgresSchema(databaseUrl: string, prefix = 'test'): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
-  const schema = `${prefix.replace(/[^a-z0-9_]/gi, '_').toLowerCase().slice(0, 30)}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  await onAdminConnection(databaseUrl, (c) => c.query(`CREATE SCHEMA "${schema}"`));
-  return {
-    url: withSearchPath(databaseUrl, schema),
-    schema,
-    drop: () => onAdminConnection(databaseUrl, (c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)).then(() => undefined),
-  };
-}
+export { createPostgresSchema, withSearchPath } from './postgres-schema';
 
 type EnvPatch = Record<string, string | undefined>;
 

@@ -45,6 +45,11 @@ export async function migrate(db: DB, dialect: DbDialect = 'sqlite'): Promise<vo
   }
 }
 
+/** The SQLite file of the app database in DATA_DIR (the app, and `npm run db:backup`). */
+export function sqliteFilePath(dataDir: string): string {
+  return path.join(dataDir, 'quarry.sqlite');
+}
+
 let handle: Promise<DbHandle> | undefined;
 
 /** The process-wide app database, migrated on first use. */
@@ -53,7 +58,7 @@ export function getDb(): Promise<DB> {
     const c = config();
     const h = openDatabase({
       databaseUrl: c.databaseUrl,
-      sqliteFile: path.join(c.dataDir, 'quarry.sqlite'),
+      sqliteFile: sqliteFilePath(c.dataDir),
     });
     await migrate(h.db, h.dialect);
     return h;

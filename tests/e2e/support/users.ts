@@ -18,8 +18,9 @@ export function uniqueEmail(prefix = 'user'): string {
 /**
  * Creates an account in the running app's database with the real CLI
  * (`tsx scripts/user-create.ts --email … --password … --name … [--access] [--superuser]`).
+ * `env` points it at another app's database (a spec that starts its own app processes).
  */
-export async function createUser(options: CreateUserOptions = {}): Promise<TestUser> {
+export async function createUser(options: CreateUserOptions = {}, env: NodeJS.ProcessEnv = e2eAppEnv()): Promise<TestUser> {
   const user: TestUser = {
     email: options.email ?? uniqueEmail(),
     password: options.password ?? 'correct horse battery staple',
@@ -32,7 +33,7 @@ export async function createUser(options: CreateUserOptions = {}): Promise<TestU
   if (user.superuser) args.push('--superuser');
   const tsx = path.resolve('node_modules', '.bin', 'tsx');
   try {
-    await run(tsx, args, { env: e2eAppEnv(), timeout: 60_000 });
+    await run(tsx, args, { env, timeout: 60_000 });
   } catch (e) {
     const err = e as { stderr?: string; stdout?: string; message: string };
     throw new Error(`user:create failed for ${user.email}: ${err.stderr || err.stdout || err.message}`);
