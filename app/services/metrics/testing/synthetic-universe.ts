@@ -174,7 +174,6 @@ function syntheticFacts(rand: () => number, firstDay: number, lastDay: number, s
         rnd: revenue * 0.05,
       };
       const isQ4 = q === 3;
-      const form = isQ4 ? '10-K' : '10-Q';
       const accession = `0000${String(Math.floor(rand() * 1e6)).padStart(6, '0')}-${String(y).slice(2)}-${String(q + 1).padStart(6, '0')}`;
       const filed = fromEpochDay(filedDay);
       for (const [concept, value] of Object.entries(flows)) {
