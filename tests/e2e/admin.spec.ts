@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from '@playwright/test';
 import { signIn as signInWith } from './support/auth';
 import { expect, expectNoAxeViolations, test } from './support/fixtures';
 import { acknowledgeInfo, control, modal } from './support/issue2-helpers';
+import { seedJob } from './support/jobs';
 import { createMailbox } from './support/mailbox';
 import type { TestUser } from './support/users';
 
@@ -76,7 +77,7 @@ test('revoke, then grant: the user is sent away, then reaches a full-access page
   await theirs.context().close();
 });
 
-test('disable signs the user out; the last superuser stays; delete asks first', async ({ page, browser, createUser, signIn }) => {
+test('disable signs the user out; delete asks first', async ({ page, browser, createUser, signIn }) => {
   test.setTimeout(120_000);
   const admin = await createUser({ superuser: true, access: true, name: 'Admin Two' });
   const target = await createUser({ access: true, name: 'Soon Disabled' });
@@ -104,6 +105,21 @@ test('disable signs the user out; the last superuser stays; delete asks first', 
   await expect(page).toHaveURL(/\/admin$/);
   await expect(auditRow(page, 'user.delete', target.email)).toBeVisible();
   await expect(auditRow(page, 'user.disable', target.email)).toBeVisible();
+});
+
+test('a failed job is retried from the jobs section and logged', async ({ page, createUser, signIn }) => {
+  const admin = await createUser({ superuser: true, access: true, name: 'Jobs Admin' });
+  const error = `e2e import failed ${Date.now()}`;
+  const id = await seedJob({ kind: 'import', status: 'failed', error });
+  await signIn(page, admin.email, admin.password);
+  await page.goto('/admin');
+  const failed = page.getByTestId('jobs-failed').getByRole('row').filter({ hasText: error });
+  await expect(failed).toContainText('import');
+  await expectNoAxeViolations(page);
+  await failed.getByRole('button', { name: `Retry import job ${id}` }).click();
+  await acknowledgeInfo(page, 'Job queued again', 'The import job is back in the queue.');
+  await expect(auditRow(page, 'job.retry', `job ${id}`)).toContainText(admin.email);
+  await expect(page.getByTestId('jobs-failed').getByRole('row').filter({ hasText: error })).toHaveCount(0);
 });
 
 test('a non-superuser opening /admin or a user page lands on /', async ({ page, createUser, signIn }) => {
