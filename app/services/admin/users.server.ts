@@ -173,14 +173,22 @@ async function assertNotLastSuperuser(trx: DB, target: UserRow, what: string): P
 const ACCESS_WORDS: Record<AccessMode, string> = { grant: 'granted', revoke: 'revoked', rules: 'follows the rules' };
 const touch = () => new Date().toISOString();
 
+/**
+ * The account as it is after a change. Read after the commit: the billing hook reads the
+ * database on its own, which must not wait on the change's open transaction.
+ */
+async function afterChange(userId: string): Promise<AdminUserRow> {
+  const db = await getDb();
+  return toAdminRow(await targetRow(db, userId));
+}
+
 export async function setAccess(actorId: string, userId: string, mode: AccessMode): Promise<AdminUserRow> {
-  return audited(actorId, async (trx) => {
+  await audited(actorId, async (trx) => {
     const target = await targetRow(trx, userId);
     const override = mode === 'grant' ? 1 : mode === 'revoke' ? 0 : null;
     await trx.updateTable('users').set({ access_override: override, updated_at: touch() }).where('id', '=', userId).execute();
-    const after = await targetRow(trx, userId);
     return {
-      result: await toAdminRow(after),
+      result: null,
       audit: {
         action: `user.access.${mode}`,
         target: target.email,
@@ -188,15 +196,16 @@ export async function setAccess(actorId: string, userId: string, mode: AccessMod
       },
     };
   });
+  return afterChange(userId);
 }
 
 export async function setSuperuser(actorId: string, userId: string, superuser: boolean): Promise<AdminUserRow> {
-  return audited(actorId, async (trx) => {
+  await audited(actorId, async (trx) => {
     const target = await targetRow(trx, userId);
     if (!superuser) await assertNotLastSuperuser(trx, target, 'remove their superuser role');
     await trx.updateTable('users').set({ is_superuser: superuser ? 1 : 0, updated_at: touch() }).where('id', '=', userId).execute();
     return {
-      result: await toAdminRow(await targetRow(trx, userId)),
+      result: null,
       audit: {
         action: superuser ? 'user.superuser.make' : 'user.superuser.unmake',
         target: target.email,
@@ -204,18 +213,19 @@ export async function setSuperuser(actorId: string, userId: string, superuser: b
       },
     };
   });
+  return afterChange(userId);
 }
 
 /** Disabling also revokes every token of the account, so it is signed out everywhere at once. */
 export async function setDisabled(actorId: string, userId: string, disabled: boolean): Promise<AdminUserRow> {
-  return audited(actorId, async (trx) => {
+  await audited(actorId, async (trx) => {
     const target = await targetRow(trx, userId);
     if (disabled && userId === actorId) throw conflict('You cannot disable your own account.');
     if (disabled) await assertNotLastSuperuser(trx, target, 'disable the account');
     await trx.updateTable('users').set({ disabled: disabled ? 1 : 0, updated_at: touch() }).where('id', '=', userId).execute();
     if (disabled) await revokeAllUserTokens(userId, { db: trx });
     return {
-      result: await toAdminRow(await targetRow(trx, userId)),
+      result: null,
       audit: {
         action: disabled ? 'user.disable' : 'user.enable',
         target: target.email,
@@ -223,6 +233,7 @@ export async function setDisabled(actorId: string, userId: string, disabled: boo
       },
     };
   });
+  return afterChange(userId);
 }
 
 export async function deleteUserAsAdmin(actorId: string, userId: string): Promise<{ email: string }> {
