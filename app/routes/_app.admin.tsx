@@ -1,27 +1,88 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
-import { guard } from '~/services/auth/guard.server';
+import { parseWithZod } from '@conform-to/zod';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data, redirect } from '@remix-run/node';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { z } from 'zod';
+import { cancelJobAsAdmin, retryJobAsAdmin } from '~/services/admin/jobs.server';
+import { adminOverview, adminOverviewWithoutUsers } from '~/services/admin/page.server';
+import { AdminQuerySchema, adminHref, DEFAULT_ADMIN_QUERY } from '~/services/admin/user-query';
+import { requireUser } from '~/services/auth/guard.server';
+import { redirectWithModal } from '~/services/auth/session.server';
+import { isDomainError } from '~/services/http/errors';
+import { AuditLogPanel } from '~/ui/admin/AuditLogPanel';
+import { DataStatusPanel } from '~/ui/admin/DataStatusPanel';
+import { JobsPanel } from '~/ui/admin/JobsPanel';
+import { UsersPanel } from '~/ui/admin/UsersPanel';
+
+// /admin (spec §2, superusers only; the guard sends everyone else to /): users, jobs, market
+// data and the audit log. Each user has a page of its own (/admin/users/$id) for the changes.
 
 export const meta: MetaFunction = () => [{ title: 'Admin · Quarry' }];
 export const handle = { pageName: 'admin' };
 
+const JobActionSchema = z.object({
+  intent: z.enum(['job-retry', 'job-cancel']),
+  job_id: z.string().trim().min(1).max(64),
+});
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  // Non-superusers are redirected to / by the guard (spec §2).
-  const { user } = await guard(request);
-  return { email: user?.email ?? '' };
+  const { user } = await requireUser(request);
+  const url = new URL(request.url);
+  const submission = parseWithZod(url.searchParams, { schema: AdminQuerySchema });
+  if (submission.status !== 'success') {
+    // The list cannot be drawn from this address; the form says why and the rest still shows.
+    const rest = await adminOverviewWithoutUsers(user.id, 1);
+    return data({ email: user.email, query: DEFAULT_ADMIN_QUERY, search: submission.reply(), ...rest }, { status: 400 });
+  }
+  const overview = await adminOverview(user.id, submission.value);
+  return { email: user.email, query: submission.value, search: null, ...overview };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { user, session } = await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: JobActionSchema });
+  if (submission.status !== 'success') return data({ detail: 'Unknown action.' }, { status: 400 });
+  const { intent, job_id: jobId } = submission.value;
+  try {
+    if (intent === 'job-retry') {
+      const job = await retryJobAsAdmin(user.id, jobId);
+      return redirectWithModal(session, '/admin#jobs', { kind: 'info', title: 'Job queued again', content: `The ${job.kind} job is back in the queue.`, mode: 'success' });
+    }
+    const job = await cancelJobAsAdmin(user.id, jobId);
+    const content = job.cancelRequested ? `The running ${job.kind} job was asked to stop; it stops at its next step.` : `The ${job.kind} job was cancelled before it started.`;
+    return redirectWithModal(session, '/admin#jobs', { kind: 'info', title: 'Job cancelled', content, mode: 'info' });
+  } catch (e) {
+    if (!isDomainError(e)) throw e;
+    if (e.status === 404) throw new Response(e.detail, { status: 404 });
+    if (e.status === 403) return redirect('/');
+    return redirectWithModal(session, '/admin#jobs', { kind: 'error', title: 'Could not change the job', error: { detail: e.detail }, warning: true });
+  }
 }
 
 export default function AdminPage() {
-  const { email } = useLoaderData<typeof loader>();
+  const d = useLoaderData<typeof loader>();
+  const failed = useActionData<typeof action>();
   return (
     <>
       <h1>Administration</h1>
       <p>
-        Signed in as superuser <strong>{email}</strong>.
+        Signed in as superuser <strong>{d.email}</strong>.
       </p>
-      <section className="empty-state" aria-label="Administration tools">
-        <p>User management, job control and data status are being added to this page.</p>
-      </section>
+      <nav aria-label="Admin sections" className="segmented">
+        <a href="#users">Users</a>
+        <a href="#jobs">Jobs</a>
+        <a href="#data">Market data</a>
+        <a href="#audit">Audit log</a>
+      </nav>
+      {failed && 'detail' in failed ? (
+        <p className="form-errors" role="alert">
+          {failed.detail}
+        </p>
+      ) : null}
+      <UsersPanel query={d.query} search={d.search} users={d.users} />
+      <JobsPanel jobs={d.jobs} action="/admin" />
+      <DataStatusPanel data={d.data} />
+      <AuditLogPanel audit={d.audit} href={(page) => adminHref(d.query, { audit_page: page }, '#audit')} />
     </>
   );
 }

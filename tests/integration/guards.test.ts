@@ -98,7 +98,7 @@ forEachDatabase('guards', () => {
     const { cookie } = await cookieFor({ email: 'root@example.com', access: true, superuser: true });
     const r = await outcome(adminRoute, '/admin', cookie);
     expect(r.status).toBe(200);
-    expect(r.value).toEqual({ email: 'root@example.com' });
+    expect(r.value).toMatchObject({ email: 'root@example.com' });
   });
 
   it('validates /backtest before anything else: no screener_id or backtest_id goes to /screener', async () => {

@@ -82,7 +82,7 @@ forEachDatabase(
 
     it('cancels a queued job at once and a running one at its next step; a retry queues it again', async () => {
       const queued = await insertJob({ kind: 'test-forever', payload: {}, timeoutMs: 60_000 });
-      expect((await cancelJob(queued.id)).status).toBe('cancelled');
+      expect((await cancelJob(queued.id)).to).toBe('cancelled');
       expect(await runJob(queued.id, 'w1', LEASE)).toBe('not-claimed');
 
       const running = await insertJob({ kind: 'test-forever', payload: {}, timeoutMs: 60_000 });
@@ -92,7 +92,7 @@ forEachDatabase(
       expect(await outcome).toBe('cancelled');
       expect((await getJob(running.id))?.status).toBe('cancelled');
 
-      expect((await retryJob(running.id)).status).toBe('queued');
+      expect((await retryJob(running.id)).to).toBe('queued');
       expect(await getJob(running.id)).toMatchObject({ attempts: 0, error: null, cancel_requested: 0 });
       await cancelJob(running.id);
       await expect(cancelJob('no-such-job')).rejects.toMatchObject({ status: 404 });

@@ -1,9 +1,29 @@
-// Calls a Remix route module's loader or action with a real Request, as Remix would.
+// Calls a Remix route module's loader or action with a real Request, as Remix would. Page
+// routes work too: a thrown Response (redirect, 404) is the answer, and a loader's plain value or
+// `data(value, { status })` becomes the body with its status.
 
-type RouteFn = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => Response | Promise<Response>;
+type RouteFn = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => unknown;
 export type RouteModule = { loader?: unknown; action?: unknown };
 
-export type ApiAnswer = { status: number; headers: Headers; body: unknown; text: string };
+export type ApiAnswer = { status: number; headers: Headers; body: unknown; text: string; location: string | null };
+
+type DataWithInit = { type: 'DataWithResponseInit'; data: unknown; init: ResponseInit | null };
+
+function isDataWithInit(value: unknown): value is DataWithInit {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'DataWithResponseInit';
+}
+
+async function settle(run: () => unknown): Promise<Response | { value: unknown; init: ResponseInit | null }> {
+  try {
+    const value = await run();
+    if (value instanceof Response) return value;
+    if (isDataWithInit(value)) return { value: value.data, init: value.init };
+    return { value, init: null };
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
 
 export async function callRoute(
   mod: RouteModule,
@@ -16,11 +36,21 @@ export async function callRoute(
     authorization?: string;
     headers?: Record<string, string>;
     params?: Record<string, string>;
+    /** An HTML form post (urlencoded, same-origin), as a browser sends it. */
+    form?: Record<string, string> | URLSearchParams;
+    /** The session cookie (`__session=…`). */
+    cookie?: string;
   } = {},
 ): Promise<ApiAnswer> {
-  const method = opts.method ?? (opts.json !== undefined || opts.body !== undefined ? 'POST' : 'GET');
+  const method = opts.method ?? (opts.json !== undefined || opts.body !== undefined || opts.form !== undefined ? 'POST' : 'GET');
   const headers = new Headers(opts.headers);
   let body: BodyInit | undefined = opts.body;
+  if (opts.form !== undefined) {
+    body = new URLSearchParams(opts.form).toString();
+    headers.set('Content-Type', 'application/x-www-form-urlencoded');
+    if (!headers.has('Origin')) headers.set('Origin', 'http://localhost');
+  }
+  if (opts.cookie) headers.set('Cookie', opts.cookie);
   if (opts.json !== undefined) {
     body = JSON.stringify(opts.json);
     if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
@@ -30,7 +60,12 @@ export async function callRoute(
   const request = new Request(`http://localhost${opts.path ?? '/api'}`, { method, headers, body });
   const fn = (method === 'GET' || method === 'HEAD' ? mod.loader : mod.action) as RouteFn | undefined;
   if (!fn) throw new Error(`route module has no ${method === 'GET' ? 'loader' : 'action'}`);
-  const response = await fn({ request, params: opts.params ?? {}, context: {} });
+  const settled = await settle(() => fn({ request, params: opts.params ?? {}, context: {} }));
+  if (!(settled instanceof Response)) {
+    const status = settled.init?.status ?? 200;
+    return { status, headers: new Headers(settled.init?.headers), body: settled.value, text: '', location: null };
+  }
+  const response = settled;
   const text = await response.text();
   let parsed: unknown = undefined;
   if (text) {
@@ -40,5 +75,5 @@ export async function callRoute(
       parsed = text;
     }
   }
-  return { status: response.status, headers: response.headers, body: parsed, text };
+  return { status: response.status, headers: response.headers, body: parsed, text, location: response.headers.get('Location') };
 }

@@ -34,6 +34,9 @@ describe('superuser and query rules', () => {
     expect(routeRedirect('/admin', member)).toEqual({ redirect: '/' });
     expect(routeRedirect('/admin', noAccess)).toEqual({ redirect: '/' });
     expect(routeRedirect('/admin', admin)).toEqual({ allow: true });
+    // Every page below /admin (one user's page) falls under the same rule.
+    expect(routeRedirect('/admin/users/abc', member)).toEqual({ redirect: '/' });
+    expect(routeRedirect('/admin/users/abc', admin)).toEqual({ allow: true });
   });
   it('lets users with access anywhere else', () => {
     for (const p of ['/', '/screener', '/screener/manage', '/watchlist', '/backtest', '/company/X/chart']) {

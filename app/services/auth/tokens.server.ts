@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { config } from '../config.server';
-import { getDb } from '../db/db.server';
+import { getDb, type DB } from '../db/db.server';
 import { DomainError, TOKEN_EXPIRED_DETAIL, unauthorized } from '../http/errors';
 import type { Caller, IssuedToken } from './types';
 import { loadAccountUser } from './users.server';
@@ -106,8 +106,9 @@ export async function revokeTokenHash(tokenHash: string): Promise<void> {
     .execute();
 }
 
-export async function revokeAllUserTokens(userId: string, opts: { exceptTokenHash?: string } = {}): Promise<void> {
-  const db = await getDb();
+/** `db`: a transaction to run in (the admin page disables an account and signs it out at once). */
+export async function revokeAllUserTokens(userId: string, opts: { exceptTokenHash?: string; db?: DB } = {}): Promise<void> {
+  const db = opts.db ?? (await getDb());
   let query = db
     .updateTable('access_tokens')
     .set({ revoked_at: new Date().toISOString() })

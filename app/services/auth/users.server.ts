@@ -203,20 +203,26 @@ export async function finishProfile(userId: string, input: { full_name: string }
   return getUserById(userId);
 }
 
-/** Removes the account and everything keyed to it (later tables cascade from users). */
-export async function deleteAccount(userId: string): Promise<void> {
+/**
+ * Removes the account and everything keyed to it (later tables cascade from users). Given a
+ * transaction (the admin page's, which writes its audit entry too), it runs inside it.
+ */
+export async function deleteAccount(userId: string, trx?: DB): Promise<void> {
+  if (trx) return deleteAccountRows(trx, userId);
   const db = await getDb();
-  await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
-    if (!row) throw notFound('User not found.');
-    await trx.deleteFrom('access_tokens').where('user_id', '=', userId).execute();
-    await trx
-      .deleteFrom('one_time_codes')
-      .where((eb) => eb.or([eb('user_id', '=', userId), eb('email', '=', row.email)]))
-      .execute();
-    await trx.deleteFrom('oauth_accounts').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('users').where('id', '=', userId).execute();
-  });
+  await db.transaction().execute((t) => deleteAccountRows(t, userId));
+}
+
+async function deleteAccountRows(trx: DB, userId: string): Promise<void> {
+  const row = await trx.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
+  if (!row) throw notFound('User not found.');
+  await trx.deleteFrom('access_tokens').where('user_id', '=', userId).execute();
+  await trx
+    .deleteFrom('one_time_codes')
+    .where((eb) => eb.or([eb('user_id', '=', userId), eb('email', '=', row.email)]))
+    .execute();
+  await trx.deleteFrom('oauth_accounts').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('users').where('id', '=', userId).execute();
 }
 
 export type OAuthProfile = {

@@ -172,28 +172,6 @@ export async function requestCancel(id: string, now = Date.now()): Promise<JobRo
   return getJob(id);
 }
 
-/** A failed or cancelled job goes back to the queue with a fresh set of attempts. */
-export async function requeue(id: string, now = Date.now()): Promise<JobRow | undefined> {
-  const db = await getDb();
-  await db
-    .updateTable('jobs')
-    .set({
-      status: 'queued',
-      attempts: 0,
-      error: null,
-      cancel_requested: 0,
-      progress: 0,
-      message: 'Waiting for a worker',
-      finished_at: null,
-      started_at: null,
-      updated_at: iso(now),
-    })
-    .where('id', '=', id)
-    .where('status', 'in', ['failed', 'cancelled'])
-    .execute();
-  return getJob(id);
-}
-
 export async function deleteJob(id: string): Promise<void> {
   const db = await getDb();
   await db.deleteFrom('jobs').where('id', '=', id).execute();

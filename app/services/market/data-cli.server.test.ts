@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { resetConfigForTests } from '../config.server';
 import { runDataCli, type CliIo } from './data-cli.server';
 import { lineReporter, silentProgress } from './progress.server';
 
@@ -27,6 +28,30 @@ describe('data CLI', () => {
     expect(text).toContain(`Snapshot:     ${snapshot}`);
     expect(text).toMatch(/Securities: +25 \(\d+ delisted, 25 DEMO — fictional\)/);
     expect(text).toMatch(/demo +done/);
+  });
+
+  it('keeps a failed import in the store and shows it in status', async () => {
+    // The demo store of the test above.
+    const file = path.join(dir, 'cli.duckdb');
+    const bad = path.join(dir, 'bad.csv');
+    writeFileSync(bad, 'date,open,high,low,close,volume\n2020-01-02,1,2,0.5,not-a-price,100\n');
+    const previous = process.env.MARKET_DB;
+    process.env.MARKET_DB = file;
+    resetConfigForTests();
+    try {
+      const io = capture();
+      expect(await runDataCli(['import', 'prices', bad], io)).toBe(1);
+      expect(io.stderr.join('\n')).toContain('Import failed, the store is unchanged');
+    } finally {
+      if (previous === undefined) delete process.env.MARKET_DB;
+      else process.env.MARKET_DB = previous;
+      resetConfigForTests();
+    }
+    const status = capture();
+    expect(await runDataCli(['status', '--file', file], status)).toBe(0);
+    const text = status.stdout.join('\n');
+    expect(text).toMatch(/prices +failed/);
+    expect(text).toMatch(/Latest import errors:\n.*prices +.*bad\.csv:2/);
   });
 
   it('answers bad usage with exit code 2 and a clear message', async () => {

@@ -7,6 +7,8 @@ import { DEFAULT_DEMO_OPTIONS } from './demo/universe';
 import { afterMarketDataChange } from './post-import.server';
 import { createProgressReporter } from './progress.server';
 import { ImportFileError, type Importer, type ProgressReporter } from './store/records';
+import { readMarketStatus } from './data-status.server';
+import { recordFailedImport } from './store/import-failures.server';
 import { MarketDataMissingError, openMarketReader } from './store/open-store.server';
 import { openMarketWriter } from './store/writer.server';
 
@@ -115,6 +117,7 @@ async function runImport(args: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const file = config().marketDb;
+  const startedAt = new Date().toISOString();
   const writer = await openMarketWriter(file);
   try {
     const summary = await importer.run(rest, {
@@ -128,6 +131,7 @@ async function runImport(args: string[], io: CliIo): Promise<number> {
     io.out(`Imported ${summary.source}: ${summary.securities} securities, ${summary.rows} rows. Snapshot ${summary.snapshotId}.`);
   } catch (e) {
     await writer.discard();
+    await noteFailure(file, { source, startedAt, error: e instanceof Error ? e.message : String(e) }, io);
     if (e instanceof ImportFileError) {
       io.err(`Import failed, the store is unchanged: ${e.message}`);
       return 1;
@@ -135,6 +139,16 @@ async function runImport(args: string[], io: CliIo): Promise<number> {
     throw e;
   }
   return 0;
+}
+
+/** Keeps the failure in the store's import_runs (shown by `status` and the admin page). */
+async function noteFailure(file: string, run: { source: string; startedAt: string; error: string }, io: CliIo): Promise<void> {
+  try {
+    await recordFailedImport(file, run);
+  } catch (e) {
+    // Recording is a courtesy; the import's own error is what the caller must see.
+    io.err(`warning: the failed run could not be recorded in the store: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 async function status(args: string[], io: CliIo): Promise<number> {
@@ -151,30 +165,21 @@ async function status(args: string[], io: CliIo): Promise<number> {
     throw e;
   }
   try {
-    const [summary] = await reader.all<Record<string, string | number | null>>(`
-      SELECT (SELECT value FROM meta WHERE key = 'snapshot_id') AS snapshot_id,
-             (SELECT count(*) FROM securities)::INTEGER AS securities,
-             (SELECT count(*) FROM securities WHERE is_delisted)::INTEGER AS delisted,
-             (SELECT count(*) FROM securities WHERE is_demo)::INTEGER AS demo,
-             (SELECT count(*) FROM prices)::BIGINT::VARCHAR AS prices,
-             (SELECT min(date) FROM prices) AS first_date,
-             (SELECT max(date) FROM prices) AS last_date,
-             (SELECT count(*) FROM facts)::BIGINT::VARCHAR AS facts,
-             (SELECT count(*) FROM corporate_actions)::INTEGER AS actions`);
-    const runs = await reader.all<{ source: string; started_at: string; finished_at: string | null; status: string }>(
-      `SELECT source, started_at, finished_at, status FROM import_runs ORDER BY started_at DESC LIMIT 5`,
-    );
+    const s = await readMarketStatus(reader);
     io.out(`Market store: ${file}`);
-    io.out(`Snapshot:     ${summary.snapshot_id ?? '(none)'}`);
-    io.out(
-      `Securities:   ${summary.securities} (${summary.delisted} delisted${Number(summary.demo) > 0 ? `, ${summary.demo} DEMO — fictional` : ''})`,
-    );
-    io.out(`Prices:       ${summary.prices} rows, ${summary.first_date ?? '-'} to ${summary.last_date ?? '-'}`);
-    io.out(`Facts:        ${summary.facts}`);
-    io.out(`Actions:      ${summary.actions}`);
-    io.out(runs.length === 0 ? 'Import runs:  none' : 'Import runs:');
-    for (const r of runs)
+    io.out(`Snapshot:     ${s.snapshotId ?? '(none)'}`);
+    io.out(`Securities:   ${s.securities} (${s.delisted} delisted${s.demo > 0 ? `, ${s.demo} DEMO — fictional` : ''})`);
+    io.out(`Prices:       ${s.priceRows} rows, ${s.firstPriceDate ?? '-'} to ${s.lastPriceDate ?? '-'}`);
+    io.out(`Facts:        ${s.facts}`);
+    io.out(`Actions:      ${s.corporateActions}`);
+    io.out(`Snapshots:    ${s.snapshotDates} dates${s.latestSnapshotDate ? `, latest ${s.latestSnapshotDate}` : ''}`);
+    io.out(s.recentRuns.length === 0 ? 'Import runs:  none' : 'Import runs:');
+    for (const r of s.recentRuns)
       io.out(`  ${r.started_at}  ${r.source.padEnd(9)} ${r.status}${r.finished_at ? `  finished ${r.finished_at}` : ''}`);
+    if (s.latestErrors.length > 0) {
+      io.out('Latest import errors:');
+      for (const r of s.latestErrors) io.out(`  ${r.started_at}  ${r.source.padEnd(9)} ${r.detail ?? '(no detail)'}`);
+    }
     return 0;
   } finally {
     reader.close();

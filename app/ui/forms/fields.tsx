@@ -1,4 +1,4 @@
-import { getInputProps, type FieldMetadata } from '@conform-to/react';
+import { getInputProps, getSelectProps, type FieldMetadata } from '@conform-to/react';
 
 // Accessible fields for Conform forms: every input has a label, its errors are linked with
 // aria-describedby, and the value survives a failed submit (Conform's defaultValue).
@@ -33,6 +33,36 @@ export function TextField({
         </p>
       ) : null}
       <input {...props} key={props.key} autoComplete={autoComplete} autoFocus={autoFocus} inputMode={inputMode} />
+      {meta.errors?.length ? (
+        <p id={meta.errorId} className="field__error">
+          {meta.errors.join(' ')}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function SelectField({
+  meta,
+  label,
+  options,
+}: {
+  meta: FieldMetadata<string | undefined>;
+  label: string;
+  /** [value, text] pairs. */
+  options: ReadonlyArray<readonly [string, string]>;
+}) {
+  const props = getSelectProps(meta);
+  return (
+    <div className="field">
+      <label htmlFor={meta.id}>{label}</label>
+      <select {...props} key={props.key}>
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
       {meta.errors?.length ? (
         <p id={meta.errorId} className="field__error">
           {meta.errors.join(' ')}

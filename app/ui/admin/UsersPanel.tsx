@@ -1,0 +1,132 @@
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod';
+import { Form, Link } from '@remix-run/react';
+import type { UsersPage, AdminUserRow } from '~/services/admin/users.server';
+import { AdminQuerySchema, SORT_LABELS, USER_SORTS, adminHref, type AdminQuery, type UserSort } from '~/services/admin/user-query';
+import { FormErrors, SelectField, TextField } from '../forms/fields';
+import { Pagination } from '../layout/Pagination';
+import { UtcTime } from './UtcTime';
+
+// The users section of /admin: a GET search form (search, sort, direction) and a sortable,
+// paged table whose rows lead to each account's page.
+
+const SORT_OPTIONS = USER_SORTS.map((s) => [s, SORT_LABELS[s]] as const);
+const DIR_OPTIONS = [
+  ['asc', 'Ascending'],
+  ['desc', 'Descending'],
+] as const;
+
+function accessText(u: AdminUserRow): string {
+  const base = u.has_access ? 'Full access' : 'No access';
+  if (u.access_mode === 'grant') return `${base} (granted)`;
+  if (u.access_mode === 'revoke') return `${base} (revoked)`;
+  return base;
+}
+
+function SortHeader({ query, sort, numericLike }: { query: AdminQuery; sort: UserSort; numericLike?: boolean }) {
+  const active = query.sort === sort;
+  // Dates start newest first, text A to Z; a second click turns the active column around.
+  const next = active ? (query.dir === 'asc' ? 'desc' : 'asc') : numericLike ? 'desc' : 'asc';
+  return (
+    <th scope="col" aria-sort={active ? (query.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
+      <Link to={adminHref(query, { sort, dir: next, page: 1 })}>
+        {SORT_LABELS[sort]}
+        <span className="visually-hidden">, sort {next === 'asc' ? 'ascending' : 'descending'}</span>
+        {active ? <span aria-hidden="true">{query.dir === 'asc' ? ' ▲' : ' ▼'}</span> : null}
+      </Link>
+    </th>
+  );
+}
+
+export function UsersPanel({ query, search, users }: { query: AdminQuery; search: SubmissionResult<string[]> | null; users: UsersPage | null }) {
+  const [form, fields] = useForm({
+    id: 'admin-user-search',
+    lastResult: search ?? undefined,
+    defaultValue: { q: query.q, sort: query.sort, dir: query.dir },
+    constraint: getZodConstraint(AdminQuerySchema),
+    shouldValidate: 'onBlur',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: AdminQuerySchema }),
+  });
+  // The page numbers have no input of their own: their errors are shown with the form's.
+  const queryErrors = [...(form.errors ?? []), ...(fields.page.errors ?? []), ...(fields.audit_page.errors ?? [])];
+  return (
+    <section className="card" aria-labelledby="users-heading" id="users">
+      <h2 id="users-heading">Users</h2>
+      <Form method="get" action="/admin" {...getFormProps(form)} className="search-form" role="search" aria-label="Users">
+        <FormErrors id={form.errorId} errors={queryErrors} />
+        <TextField meta={fields.q} label="Search by e-mail or name" type="search" autoComplete="off" />
+        <SelectField meta={fields.sort} label="Sort by" options={SORT_OPTIONS} />
+        <SelectField meta={fields.dir} label="Direction" options={DIR_OPTIONS} />
+        {query.audit_page !== 1 ? <input type="hidden" name="audit_page" value={query.audit_page} /> : null}
+        <div>
+          <button type="submit" className="button button--primary">
+            Search users
+          </button>
+        </div>
+      </Form>
+      {users === null ? (
+        <p>
+          <Link to="/admin">Show all users</Link>
+        </p>
+      ) : (
+        <UsersTable query={query} users={users} />
+      )}
+    </section>
+  );
+}
+
+function UsersTable({ query, users }: { query: AdminQuery; users: UsersPage }) {
+  const summary = query.q ? `${users.total} ${users.total === 1 ? 'user matches' : 'users match'} “${query.q}”.` : `${users.total} ${users.total === 1 ? 'user' : 'users'}.`;
+  return (
+    <>
+      <p data-testid="users-count">{summary}</p>
+      {users.rows.length === 0 ? (
+        users.total > 0 ? (
+          <p>
+            There is no page {users.page}: the list has {users.pageCount} {users.pageCount === 1 ? 'page' : 'pages'}.{' '}
+            <Link to={adminHref(query, { page: 1 })}>Go to the first page</Link>
+          </p>
+        ) : null
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table" data-testid="admin-users">
+            <caption className="visually-hidden">
+              Users, page {users.page} of {users.pageCount}
+            </caption>
+            <thead>
+              <tr>
+                <SortHeader query={query} sort="email" />
+                <SortHeader query={query} sort="name" />
+                <SortHeader query={query} sort="created" numericLike />
+                <SortHeader query={query} sort="updated" numericLike />
+                <th scope="col">Access</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.rows.map((u) => (
+                <tr key={u.id}>
+                  <th scope="row">
+                    <Link to={`/admin/users/${u.id}`}>{u.email}</Link>
+                  </th>
+                  <td>{u.full_name}</td>
+                  <td>
+                    <UtcTime iso={u.created_at} />
+                  </td>
+                  <td>
+                    <UtcTime iso={u.updated_at} />
+                  </td>
+                  <td>{accessText(u)}</td>
+                  <td>{u.is_superuser ? 'Superuser' : 'User'}</td>
+                  <td>{u.disabled ? 'Disabled' : 'Active'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination label="User pages" page={users.page} pageCount={users.pageCount} href={(page) => adminHref(query, { page })} />
+    </>
+  );
+}
