@@ -22,7 +22,7 @@ export const handle = { pageName: 'admin' };
 
 const JobActionSchema = z.object({
   intent: z.enum(['job-retry', 'job-cancel']),
-  job_id: z.string().trim().min(1).max(64),
+  job_id: z.string().trim().min(1).max(120),
 });
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -140,7 +140,7 @@ forEachDatabase('admin routes', (target) => {
     const unknown = randomUUID();
     expect((await post(unknown, { intent: 'disable' })).status).toBe(404);
     expect((await callRoute(userRoute, { path: `/admin/users/${unknown}`, params: { id: unknown }, cookie: root.cookie })).status).toBe(404);
-    for (const form of <Array<Record<string, string>>>[{ intent: 'job-retry' }, { intent: 'job-nuke', job_id: 'a' }, { intent: 'job-cancel', job_id: 'x'.repeat(65) }, { intent: 'job-cancel', job_id: '' }]) {
+    for (const form of <Array<Record<string, string>>>[{ intent: 'job-retry' }, { intent: 'job-nuke', job_id: 'a' }, { intent: 'job-cancel', job_id: 'x'.repeat(121) }, { intent: 'job-cancel', job_id: '' }]) {
       const r = await callRoute(adminRoute, { path: '/admin', cookie: root.cookie, form });
       expect(r.status, JSON.stringify(form)).toBe(400);
       expect(r.body).toEqual({ detail: 'Unknown action.' });
