@@ -1,4 +1,4 @@
-import { getInputProps, type FieldMetadata } from '@conform-to/react';
+import { getInputProps, getSelectProps, type FieldMetadata } from '@conform-to/react';
 
 // Accessible fields for Conform forms: every input has a label, its errors are linked with
 // aria-describedby, and the value survives a failed submit (Conform's defaultValue).
@@ -20,7 +20,7 @@ export function TextField({
   hint?: string;
   autoComplete?: string;
   autoFocus?: boolean;
-  inputMode?: 'numeric' | 'text' | 'email';
+  inputMode?: 'numeric' | 'decimal' | 'text' | 'email';
 }) {
   const hintId = hint ? `${meta.id}-hint` : undefined;
   const props = getInputProps(meta, { type: type === 'hidden' ? 'hidden' : type, ariaDescribedBy: hintId });
@@ -33,6 +33,43 @@ export function TextField({
         </p>
       ) : null}
       <input {...props} key={props.key} autoComplete={autoComplete} autoFocus={autoFocus} inputMode={inputMode} />
+      {meta.errors?.length ? (
+        <p id={meta.errorId} className="field__error">
+          {meta.errors.join(' ')}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function SelectField({
+  meta,
+  label,
+  options,
+  hint,
+}: {
+  meta: FieldMetadata<string | undefined>;
+  label: string;
+  options: readonly { value: string; label: string }[];
+  hint?: string;
+}) {
+  const hintId = hint ? `${meta.id}-hint` : undefined;
+  const props = getSelectProps(meta, { ariaDescribedBy: hintId });
+  return (
+    <div className="field">
+      <label htmlFor={meta.id}>{label}</label>
+      {hint ? (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
+      <select {...props} key={props.key}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
       {meta.errors?.length ? (
         <p id={meta.errorId} className="field__error">
           {meta.errors.join(' ')}
