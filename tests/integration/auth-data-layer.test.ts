@@ -77,7 +77,7 @@ forEachDatabase('account data layer', (target) => {
 
   it('migrating again is a no-op', async () => {
     const db = await getDb();
-    await migrate(db);
+    await migrate(db, target.dialect);
     const r = await sql<{ c: number | string }>`select count(*) as c from kysely_migration`.execute(db);
     expect(Number(r.rows[0].c)).toBeGreaterThanOrEqual(1);
   });

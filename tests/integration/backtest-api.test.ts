@@ -25,7 +25,11 @@ const screen = ScreenSchema.parse({
 });
 const params = { start: '2021-01-04', end: '2023-12-29', rebalance: 'monthly', topN: 10, commissionBps: 5, slippageBps: 5 };
 
-type Json = Record<string, unknown> & { id: string; status: string; result: Record<string, unknown> & { equity: number[]; statistics: Record<string, number> } };
+type Json = Record<string, unknown> & {
+  id: string;
+  status: string;
+  result: Record<string, unknown> & { equity: number[]; statistics: Record<string, number> };
+};
 
 async function until(check: () => Promise<boolean>, what: string, ms = 60_000) {
   const end = Date.now() + ms;
@@ -71,7 +75,13 @@ forEachDatabase(
       const body = created.body as Json;
       expect(body.status).toBe('queued');
       expect(created.headers.get('Location')).toBe(`/api/v1/backtests/${body.id}`);
-      const cancelled = await callRoute(backtestRoute, { method: 'PATCH', token, json: { cancel: true }, params: { id: body.id }, path: `/api/v1/backtests/${body.id}` });
+      const cancelled = await callRoute(backtestRoute, {
+        method: 'PATCH',
+        token,
+        json: { cancel: true },
+        params: { id: body.id },
+        path: `/api/v1/backtests/${body.id}`,
+      });
       expect(cancelled.status).toBe(200);
       expect((cancelled.body as Json).status).toBe('cancelled');
     });
@@ -124,8 +134,16 @@ forEachDatabase(
     });
 
     it('shares a read-only link and deletes (204, then 404)', async () => {
-      const id = ((await callRoute(backtestsRoute, { token, path: '/api/v1/backtests' })).body as Json[]).find((b) => b.status === 'succeeded')!.id;
-      const patched = await callRoute(backtestRoute, { method: 'PATCH', token, json: { shared: true }, params: { id }, path: `/api/v1/backtests/${id}` });
+      const id = ((await callRoute(backtestsRoute, { token, path: '/api/v1/backtests' })).body as Json[]).find(
+        (b) => b.status === 'succeeded',
+      )!.id;
+      const patched = await callRoute(backtestRoute, {
+        method: 'PATCH',
+        token,
+        json: { shared: true },
+        params: { id },
+        path: `/api/v1/backtests/${id}`,
+      });
       const shareToken = (patched.body as Json).share_token as string;
       expect(shareToken).toMatch(/^[A-Za-z0-9_-]{20,}$/);
       expect((await getSharedBacktest(shareToken)).id).toBe(id);
@@ -163,7 +181,9 @@ forEachDatabase(
         expect(JSON.stringify(a.body)).toContain(message);
       });
       it('answers an invalid screen with 422 and an unknown screener with 404', async () => {
-        expect((await post({ screen: { rules: [{ kind: 'value', metric: 'no_such_metric', op: '>', value: 1 }] }, params })).status).toBe(422);
+        expect((await post({ screen: { rules: [{ kind: 'value', metric: 'no_such_metric', op: '>', value: 1 }] }, params })).status).toBe(
+          422,
+        );
         expect((await post({ screener_id: '00000000-0000-0000-0000-000000000000', params })).status).toBe(404);
       });
       it('answers malformed JSON with 400, a bad id with 404, a bad screener filter with 400, no token with 401', async () => {
@@ -172,7 +192,9 @@ forEachDatabase(
         expect((await get('../../etc/passwd')).status).toBe(404);
         expect((await callRoute(backtestsRoute, { token, path: '/api/v1/backtests?screener_id=%27%20OR%201%3D1' })).status).toBe(400);
         expect((await callRoute(backtestsRoute, { path: '/api/v1/backtests' })).status).toBe(401);
-        expect((await callRoute(backtestRoute, { method: 'PUT', token, params: { id: 'x' }, path: '/api/v1/backtests/x' })).status).toBe(405);
+        expect((await callRoute(backtestRoute, { method: 'PUT', token, params: { id: 'x' }, path: '/api/v1/backtests/x' })).status).toBe(
+          405,
+        );
       });
     });
   },

@@ -12,7 +12,10 @@ export const BacktestCreateBody = z
     params: z.record(z.unknown()).default({}),
   })
   .strict()
-  .refine((b) => (b.screener_id === undefined) !== (b.screen === undefined), { message: 'Give either screener_id or screen, not both', path: ['screener_id'] });
+  .refine((b) => (b.screener_id === undefined) !== (b.screen === undefined), {
+    message: 'Give either screener_id or screen, not both',
+    path: ['screener_id'],
+  });
 
 export const BacktestPatchBody = z.object({ shared: z.boolean().optional(), cancel: z.literal(true).optional() }).strict();
 

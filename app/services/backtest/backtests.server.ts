@@ -81,7 +81,11 @@ async function checkAgainstData(params: BacktestParams): Promise<void> {
 }
 
 function clampToData(params: BacktestParams, range: { first: IsoDate; last: IsoDate }): BacktestParams {
-  return { ...params, start: params.start < range.first ? range.first : params.start, end: params.end > range.last ? range.last : params.end };
+  return {
+    ...params,
+    start: params.start < range.first ? range.first : params.start,
+    end: params.end > range.last ? range.last : params.end,
+  };
 }
 
 export async function createBacktest(userId: string, input: NewBacktest): Promise<BacktestView> {
@@ -96,7 +100,8 @@ export async function createBacktest(userId: string, input: NewBacktest): Promis
     name = saved.name;
   } else {
     const parsed = ScreenSchema.safeParse(input.screen);
-    if (!parsed.success) throw unprocessable(`The screen is not valid: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
+    if (!parsed.success)
+      throw unprocessable(`The screen is not valid: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
     screen = parsed.data;
     name = 'Inline screen';
   }
@@ -112,11 +117,18 @@ export async function createBacktest(userId: string, input: NewBacktest): Promis
   const counts = await db
     .selectFrom('backtests')
     .leftJoin('jobs', 'jobs.id', 'backtests.job_id')
-    .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.sum<number>(eb.case().when('jobs.status', 'in', ['queued', 'running']).then(1).else(0).end()).as('pending')])
+    .select((eb) => [
+      eb.fn.countAll<number>().as('all'),
+      eb.fn.sum<number>(eb.case().when('jobs.status', 'in', ['queued', 'running']).then(1).else(0).end()).as('pending'),
+    ])
     .where('backtests.user_id', '=', userId)
     .executeTakeFirstOrThrow();
-  if (Number(counts.all) >= MAX_BACKTESTS_PER_USER) throw conflict(`You have ${MAX_BACKTESTS_PER_USER} backtests, the most one account keeps. Delete some first.`);
-  if (Number(counts.pending ?? 0) >= MAX_PENDING_PER_USER) throw new DomainError(429, `You have ${MAX_PENDING_PER_USER} backtests waiting or running. Wait for one to finish.`, undefined, { 'Retry-After': '30' });
+  if (Number(counts.all) >= MAX_BACKTESTS_PER_USER)
+    throw conflict(`You have ${MAX_BACKTESTS_PER_USER} backtests, the most one account keeps. Delete some first.`);
+  if (Number(counts.pending ?? 0) >= MAX_PENDING_PER_USER)
+    throw new DomainError(429, `You have ${MAX_PENDING_PER_USER} backtests waiting or running. Wait for one to finish.`, undefined, {
+      'Retry-After': '30',
+    });
   const id = randomUUID();
   const now = new Date().toISOString();
   await db
@@ -143,10 +155,13 @@ export async function createBacktest(userId: string, input: NewBacktest): Promis
   return getBacktest(userId, id);
 }
 
-async function statusOf(row: Row): Promise<{ status: BacktestStatus; progress: number; message: string | null; error: string | null; finishedAt: string | null }> {
+async function statusOf(
+  row: Row,
+): Promise<{ status: BacktestStatus; progress: number; message: string | null; error: string | null; finishedAt: string | null }> {
   if (row.result) return { status: 'succeeded', progress: 1, message: 'Done', error: null, finishedAt: row.updated_at };
   const job = row.job_id ? await getJob(row.job_id) : undefined;
-  if (!job) return { status: 'failed', progress: 0, message: 'Failed', error: 'The job of this backtest is gone; run it again.', finishedAt: null };
+  if (!job)
+    return { status: 'failed', progress: 0, message: 'Failed', error: 'The job of this backtest is gone; run it again.', finishedAt: null };
   // The job can end "succeeded" a moment before the result row is visible to this read.
   return { status: job.status, progress: job.progress, message: job.message, error: job.error, finishedAt: job.finished_at };
 }
@@ -188,14 +203,37 @@ export async function listBacktests(userId: string, opts: { screenerId?: string 
   const db = await getDb();
   let q = db
     .selectFrom('backtests')
-    .select(['id', 'user_id', 'screener_id', 'name', 'screen', 'params', 'job_id', 'snapshot_id', 'engine_version', 'summary', 'share_token', 'created_at', 'updated_at'])
+    .select([
+      'id',
+      'user_id',
+      'screener_id',
+      'name',
+      'screen',
+      'params',
+      'job_id',
+      'snapshot_id',
+      'engine_version',
+      'summary',
+      'share_token',
+      'created_at',
+      'updated_at',
+    ])
     .where('user_id', '=', userId);
   if (opts.screenerId) q = q.where('screener_id', '=', opts.screenerId);
   const rows = await q.orderBy('created_at', 'desc').orderBy('id').execute();
   const out: BacktestListItem[] = [];
   for (const r of rows) {
     const v = await toView({ ...r, result: r.summary ? 'stored' : null }, false);
-    out.push({ id: v.id, name: v.name, screenerId: v.screenerId, status: v.status, progress: v.progress, createdAt: v.createdAt, params: v.params, summary: v.summary });
+    out.push({
+      id: v.id,
+      name: v.name,
+      screenerId: v.screenerId,
+      status: v.status,
+      progress: v.progress,
+      createdAt: v.createdAt,
+      params: v.params,
+      summary: v.summary,
+    });
   }
   return out;
 }

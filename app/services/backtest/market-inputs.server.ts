@@ -84,13 +84,19 @@ export async function loadMarketInputs(
     const [perm, day, tri, close] = cols;
     const meta = new Map(securities.map((s) => [s.permaticker, s]));
     series = [];
-    for (let i = 0; i < n; ) {
+    for (let i = 0; i < n;) {
       let j = i;
       while (j < n && perm[j] === perm[i]) j++;
       const m = meta.get(perm[i]);
       // Delisted within the run: its last bar is its last price. Delisted later: still listed here.
       const delisted = Boolean(m?.isDelisted && m.lastPriceDate !== null && toEpochDay(m.lastPriceDate) <= end);
-      series.push({ permaticker: perm[i], days: Int32Array.from(day.subarray(i, j)), tri: tri.slice(i, j), close: close.slice(i, j), delisted });
+      series.push({
+        permaticker: perm[i],
+        days: Int32Array.from(day.subarray(i, j)),
+        tri: tri.slice(i, j),
+        close: close.slice(i, j),
+        delisted,
+      });
       i = j;
     }
   } finally {
@@ -103,9 +109,15 @@ export async function loadMarketInputs(
   const metrics = metricsFor(screen);
   const byDay = new Map<number, MetricSnapshot>();
   const stored: MetricSnapshot[] = [];
-  for await (const s of iterateSnapshots({ from: fromEpochDay(start - SNAPSHOT_LOOKBACK_DAYS), to: params.end, frequency: 'any', metrics })) {
+  for await (const s of iterateSnapshots({
+    from: fromEpochDay(start - SNAPSHOT_LOOKBACK_DAYS),
+    to: params.end,
+    frequency: 'any',
+    metrics,
+  })) {
     stored.push(s);
-    if (stored.length % 12 === 0) await onProgress(0.2 + 0.3 * Math.min(1, (s.day - start) / Math.max(1, end - start)), 'Reading point-in-time snapshots');
+    if (stored.length % 12 === 0)
+      await onProgress(0.2 + 0.3 * Math.min(1, (s.day - start) / Math.max(1, end - start)), 'Reading point-in-time snapshots');
   }
   let k = -1;
   for (let i = 0; i < signals.length; i++) {
@@ -135,7 +147,8 @@ export async function loadMarketInputs(
 export function survivorsOnly(inputs: MarketInputs, end: IsoDate): MarketInputs {
   const endDay = toEpochDay(end);
   const keep = new Set<number>();
-  for (const s of inputs.prices.series) if (!s.delisted && s.days.length > 0 && s.days[s.days.length - 1] >= endDay - 10) keep.add(s.permaticker);
+  for (const s of inputs.prices.series)
+    if (!s.delisted && s.days.length > 0 && s.days[s.days.length - 1] >= endDay - 10) keep.add(s.permaticker);
   const cache = new Map<number, MetricSnapshot>();
   return {
     ...inputs,

@@ -2,7 +2,14 @@ import { getDb } from '../db/db.server';
 import { DomainError, isDomainError } from '../http/errors';
 import { JobInputError, registerJobHandler, type JobContext } from '../jobs/runner.server';
 import { ScreenSchema } from '../screener/model';
-import { BacktestCancelledError, BacktestInputError, BacktestParamsSchema, backtestSteps, type runBacktest, type BacktestResult } from './engine';
+import {
+  BacktestCancelledError,
+  BacktestInputError,
+  BacktestParamsSchema,
+  backtestSteps,
+  type runBacktest,
+  type BacktestResult,
+} from './engine';
 import { loadMarketInputs, survivorsOnly, type MarketInputs } from './market-inputs.server';
 import { encodeResult, summaryOf, toStored, type SurvivorsComparison } from './stored-result';
 
@@ -24,7 +31,13 @@ function testStepDelay(): number {
   return Number.isFinite(raw) && raw > 0 ? Math.min(raw, 5_000) : 0;
 }
 
-async function runSteps(inputs: Parameters<typeof runBacktest>[0], ctx: JobContext, from: number, to: number, label: string): Promise<BacktestResult> {
+async function runSteps(
+  inputs: Parameters<typeof runBacktest>[0],
+  ctx: JobContext,
+  from: number,
+  to: number,
+  label: string,
+): Promise<BacktestResult> {
   const steps = backtestSteps({ ...inputs, isCancelled: ctx.shouldStop });
   const delay = testStepDelay();
   let sliceStart = performance.now();
@@ -33,19 +46,31 @@ async function runSteps(inputs: Parameters<typeof runBacktest>[0], ctx: JobConte
     if (step.done) return step.value;
     if (delay > 0 || performance.now() - sliceStart > SLICE_MS) {
       if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-      await ctx.progress(from + ((to - from) * step.value.done) / step.value.total, `${label}: ${step.value.done} of ${step.value.total} rebalance dates`);
+      await ctx.progress(
+        from + ((to - from) * step.value.done) / step.value.total,
+        `${label}: ${step.value.done} of ${step.value.total} rebalance dates`,
+      );
       await new Promise((r) => setImmediate(r));
       sliceStart = performance.now();
     }
   }
 }
 
-async function survivorsComparison(inputs: MarketInputs, run: Parameters<typeof runBacktest>[0], ctx: JobContext): Promise<SurvivorsComparison | null> {
+async function survivorsComparison(
+  inputs: MarketInputs,
+  run: Parameters<typeof runBacktest>[0],
+  ctx: JobContext,
+): Promise<SurvivorsComparison | null> {
   const restricted = survivorsOnly(inputs, run.params.end);
   const excluded = inputs.prices.series.length - restricted.prices.series.length;
   try {
     const result = await runSteps({ ...run, ...restricted }, ctx, 0.9, 0.99, 'Survivors-only comparison');
-    return { securities: restricted.prices.series.length, statistics: result.statistics, equity: Array.from(result.equity), delistedExcluded: excluded };
+    return {
+      securities: restricted.prices.series.length,
+      statistics: result.statistics,
+      equity: Array.from(result.equity),
+      delistedExcluded: excluded,
+    };
   } catch (e) {
     // A benchmark that did not survive, or no survivors at all: the comparison does not exist.
     if (e instanceof BacktestInputError) return null;
@@ -70,7 +95,13 @@ export async function backtestJob(ctx: JobContext): Promise<{ message: string }>
     await ctx.progress(0.995, 'Saving the result');
     await db
       .updateTable('backtests')
-      .set({ result: encodeResult(stored), summary: JSON.stringify(summaryOf(stored)), snapshot_id: inputs.snapshotId, engine_version: result.engineVersion, updated_at: new Date().toISOString() })
+      .set({
+        result: encodeResult(stored),
+        summary: JSON.stringify(summaryOf(stored)),
+        snapshot_id: inputs.snapshotId,
+        engine_version: result.engineVersion,
+        updated_at: new Date().toISOString(),
+      })
       .where('id', '=', backtestId)
       .where('result', 'is', null)
       .execute();

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import { config } from '../config.server';
 import { migrations } from './migrations';
@@ -31,8 +31,13 @@ export function openDatabase(opts: { databaseUrl?: string; sqliteFile?: string }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrate(db: DB): Promise<void> {
-  const migrator = new Migrator({ db, provider });
+export async function migrate(db: DB, dialect: DbDialect = 'sqlite'): Promise<void> {
+  // On PostgreSQL the migration tables live in the connection's current schema. Kysely looks
+  // for them in every schema unless told which one, and would take another schema's tables
+  // (another instance sharing the database under its own search_path) for its own.
+  const migrationTableSchema =
+    dialect === 'postgres' ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db, provider, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
@@ -50,7 +55,7 @@ export function getDb(): Promise<DB> {
       databaseUrl: c.databaseUrl,
       sqliteFile: path.join(c.dataDir, 'quarry.sqlite'),
     });
-    await migrate(h.db);
+    await migrate(h.db, h.dialect);
     return h;
   })();
   return handle.then((h) => h.db);

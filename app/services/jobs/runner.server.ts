@@ -45,7 +45,7 @@ export function registerJobHandler(kind: JobKind, handler: JobHandler): void {
 export async function runJob(id: string, worker: string, leaseMs: number): Promise<RunOutcome> {
   const job = await claimJob(id, worker, leaseMs);
   if (!job) return 'not-claimed';
-  const handler = handlers.get(job.kind as JobKind);
+  const handler = handlers.get(job.kind);
   if (!handler) {
     await finishJob(id, worker, { status: 'failed', message: 'Failed', error: `No handler for jobs of kind "${job.kind}"` });
     return 'failed';
@@ -89,7 +89,11 @@ export async function runJob(id: string, worker: string, leaseMs: number): Promi
   } catch (error) {
     if (lost) return 'lost';
     if (timedOut()) {
-      await finishJob(id, worker, { status: 'failed', message: 'Timed out', error: `Stopped after the time limit of ${Math.round(job.timeout_ms / 1000)} s` });
+      await finishJob(id, worker, {
+        status: 'failed',
+        message: 'Timed out',
+        error: `Stopped after the time limit of ${Math.round(job.timeout_ms / 1000)} s`,
+      });
       return 'failed';
     }
     if (cancelled) {

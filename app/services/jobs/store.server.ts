@@ -9,7 +9,8 @@ import type { JobStatus, JobsTable } from '../db/schema';
 // lease lapses. Every transition is one conditional UPDATE, so two workers never both win.
 
 export type JobRow = Selectable<JobsTable>;
-export type JobKind = 'backtest';
+/** 'backtest' today; imports and billing reconciliation can join. */
+export type JobKind = string;
 
 export const TERMINAL: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled'];
 
@@ -47,7 +48,11 @@ export async function insertJob(job: NewJob, now = Date.now()): Promise<JobRow> 
     finished_at: null,
     updated_at: iso(now),
   };
-  await db.insertInto('jobs').values(row).onConflict((oc) => oc.column('id').doNothing()).execute();
+  await db
+    .insertInto('jobs')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
   return (await getJob(row.id)) ?? row;
 }
 
@@ -108,7 +113,12 @@ export async function heartbeat(
   const db = await getDb();
   const result = await db
     .updateTable('jobs')
-    .set({ locked_until: iso(now + leaseMs), progress: Math.max(0, Math.min(1, progress.fraction)), message: progress.message, updated_at: iso(now) })
+    .set({
+      locked_until: iso(now + leaseMs),
+      progress: Math.max(0, Math.min(1, progress.fraction)),
+      message: progress.message,
+      updated_at: iso(now),
+    })
     .where('id', '=', id)
     .where('locked_by', '=', worker)
     .where('status', '=', 'running')
@@ -153,7 +163,12 @@ export async function requestCancel(id: string, now = Date.now()): Promise<JobRo
     .where('id', '=', id)
     .where('status', '=', 'queued')
     .execute();
-  await db.updateTable('jobs').set({ cancel_requested: 1, message: 'Cancelling…', updated_at: iso(now) }).where('id', '=', id).where('status', '=', 'running').execute();
+  await db
+    .updateTable('jobs')
+    .set({ cancel_requested: 1, message: 'Cancelling…', updated_at: iso(now) })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .execute();
   return getJob(id);
 }
 
@@ -162,7 +177,17 @@ export async function requeue(id: string, now = Date.now()): Promise<JobRow | un
   const db = await getDb();
   await db
     .updateTable('jobs')
-    .set({ status: 'queued', attempts: 0, error: null, cancel_requested: 0, progress: 0, message: 'Waiting for a worker', finished_at: null, started_at: null, updated_at: iso(now) })
+    .set({
+      status: 'queued',
+      attempts: 0,
+      error: null,
+      cancel_requested: 0,
+      progress: 0,
+      message: 'Waiting for a worker',
+      finished_at: null,
+      started_at: null,
+      updated_at: iso(now),
+    })
     .where('id', '=', id)
     .where('status', 'in', ['failed', 'cancelled'])
     .execute();
@@ -178,5 +203,8 @@ export async function listJobs(opts: { statuses?: JobStatus[]; limit?: number } 
   const db = await getDb();
   let q = db.selectFrom('jobs').selectAll();
   if (opts.statuses?.length) q = q.where('status', 'in', opts.statuses);
-  return q.orderBy('created_at', 'desc').limit(opts.limit ?? 100).execute();
+  return q
+    .orderBy('created_at', 'desc')
+    .limit(opts.limit ?? 100)
+    .execute();
 }
