@@ -51,7 +51,7 @@ type Page = {
   backtest: { id: string; status: string; params: Record<string, unknown>; benchmark: string; shareToken: string | null; screenerId: string | null };
   result: null | {
     statistics: Record<string, unknown>;
-    rebalances: { page: number; pageCount: number; total: number; rows: { n: number }[] };
+    rebalances: { page: number; pageCount: number; total: number; rows: { n: number; holdingCount: number }[] };
     openRebalance: null | { n: number; holdings: { ticker: string; values: Record<string, number | null> }[]; metrics: string[] };
     trades: { page: number; total: number };
     survivors: null | { totalReturnGapPp: number };
@@ -186,7 +186,7 @@ forEachDatabase(
       const open = (await load(`/backtest?backtest_id=${doneId}&rebalance=2`)).value as Page;
       expect(open.result?.openRebalance?.n).toBe(2);
       // The first rebalances can find no passers (6-month returns need six months of prices).
-      const n = (open.result?.rebalances.rows ?? []).find((r) => (r as { holdingCount: number }).holdingCount > 0)?.n ?? 0;
+      const n = (open.result?.rebalances.rows ?? []).find((r) => r.holdingCount > 0)?.n ?? 0;
       const held = (await load(`/backtest?backtest_id=${doneId}&rebalance=${n}`)).value as Page;
       expect(held.result?.openRebalance?.n).toBe(n);
       expect(held.result?.openRebalance?.holdings.length).toBeGreaterThan(0);

@@ -11,9 +11,9 @@ import { toStored, type StoredResult } from './stored-result';
 const days = weekdays('2020-01-06', 300);
 const path = (start: number, drift: number, end = days.length) => Array.from({ length: days.length }, (_, i) => (i < end ? start * (1 + drift) ** i : null));
 const universe = [
-  { permaticker: 1, ticker: 'AAA', tri: path(10, 0.001), metrics: { pe_ttm: days.map(() => 12) } },
-  { permaticker: 2, ticker: 'BBB', tri: path(20, 0.0005), metrics: { pe_ttm: days.map(() => 30) } },
-  { permaticker: 3, ticker: 'GONE', tri: path(30, -0.002, 150), delisted: true, metrics: { pe_ttm: days.map(() => 8) } },
+  { permaticker: 1, ticker: 'AAA', tri: path(10, 0.001), metrics: { pe_ttm: Array.from(days, () => 12) } },
+  { permaticker: 2, ticker: 'BBB', tri: path(20, 0.0005), metrics: { pe_ttm: Array.from(days, () => 30) } },
+  { permaticker: 3, ticker: 'GONE', tri: path(30, -0.002, 150), delisted: true, metrics: { pe_ttm: Array.from(days, () => 8) } },
 ];
 const screen = screenOf(['pe_ttm > 5'], { ranking: [{ metric: 'pe_ttm', direction: 'asc', weight: 1 }] });
 const run = (securities: typeof universe) => runBacktest(inputsOf(days, securities, screen, { rebalance: 'daily', topN: 2 }));
