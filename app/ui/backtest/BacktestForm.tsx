@@ -19,6 +19,9 @@ export function BacktestForm({ defaults, lastResult }: { defaults: Record<string
     defaultValue: defaults,
     constraint: getZodConstraint(BacktestFormSchema),
     shouldValidate: 'onBlur',
+    // A fixed field's message goes as it is typed, not on blur: clearing it on blur would move
+    // the Run button away from under a pointer that is pressing it.
+    shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: BacktestFormSchema }),
   });
   return (
