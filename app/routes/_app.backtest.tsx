@@ -26,7 +26,7 @@ import type { ModalState } from '~/ui/modals/modal-state';
 // its result. The guard sends /backtest without either to /screener (spec §2).
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
-  { title: d ? `${d.mode === 'form' ? `Backtest ${d.screener.name}` : d.backtest.name} · Backtest · Quarry` : 'Backtest · Quarry' },
+  { title: d ? (d.mode === 'form' ? `Backtest “${d.screener.name}” · Quarry` : `${d.backtest.name} · Backtest · Quarry`) : 'Backtest · Quarry' },
 ];
 export const handle = { pageName: 'backtest' };
 
@@ -43,7 +43,7 @@ function deleteModal(url: URL, id: string, name: string): ModalState {
     kind: 'confirm',
     title: 'Delete backtest?',
     content: `The backtest “${name}” and its result will be deleted for good.`,
-    action: `/backtest?${url.searchParams.has('backtest_id') ? `backtest_id=${url.searchParams.get('backtest_id')}` : `screener_id=${url.searchParams.get('screener_id')}`}`,
+    action: `/backtest?${url.searchParams.has('backtest_id') ? `backtest_id=${encodeURIComponent(id)}` : `screener_id=${encodeURIComponent(url.searchParams.get('screener_id') ?? '')}`}`,
     confirmLabel: 'Delete backtest',
     danger: true,
     fields: { intent: 'delete', id },
@@ -129,7 +129,7 @@ export default function BacktestPage() {
   const failure = actionData && 'detail' in actionData ? String(actionData.detail) : null;
   if (d.mode === 'form') {
     return (
-      <>
+      <div className="backtest-page">
         <h1>Backtest “{d.screener.name}”</h1>
         <p>
           Runs the saved screen through history: on every rebalance date it is evaluated with only what was known then, including companies delisted later.{' '}
@@ -160,14 +160,14 @@ export default function BacktestPage() {
           <h2 id="past-title">Past backtests of this screen</h2>
           <BacktestList backtests={d.backtests} deleteHref={(id) => `?screener_id=${d.screener.id}&modal=delete&id=${id}`} />
         </section>
-      </>
+      </div>
     );
   }
   const b = d.backtest;
   const base = `/backtest?backtest_id=${b.id}`;
   const runAgain = b.screenerId ? `/backtest?screener_id=${b.screenerId}&from=${b.id}` : null;
   return (
-    <>
+    <div className="backtest-page">
       <h1>Backtest “{b.name}”</h1>
       <p className="backtest-actions">
         {b.screenerId ? <Link to={`/backtest?screener_id=${b.screenerId}`}>Past backtests of this screen</Link> : null}
@@ -198,6 +198,6 @@ export default function BacktestPage() {
         <BacktestProgress id={b.id} status={b.status} progress={b.progress} message={b.message} error={b.error} runAgainHref={runAgain ?? '/screener/manage'} canCancel />
       )}
       <RunDetails params={b.params} benchmark={b.benchmark} screen={b.screen} snapshotId={b.snapshotId} engineVersion={b.engineVersion} createdAt={b.createdAt} finishedAt={b.finishedAt} />
-    </>
+    </div>
   );
 }

@@ -29,7 +29,7 @@ export default function SharedBacktestPage() {
   const b = d.backtest;
   const base = `/backtest/shared/${d.token}`;
   return (
-    <>
+    <div className="backtest-page">
       <h1>Shared backtest “{b.name}”</h1>
       <p>
         A read-only copy of someone’s backtest. <Link to="/backtest/methodology">Methodology</Link> · <Link to={`/screener?${b.screen.query}`}>Open the screen in the screener</Link>
@@ -47,6 +47,6 @@ export default function SharedBacktestPage() {
         <BacktestProgress id={b.id} status={b.status} progress={b.progress} message={b.message} error={b.error} runAgainHref={null} canCancel={false} />
       )}
       <RunDetails params={b.params} benchmark={b.benchmark} screen={b.screen} snapshotId={b.snapshotId} engineVersion={b.engineVersion} createdAt={b.createdAt} finishedAt={b.finishedAt} />
-    </>
+    </div>
   );
 }

@@ -54,6 +54,12 @@ async function downloadCsv(page: Page, name: string): Promise<string[]> {
 
 test('run a saved screen through history, read it, share it, compare with survivors, delete', async ({ page, browser, createUser, signIn }) => {
   test.setTimeout(300_000);
+  // Hydration problems and failed client navigations show up as console errors.
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(e.message));
   const name = `Momentum ${Date.now()}`;
   const formHref = await saveScreen(page, name);
 
@@ -205,4 +211,5 @@ test('run a saved screen through history, read it, share it, compare with surviv
   await expect(page.getByRole('heading', { name: 'Survivors only' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Snapshots' })).toBeVisible();
   await expectNoAxeViolations(page);
+  expect(consoleErrors).toEqual([]);
 });

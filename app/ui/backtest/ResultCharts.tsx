@@ -24,7 +24,7 @@ export function ResultCharts({ curve, base, query }: { curve: CurvePoint[]; base
           Log scale
         </Link>
       </nav>
-      <LineChart label={`Equity of the strategy against the benchmark${series.length > 2 ? ' and the survivors-only run' : ''}, ${query.scale} scale`} series={series} format={money} scale={query.scale} />
+      <LineChart label={`Equity of the strategy against the benchmark${series.length > 2 ? ' and the survivors-only run' : ''}, ${query.scale} scale`} series={series} format={money} scale={query.scale} legend />
       <h2 id="drawdown-title">Drawdown</h2>
       <LineChart label="Drawdown of the strategy (below its running peak)" series={drawdown} format={percent} height={200} />
     </section>
