@@ -63,40 +63,51 @@ test('run a saved screen through history, read it, share it, compare with surviv
   const name = `Momentum ${Date.now()}`;
   const formHref = await saveScreen(page, name);
 
-  // The form, prefilled from the market data; a slow daily run first keeps the worker busy.
+  // The form, prefilled from the market data. Two slow daily runs first keep the app's one
+  // worker busy, so the run after them is certainly still waiting when its page is checked.
   await page.getByRole('link', { name: 'Backtest this screen' }).click();
   await expect(page.getByRole('heading', { name: `Backtest “${name}”` })).toBeVisible();
   await expect(page.getByLabel('Rebalance')).toHaveValue('monthly');
   await expect(page.getByLabel('Hold the top N passers')).toHaveValue('20');
-  await expectNoAxeViolations(page);
-  await page.getByLabel('Rebalance').selectOption('daily');
-  await runButton(page).click();
-  await expect(page).toHaveURL(/\/backtest\?backtest_id=/);
-  const slowRun = page.url();
+  const slowRuns: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    if (i > 0) await page.goto(formHref);
+    await page.getByLabel('Rebalance').selectOption('daily');
+    await runButton(page).click();
+    await expect(page).toHaveURL(/\/backtest\?backtest_id=/);
+    slowRuns.push(page.url());
+  }
 
-  // A second run waits behind it: its page shows the progress and can be cancelled.
+  // The run behind them: its page shows the progress and can be cancelled.
   await page.goto(formHref);
-  await page.getByLabel('Hold the top N passers').fill('many');
-  await runButton(page).click();
-  await expect(page.getByText('Hold a whole number from 1 to 500, or "all"')).toBeVisible();
   await page.getByLabel('Hold the top N passers').fill('10');
   await runButton(page).click();
   await expect(page).toHaveURL(/\/backtest\?backtest_id=/);
   const progress = page.getByRole('progressbar', { name: 'Progress' });
   await expect(progress).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Waiting for a worker' })).toBeVisible();
   await expect(page.getByTestId('backtest-progress-text')).toContainText('%');
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Cancel backtest' }).click();
   await expect(page.getByRole('heading', { name: 'The backtest was cancelled' })).toBeVisible();
   const cancelledRun = page.url();
-  // The slow run has done its job (keeping the worker busy): stop it too, if it still runs.
-  await page.goto(slowRun);
-  const stopSlow = page.getByRole('button', { name: 'Cancel backtest' });
-  if ((await stopSlow.count()) > 0) await stopSlow.click();
+  // The slow runs have done their job: stop them, if they still run.
+  for (const run of slowRuns.reverse()) {
+    await page.goto(run);
+    const stop = page.getByRole('button', { name: 'Cancel backtest' });
+    if ((await stop.count()) > 0) await stop.click();
+  }
+
+  // Run again: the form comes back with that run's parameters; bad input gets its message.
   await page.goto(cancelledRun);
   await page.getByRole('link', { name: 'Run again' }).click();
   await expect(page.getByLabel('Hold the top N passers')).toHaveValue('10');
   await expect(page.getByLabel('Rebalance')).toHaveValue('monthly');
+  await expectNoAxeViolations(page);
+  await page.getByLabel('Hold the top N passers').fill('many');
+  await runButton(page).click();
+  await expect(page.getByText('Hold a whole number from 1 to 500, or "all"')).toBeVisible();
+  await page.getByLabel('Hold the top N passers').fill('10');
 
   // Run it again by keyboard, and watch it finish.
   await tabTo(page, runButton(page));
@@ -191,14 +202,14 @@ test('run a saved screen through history, read it, share it, compare with surviv
   await page.goto(resultUrl);
   await page.getByRole('link', { name: 'Past backtests of this screen' }).click();
   const list = page.getByTestId('backtest-list');
-  await expect(list.getByRole('row')).toHaveCount(1 + 3);
+  await expect(list.getByRole('row')).toHaveCount(1 + 4);
   const cancelledRow = list.getByRole('row').filter({ hasText: 'Cancelled' }).filter({ hasText: 'Monthly' });
   await cancelledRow.getByRole('link', { name: /^Delete the backtest/ }).click();
   const confirm = modal(page, 'Delete backtest?');
   await expect(confirm).toBeVisible();
   await control(confirm, 'Delete backtest').click();
   await acknowledgeInfo(page, 'Backtest deleted', name);
-  await expect(list.getByRole('row')).toHaveCount(1 + 2);
+  await expect(list.getByRole('row')).toHaveCount(1 + 3);
   await expect(cancelledRow).toHaveCount(0);
   await expect(list.getByRole('row').filter({ hasText: 'Done' }).filter({ hasText: 'Monthly' })).toHaveCount(1);
 
@@ -211,5 +222,6 @@ test('run a saved screen through history, read it, share it, compare with surviv
   await expect(page.getByRole('heading', { name: 'Survivors only' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Snapshots' })).toBeVisible();
   await expectNoAxeViolations(page);
-  expect(consoleErrors).toEqual([]);
+  // Without JavaScript the deliberately bad form is answered 400, which the browser logs.
+  expect(consoleErrors.filter((e) => !(!javaScriptOn() && e.includes('status of 400')))).toEqual([]);
 });
