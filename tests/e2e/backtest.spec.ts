@@ -216,6 +216,8 @@ test('run a saved screen through history, read it, share it, compare with surviv
   // /screener/manage lists them too.
   await page.goto('/screener/manage');
   await expect(page.getByRole('heading', { name: 'Backtests' })).toBeVisible();
+  await expect(page.getByTestId('backtest-list').getByRole('row').filter({ hasText: name })).toHaveCount(3);
+  await expectNoAxeViolations(page);
 
   // The methodology page the results link to.
   await page.goto('/backtest/methodology#survivors-only');
