@@ -5,10 +5,12 @@ import { Form, Link, useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { guard, requireUser } from '~/services/auth/guard.server';
 import { redirectWithModal } from '~/services/auth/session.server';
+import { listBacktests } from '~/services/backtest/backtests.server';
 import { isDomainError } from '~/services/http/errors';
 import { ruleToText } from '~/services/screener/model';
 import { createScreener, deleteScreener, duplicateScreener, getScreener, listScreeners, renameOrThrow, setScreenerShared, updateScreener } from '~/services/screener/saved.server';
 import { screenFromSearchParams, screenToQuery } from '~/services/screener/url';
+import { BacktestList } from '~/ui/backtest/BacktestList';
 import { EmptyState } from '~/ui/layout/EmptyState';
 import type { ModalState } from '~/ui/modals/modal-state';
 
@@ -46,7 +48,7 @@ async function pageModal(url: URL, userId: string): Promise<ModalState | null> {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await guard(request);
-  if (!user) return { signedIn: false as const, screeners: [], modal: null, origin: '' };
+  if (!user) return { signedIn: false as const, screeners: [], backtests: [], modal: null, origin: '' };
   const url = new URL(request.url);
   const screeners = (await listScreeners(user.id)).map((s) => ({
     id: s.id,
@@ -58,7 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     lastMatchCount: s.lastMatchCount,
     updatedAt: s.updatedAt,
   }));
-  return { signedIn: true as const, screeners, modal: await pageModal(url, user.id), origin: url.origin };
+  return { signedIn: true as const, screeners, backtests: await listBacktests(user.id), modal: await pageModal(url, user.id), origin: url.origin };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -216,6 +218,11 @@ export default function ManageScreenersPage() {
           </table>
         </div>
       )}
+      <section aria-labelledby="backtests-title">
+        <h2 id="backtests-title">Backtests</h2>
+        <p>All your backtests. Open one to see its result, share it or delete it; the backtest page of each screener lists its own.</p>
+        <BacktestList backtests={d.backtests} />
+      </section>
     </>
   );
 }

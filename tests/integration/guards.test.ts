@@ -87,10 +87,11 @@ forEachDatabase('guards', () => {
       [screenerRoute, '/screener'],
       [watchlistRoute, '/watchlist'],
       [profileRoute, '/profile'],
-      [backtestRoute, '/backtest?screener_id=abc'],
     ] as const) {
       expect((await outcome(mod, path, cookie)).status, path).toBe(200);
     }
+    // Reached, not redirected: the page itself answers that there is no such screener.
+    expect(await outcome(backtestRoute, '/backtest?screener_id=abc', cookie)).toMatchObject({ status: 404, location: null });
     expect(await outcome(adminRoute, '/admin', cookie)).toMatchObject({ status: 302, location: '/' });
   });
 

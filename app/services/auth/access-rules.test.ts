@@ -48,6 +48,9 @@ describe('superuser and query rules', () => {
     expect(backtestQueryRedirect(new URL('http://x/backtest?screener_id='))).toBe('/screener');
     expect(backtestQueryRedirect(new URL('http://x/backtest?screener_id=abc'))).toBeNull();
     expect(backtestQueryRedirect(new URL('http://x/backtest?backtest_id=1'))).toBeNull();
+    expect(backtestQueryRedirect(new URL('http://x/backtest/'))).toBe('/screener');
+    expect(backtestQueryRedirect(new URL('http://x/backtest/methodology'))).toBeNull();
+    expect(backtestQueryRedirect(new URL('http://x/backtest/shared/abc'))).toBeNull();
   });
   it('flags the welcome-layout pages as needing no authentication', () => {
     expect(isNoAuthPath('/login')).toBe(true);

@@ -37,8 +37,12 @@ export function routeRedirect(path: string, caller: CallerFacts): RouteDecision 
   return { allow: true };
 }
 
-/** Spec §2: /backtest needs screener_id or backtest_id, otherwise it goes to /screener. */
+/**
+ * Spec §2: /backtest needs screener_id or backtest_id, otherwise it goes to /screener. Only the
+ * page itself: its sub-pages (methodology, shared links, CSV) have their own addresses.
+ */
 export function backtestQueryRedirect(url: URL): string | null {
+  if (url.pathname.replace(/\/+$/, '') !== '/backtest') return null;
   const has = (k: string) => (url.searchParams.get(k) ?? '').trim() !== '';
   return has('screener_id') || has('backtest_id') ? null : '/screener';
 }

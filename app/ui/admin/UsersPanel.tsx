@@ -10,11 +10,11 @@ import { UtcTime } from './UtcTime';
 // The users section of /admin: a GET search form (search, sort, direction) and a sortable,
 // paged table whose rows lead to each account's page.
 
-const SORT_OPTIONS = USER_SORTS.map((s) => [s, SORT_LABELS[s]] as const);
+const SORT_OPTIONS = USER_SORTS.map((s) => ({ value: s, label: SORT_LABELS[s] }));
 const DIR_OPTIONS = [
-  ['asc', 'Ascending'],
-  ['desc', 'Descending'],
-] as const;
+  { value: 'asc', label: 'Ascending' },
+  { value: 'desc', label: 'Descending' },
+];
 
 function accessText(u: AdminUserRow): string {
   const base = u.has_access ? 'Full access' : 'No access';

@@ -21,6 +21,8 @@ export type LineChartProps = {
   /** Show the data table instead of keeping it for screen readers only. */
   tableVisible?: boolean;
   maxPoints?: number;
+  /** Names the series by colour under the chart (for charts of several series). */
+  legend?: boolean;
 };
 
 const utc = (d: string) => new Date(`${d}T00:00:00Z`);
@@ -41,7 +43,7 @@ function Tooltip({ slice, format }: SliceTooltipProps<NivoSerie> & { format: (v:
   );
 }
 
-export function LineChart({ label, series, format, scale = 'linear', height = DEFAULT_HEIGHT, dataLabels = false, tableVisible = false, maxPoints = MAX_CHART_POINTS }: LineChartProps) {
+export function LineChart({ label, series, format, scale = 'linear', height = DEFAULT_HEIGHT, dataLabels = false, tableVisible = false, maxPoints = MAX_CHART_POINTS, legend = false }: LineChartProps) {
   const hydrated = useHydrated();
   const { ref, width } = useChartWidth(DEFAULT_WIDTH);
   const data = toNivoSeries(series, maxPoints);
@@ -89,6 +91,15 @@ export function LineChart({ label, series, format, scale = 'linear', height = DE
           />
         </div>
       )}
+      {legend && !empty ? (
+        <ul className="chart-legend">
+          {series.map((s, i) => (
+            <li key={s.id}>
+              <span className="chart-tooltip__swatch" style={{ background: CHART_COLORS[i % CHART_COLORS.length] }} aria-hidden="true" /> {s.label}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {effectiveScale !== scale ? <figcaption className="muted">Log scale needs positive values; shown on a linear scale.</figcaption> : null}
       <ChartTable caption={`Data: ${label}`} series={series} format={format} visible={tableVisible} maxPoints={maxPoints} />
     </figure>

@@ -20,7 +20,7 @@ export function TextField({
   hint?: string;
   autoComplete?: string;
   autoFocus?: boolean;
-  inputMode?: 'numeric' | 'text' | 'email';
+  inputMode?: 'numeric' | 'decimal' | 'text' | 'email';
 }) {
   const hintId = hint ? `${meta.id}-hint` : undefined;
   const props = getInputProps(meta, { type: type === 'hidden' ? 'hidden' : type, ariaDescribedBy: hintId });
@@ -46,20 +46,27 @@ export function SelectField({
   meta,
   label,
   options,
+  hint,
 }: {
   meta: FieldMetadata<string | undefined>;
   label: string;
-  /** [value, text] pairs. */
-  options: ReadonlyArray<readonly [string, string]>;
+  options: readonly { value: string; label: string }[];
+  hint?: string;
 }) {
-  const props = getSelectProps(meta);
+  const hintId = hint ? `${meta.id}-hint` : undefined;
+  const props = getSelectProps(meta, { ariaDescribedBy: hintId });
   return (
     <div className="field">
       <label htmlFor={meta.id}>{label}</label>
+      {hint ? (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
       <select {...props} key={props.key}>
-        {options.map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
           </option>
         ))}
       </select>
