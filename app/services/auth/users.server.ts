@@ -6,6 +6,7 @@ import type { UsersTable } from '../db/schema';
 import { badRequest, conflict, DomainError, notFound, unprocessable } from '../http/errors';
 import { zodFieldErrors } from '../http/api.server';
 import { hashPassword } from './passwords.server';
+import { deletePictureFile, pictureFileOfUrl } from './picture-store.server';
 import { EmailSchema, FinishProfileSchema, FullNameSchema, PasswordSchema, ProfilePatchSchema } from './schemas';
 import type { AccountUser, PublicUser } from './types';
 import { z, type ZodTypeAny } from 'zod';
@@ -87,7 +88,7 @@ export async function getUserById(id: string): Promise<AccountUser> {
   return loadAccountUser(row);
 }
 
-function isUniqueViolation(e: unknown): boolean {
+export function isUniqueViolation(e: unknown): boolean {
   const err = e as { code?: unknown; message?: unknown };
   // PostgreSQL unique_violation, better-sqlite3 SQLITE_CONSTRAINT_UNIQUE / PRIMARYKEY
   return (
@@ -182,10 +183,13 @@ export async function updateProfile(
   const changes: Partial<Pick<UserRow, 'full_name' | 'profile_picture' | 'updated_at'>> = {};
   if (clean.full_name !== undefined) changes.full_name = clean.full_name;
   if (clean.profile_picture !== undefined) changes.profile_picture = clean.profile_picture;
+  // An uploaded picture replaced by an address (or cleared) through the API is not kept on disk.
+  const before = changes.profile_picture !== undefined ? await findUserRowById(userId, db) : undefined;
   if (Object.keys(changes).length > 0) {
     changes.updated_at = new Date().toISOString();
     await db.updateTable('users').set(changes).where('id', '=', userId).execute();
   }
+  if (before && before.profile_picture !== changes.profile_picture) await deletePictureFile(pictureFileOfUrl(before.profile_picture));
   return getUserById(userId);
 }
 
@@ -201,12 +205,17 @@ export async function finishProfile(userId: string, input: { full_name: string }
   return getUserById(userId);
 }
 
-/** Removes the account and everything keyed to it (later tables cascade from users). */
+/**
+ * Removes the account and everything keyed to it: tokens, codes and social links here; screeners,
+ * watchlists and backtests cascade from users (foreign keys are on in SQLite too); jobs have no
+ * foreign key and go explicitly. The stored picture file goes once the rows are gone.
+ */
 export async function deleteAccount(userId: string): Promise<void> {
   const db = await getDb();
-  await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
+  const picture = await db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('users').select(['id', 'email', 'profile_picture']).where('id', '=', userId).executeTakeFirst();
     if (!row) throw notFound('User not found.');
+    await trx.deleteFrom('jobs').where('user_id', '=', userId).execute();
     await trx.deleteFrom('access_tokens').where('user_id', '=', userId).execute();
     await trx
       .deleteFrom('one_time_codes')
@@ -214,7 +223,9 @@ export async function deleteAccount(userId: string): Promise<void> {
       .execute();
     await trx.deleteFrom('oauth_accounts').where('user_id', '=', userId).execute();
     await trx.deleteFrom('users').where('id', '=', userId).execute();
+    return row.profile_picture;
   });
+  await deletePictureFile(pictureFileOfUrl(picture));
 }
 
 export type OAuthProfile = {
