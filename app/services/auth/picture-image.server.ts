@@ -27,6 +27,22 @@ export function sniffPictureFormat(bytes: Uint8Array): PictureFormat | null {
 }
 
 /**
+ * Whether every PNG chunk is whole up to the end marker. libpng decodes a file whose last
+ * chunks were cut off (the pixels may all be there), but a cut-off upload is refused all the same.
+ */
+function pngIsComplete(bytes: Uint8Array): boolean {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 8;
+  while (at + 12 <= bytes.byteLength) {
+    const end = at + 12 + view.getUint32(at);
+    if (end > bytes.byteLength) return false;
+    if (String.fromCharCode(...bytes.subarray(at + 4, at + 8)) === 'IEND') return true;
+    at = end;
+  }
+  return false;
+}
+
+/**
  * A file name as sent by a browser: a plain base name. Browsers never send folders, NUL or
  * control characters, so a name with them comes from a hand-made request and is refused.
  */
@@ -49,6 +65,7 @@ export async function reencodePicture(bytes: Uint8Array): Promise<Buffer> {
   if (bytes.byteLength > PICTURE_MAX_BYTES) throw pictureError(413, PICTURE_TOO_LARGE_DETAIL);
   const format = sniffPictureFormat(bytes);
   if (!format) throw pictureError(415, PICTURE_NOT_IMAGE_DETAIL);
+  if (format === 'png' && !pngIsComplete(bytes)) throw pictureError(400, PICTURE_DAMAGED_DETAIL);
 
   // failOn 'truncated' refuses cut-off files; limitInputPixels stops decompression bombs before
   // any pixel is decoded (the header alone says how big the image would be).

@@ -10,7 +10,7 @@ export const PICTURE_OUTPUT_SIDE = 256;
 export const PICTURE_ACCEPT = 'image/png,image/jpeg,image/webp';
 export const PICTURE_LIMITS_TEXT = `PNG, JPEG or WebP, at most 5 MB and ${PICTURE_MAX_SIDE} × ${PICTURE_MAX_SIDE} pixels. It is cropped to a square of ${PICTURE_OUTPUT_SIDE} × ${PICTURE_OUTPUT_SIDE} pixels.`;
 
-export const PICTURE_MISSING_DETAIL = 'Choose a picture to upload.';
+export const PICTURE_MISSING_DETAIL = 'Choose a picture to upload (no file was sent, or the file is empty).';
 export const PICTURE_EMPTY_DETAIL = 'The file is empty. Choose a PNG, JPEG or WebP picture.';
 export const PICTURE_TOO_LARGE_DETAIL = 'The picture is larger than 5 MB. Choose a smaller file.';
 export const PICTURE_NOT_IMAGE_DETAIL = 'This file is not a PNG, JPEG or WebP picture.';
