@@ -161,7 +161,6 @@ export default function ProfilePage() {
         <PictureSection picture={user.profile_picture} lastResult={resultFor(actionData, 'upload-picture')} />
         <EmailSection
           key={user.email}
-          email={user.email}
           hasPassword={hasPassword}
           pending={pendingEmail}
           requestResult={resultFor(actionData, 'change-email')}

@@ -7,13 +7,11 @@ import { formOnlyErrors, type FormResult } from './form-result';
 
 type Pending = { newEmail: string; expiresAt: string };
 
-export function EmailSection(props: { email: string; hasPassword: boolean; pending: Pending | null; requestResult?: FormResult; codeResult?: FormResult }) {
+export function EmailSection(props: { hasPassword: boolean; pending: Pending | null; requestResult?: FormResult; codeResult?: FormResult }) {
   return (
     <section className="card" aria-labelledby="email-heading">
       <h2 id="email-heading">Change your e-mail address</h2>
-      <p>
-        Your address is <strong>{props.email}</strong>. We send a code to the new address; the change is made when you enter it here.
-      </p>
+      <p>We send a code to the new address; the change is made when you enter it here.</p>
       {props.pending ? <CodeForm pending={props.pending} lastResult={props.codeResult} /> : null}
       <RequestForm hasPassword={props.hasPassword} lastResult={props.requestResult} pending={props.pending !== null} />
     </section>
@@ -27,6 +25,7 @@ function RequestForm({ hasPassword, lastResult, pending }: { hasPassword: boolea
     lastResult,
     constraint: getZodConstraint(schema),
     shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   return (
@@ -50,6 +49,7 @@ function CodeForm({ pending, lastResult }: { pending: Pending; lastResult?: Form
     lastResult,
     constraint: getZodConstraint(EmailCodeFormSchema),
     shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: EmailCodeFormSchema }),
   });
   return (

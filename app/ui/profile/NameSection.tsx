@@ -12,6 +12,7 @@ export function NameSection({ fullName, lastResult }: { fullName: string; lastRe
     defaultValue: { full_name: fullName, intent: 'change-name' },
     constraint: getZodConstraint(NameFormSchema),
     shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: NameFormSchema }),
   });
   return (
