@@ -75,6 +75,13 @@ test('upload a PNG: it is shown, served as a safe 256 × 256 WebP; a non-image i
   await expect(pictures.getByRole('img', { name: 'Your profile picture' })).toHaveAttribute('src', src);
   await expectNoAxeViolations(page);
 
+  // Over 5 MB: refused with the limit in words (by the browser with JavaScript, by the server
+  // through the real HTTP stack without it).
+  await pictures.getByLabel('Picture file').setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.concat([png, Buffer.alloc(6 * 1024 * 1024)]) });
+  await pictures.getByRole('button', { name: 'Upload picture' }).click();
+  await expect(pictures.getByText('The picture is larger than 5 MB. Choose a smaller file.')).toBeVisible();
+  await expect(pictures.getByRole('img', { name: 'Your profile picture' })).toHaveAttribute('src', src);
+
   await pictures.getByRole('button', { name: 'Remove picture' }).click();
   await acknowledgeInfo(page, 'Picture removed');
   await expect(pictures.getByRole('img', { name: 'Your profile picture' })).toHaveCount(0);

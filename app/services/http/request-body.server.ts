@@ -20,6 +20,14 @@ type Counted = { stream: ReadableStream<Uint8Array>; exceeded: () => boolean; dr
 
 function countedBody(source: ReadableStream<Uint8Array>, maxBytes: number): Counted {
   const reader = source.getReader();
+  // One read at a time: Node request streams stall when a second read waits beside a first
+  // (the parser's pull and the drain below could otherwise overlap).
+  let queue: Promise<unknown> = Promise.resolve();
+  const read = (): Promise<ReadableStreamReadResult<Uint8Array>> => {
+    const next = queue.then(() => reader.read());
+    queue = next.catch(() => undefined);
+    return next;
+  };
   let size = 0;
   let over = false;
   let draining: Promise<void> | undefined;
@@ -27,7 +35,7 @@ function countedBody(source: ReadableStream<Uint8Array>, maxBytes: number): Coun
     draining ??= (async () => {
       try {
         while (size <= DRAIN_LIMIT_BYTES) {
-          const { done, value } = await reader.read();
+          const { done, value } = await read();
           if (done) return;
           size += value.byteLength;
         }
@@ -40,7 +48,7 @@ function countedBody(source: ReadableStream<Uint8Array>, maxBytes: number): Coun
   };
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const { done, value } = await reader.read();
+      const { done, value } = await read();
       if (done) {
         controller.close();
         return;
