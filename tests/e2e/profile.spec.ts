@@ -162,7 +162,7 @@ test('a password change signs out another browser; this one stays signed in', as
 
 test('sign out everywhere ends this session too', async ({ page, createUser, signIn }) => {
   await signedInProfile(page, { createUser, signIn }, 'Everywhere Out');
-  await section(page, 'Sign out everywhere').getByRole('button', { name: 'Sign out everywhere' }).click();
+  await section(page, 'Sign out everywhere').getByRole('button', { name: 'Sign me out everywhere' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await acknowledgeInfo(page, 'Signed out everywhere');
   await page.goto('/profile');

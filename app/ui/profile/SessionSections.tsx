@@ -9,8 +9,9 @@ export function SignOutEverywhereSection() {
       <p>Signs you out on every device and browser, this one included. Use it if you signed in on a computer that is not yours.</p>
       <Form method="post">
         <input type="hidden" name="intent" value="sign-out-everywhere" />
+        {/* Not "Sign out …": the header's "Sign out" button keeps a name no other control contains. */}
         <button type="submit" className="button">
-          Sign out everywhere
+          Sign me out everywhere
         </button>
       </Form>
     </section>
