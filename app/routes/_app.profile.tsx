@@ -1,24 +1,45 @@
-import { getFormProps, useForm } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod';
+import { parseWithZod } from '@conform-to/zod';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { z } from 'zod';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { z, type ZodTypeAny } from 'zod';
+import { requestContext } from '~/services/auth/api.server';
+import { cancelEmailChange, confirmEmailChange, pendingEmailChange, requestEmailChange } from '~/services/auth/email-change.server';
 import { requireUser } from '~/services/auth/guard.server';
-import { FullNameSchema } from '~/services/auth/schemas';
+import { accountHasPassword, changePassword } from '~/services/auth/password-change.server';
+import {
+  EmailCodeFormSchema,
+  emailFormSchema,
+  NameFormSchema,
+  passwordFormSchema,
+  PICTURE_FORM_MAX_BYTES,
+  PICTURE_TOO_LARGE_DETAIL,
+  PictureFormSchema,
+} from '~/services/auth/profile-forms';
+import { removeProfilePicture, setProfilePicture } from '~/services/auth/profile-picture.server';
 import { redirectWithModal, setDisplayFields, setSignedOut } from '~/services/auth/session.server';
+import { revokeAllUserTokens } from '~/services/auth/tokens.server';
+import type { AccountUser } from '~/services/auth/types';
 import { deleteAccount, updateProfile } from '~/services/auth/users.server';
+import { readFormData } from '~/services/http/request-body.server';
 import { formFailure, invalidForm } from '~/services/http/form-reply.server';
-import { FormErrors, TextField } from '~/ui/forms/fields';
 import type { ModalState } from '~/ui/modals/modal-state';
-// billing: subscription panel (issue #7 item 3)
 import { loadSubscriptionPanel } from '~/services/billing/profile-panel.server';
 import { SubscriptionPanel } from '~/ui/billing/SubscriptionPanel';
+import { AccountSummary } from '~/ui/profile/AccountSummary';
+import { EmailSection } from '~/ui/profile/EmailSection';
+import { resultFor } from '~/ui/profile/form-result';
+import { NameSection } from '~/ui/profile/NameSection';
+import { PasswordSection } from '~/ui/profile/PasswordSection';
+import { PictureSection } from '~/ui/profile/PictureSection';
+import { DeleteAccountSection, SignOutEverywhereSection } from '~/ui/profile/SessionSections';
+
+// /profile: name, picture, e-mail, password, sign out everywhere, delete account. Every form
+// posts here with an `intent` and ends in a redirect with an info modal, or goes back to its
+// form with a 4xx and the message. Sections live in app/ui/profile so more can be added.
 
 export const meta: MetaFunction = () => [{ title: 'Profile · Quarry' }];
 export const handle = { pageName: 'profile' };
-
-const NameFormSchema = z.object({ intent: z.literal('change-name'), full_name: FullNameSchema });
 
 /** `?modal=` states of this page: the prompt and confirm dialogs of spec §4. */
 function pageModal(modal: string | null, fullName: string): ModalState | null {
@@ -53,34 +74,107 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await requireUser(request);
   const url = new URL(request.url);
   return {
-    user: { email: user.email, full_name: user.full_name, has_access: user.has_access, is_superuser: user.is_superuser, profile_picture: user.profile_picture },
+    user: {
+      email: user.email,
+      full_name: user.full_name,
+      has_access: user.has_access,
+      is_superuser: user.is_superuser,
+      profile_finished: user.profile_finished,
+      profile_picture: user.profile_picture,
+    },
+    hasPassword: await accountHasPassword(user.id),
+    pendingEmail: await pendingEmailChange(user),
     modal: pageModal(url.searchParams.get('modal'), user.full_name),
-    billing: await loadSubscriptionPanel(user.id, request), // billing panel
+    billing: await loadSubscriptionPanel(user.id, request),
   };
 }
 
+/** A form answer for `intent` when the body itself could not be read (too large, malformed). */
+function unreadableForm(intent: string, error: unknown) {
+  const submission = parseWithZod(new URLSearchParams({ intent }), { schema: z.object({ intent: z.string() }) });
+  return formFailure(submission, error);
+}
+
 export async function action({ request }: ActionFunctionArgs) {
-  const { user, session } = await requireUser(request);
-  const formData = await request.formData();
+  const { user, session, caller } = await requireUser(request);
+  let formData: FormData;
+  try {
+    // Only the picture form is large; every form is read with the picture form's cap.
+    formData = await readFormData(request, { maxBytes: PICTURE_FORM_MAX_BYTES, tooLargeDetail: PICTURE_TOO_LARGE_DETAIL });
+  } catch (e) {
+    return unreadableForm('upload-picture', e);
+  }
   // Cancel or close of a prompt/confirm posts cancelled=true: nothing changes (spec §4).
   if (formData.get('cancelled') === 'true') return redirect('/profile');
-  switch (formData.get('intent')) {
-    case 'change-name': {
-      const submission = parseWithZod(formData, { schema: NameFormSchema });
-      if (submission.status !== 'success') return invalidForm(submission);
-      try {
-        const updated = await updateProfile(user.id, { full_name: submission.value.full_name });
-        setDisplayFields(session, updated);
-      } catch (e) {
-        return formFailure(submission, e);
-      }
-      return redirectWithModal(session, '/profile', { kind: 'info', title: 'Name changed', content: `Your name is now ${submission.value.full_name}.`, mode: 'success' });
+  const ctx = requestContext(request);
+  const info = (title: string, content: string, updated?: AccountUser) => {
+    if (updated) setDisplayFields(session, updated);
+    return redirectWithModal(session, '/profile', { kind: 'info', title, content, mode: 'success' });
+  };
+  /** Parses the form with `schema`, runs `run`, and maps failures back onto the form. */
+  async function submit<S extends ZodTypeAny>(schema: S, run: (value: z.infer<S>) => Promise<Response>) {
+    const submission = parseWithZod(formData, { schema });
+    if (submission.status !== 'success') return invalidForm(submission);
+    try {
+      return await run(submission.value as z.infer<S>);
+    } catch (e) {
+      return formFailure(submission, e);
     }
+  }
+  const hasPassword = () => accountHasPassword(user.id);
+
+  switch (formData.get('intent')) {
+    case 'change-name':
+      return submit(NameFormSchema, async (v) =>
+        info('Name changed', `Your name is now ${v.full_name}.`, await updateProfile(user.id, { full_name: v.full_name })),
+      );
+    case 'upload-picture':
+      return submit(PictureFormSchema, async (v) => {
+        const updated = await setProfilePicture(user.id, {
+          bytes: new Uint8Array(await v.picture.arrayBuffer()),
+          fileName: v.picture.name,
+        });
+        return info('Picture saved', 'Your new profile picture is shown on your account.', updated);
+      });
+    case 'remove-picture':
+      return info('Picture removed', 'Your initials are shown instead of a picture.', await removeProfilePicture(user.id));
+    case 'change-password':
+      return submit(passwordFormSchema(await hasPassword()), async (v) => {
+        await changePassword(user.id, v, { ...ctx, keepTokenHash: caller.kind === 'user' ? caller.tokenHash : '' });
+        return info('Password changed', 'Your password is changed. Every other device where you were signed in is signed out.');
+      });
+    case 'change-email':
+      return submit(emailFormSchema(await hasPassword()), async (v) => {
+        const pending = await requestEmailChange(user.id, v, ctx);
+        return info('Check your new e-mail', `We sent a 6-digit code to ${pending.newEmail}. Enter it on this page to confirm the change.`);
+      });
+    case 'confirm-email':
+      return submit(EmailCodeFormSchema, async (v) => {
+        const updated = await confirmEmailChange(user.id, v, ctx);
+        return info('E-mail changed', `Your e-mail address is now ${updated.email}.`, updated);
+      });
+    case 'cancel-email-change':
+      await cancelEmailChange(user);
+      return redirect('/profile');
+    case 'sign-out-everywhere':
+      await revokeAllUserTokens(user.id);
+      setSignedOut(session);
+      return redirectWithModal(session, '/login', {
+        kind: 'info',
+        title: 'Signed out everywhere',
+        content: 'You are signed out on every device, this one included.',
+        mode: 'info',
+      });
     case 'delete-account': {
       if (formData.get('confirmed') !== 'true') return redirect('/profile');
       await deleteAccount(user.id);
       setSignedOut(session);
-      return redirectWithModal(session, '/register', { kind: 'info', title: 'Account deleted', content: 'Your account and its data were deleted.', mode: 'info' });
+      return redirectWithModal(session, '/register', {
+        kind: 'info',
+        title: 'Account deleted',
+        content: 'Your account and its data were deleted.',
+        mode: 'info',
+      });
     }
     default:
       return data({ detail: 'Unknown action.' }, { status: 400 });
@@ -88,70 +182,28 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ProfilePage() {
-  const { user, billing } = useLoaderData<typeof loader>();
+  const { user, hasPassword, pendingEmail, billing } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   return (
     <>
       <h1>Profile</h1>
-      <section className="card" aria-labelledby="account-heading">
-        <h2 id="account-heading">Account</h2>
-        <dl>
-          <dt>E-mail</dt>
-          <dd>{user.email}</dd>
-          <dt>Name</dt>
-          <dd data-testid="profile-name">{user.full_name}</dd>
-          <dt>Access</dt>
-          <dd>{user.has_access ? 'Full access' : <Link to="/finish-profile-creation">Finish your profile to get full access</Link>}</dd>
-          {user.is_superuser ? (
-            <>
-              <dt>Role</dt>
-              <dd>Administrator</dd>
-            </>
-          ) : null}
-        </dl>
-        <p>
-          <Link to="?modal=change-name" className="button">
-            Change name…
-          </Link>
-        </p>
-      </section>
-      <SubscriptionPanel panel={billing} />
-      {/* Keyed by the name: after a change (here or in the prompt) the field shows the new one. */}
-      <NameForm key={user.full_name} fullName={user.full_name} />
-      <section className="card" aria-labelledby="danger-heading">
-        <h2 id="danger-heading">Delete account</h2>
-        <p>Deletes your account, your saved screeners, backtests and watchlists.</p>
-        <Link to="?modal=delete-account" className="button button--danger">
-          Delete account…
-        </Link>
-      </section>
+      <div className="profile-sections">
+        <AccountSummary user={user} subscribe={billing !== null} />
+        <SubscriptionPanel panel={billing} />
+        {/* Keyed by the name: after a change (here or in the prompt) the field shows the new one. */}
+        <NameSection key={user.full_name} fullName={user.full_name} lastResult={resultFor(actionData, 'change-name')} />
+        <PictureSection picture={user.profile_picture} lastResult={resultFor(actionData, 'upload-picture')} />
+        <EmailSection
+          key={user.email}
+          hasPassword={hasPassword}
+          pending={pendingEmail}
+          requestResult={resultFor(actionData, 'change-email')}
+          codeResult={resultFor(actionData, 'confirm-email')}
+        />
+        <PasswordSection hasPassword={hasPassword} lastResult={resultFor(actionData, 'change-password')} />
+        <SignOutEverywhereSection />
+        <DeleteAccountSection />
+      </div>
     </>
-  );
-}
-
-function NameForm({ fullName }: { fullName: string }) {
-  const lastResult = useActionData<typeof action>();
-  const result = lastResult && 'status' in lastResult ? lastResult : undefined;
-  const [form, fields] = useForm({
-    id: 'profile-name',
-    lastResult: result,
-    defaultValue: { full_name: fullName, intent: 'change-name' },
-    constraint: getZodConstraint(NameFormSchema),
-    shouldValidate: 'onBlur',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: NameFormSchema }),
-  });
-  return (
-    <section className="card" aria-labelledby="name-heading">
-      <h2 id="name-heading">Change your name</h2>
-      <Form method="post" {...getFormProps(form)} className="form">
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <input type="hidden" name="intent" value="change-name" />
-        <TextField meta={fields.full_name} label="Full name" autoComplete="name" />
-        <div>
-          <button type="submit" className="button button--primary">
-            Save name
-          </button>
-        </div>
-      </Form>
-    </section>
   );
 }

@@ -4,7 +4,7 @@ import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.s
 // GET /api/openapi.json: OpenAPI 3.1 description of every endpoint under /api. A test compares
 // it with the route files, so an endpoint cannot be added without being documented here.
 
-type Op = { summary: string; auth?: boolean; params?: string[]; query?: Record<string, string>; body?: string[]; answer: string; csv?: boolean };
+type Op = { summary: string; auth?: boolean; params?: string[]; query?: Record<string, string>; body?: string[]; answer: string; csv?: boolean; upload?: string[] };
 
 const DATE = 'YYYY-MM-DD';
 const asOf = { as_of: `Point-in-time date (${DATE}); latest when absent` };
@@ -25,6 +25,10 @@ export const API_OPERATIONS: Record<string, Partial<Record<'get' | 'post' | 'pat
     get: { summary: 'The signed-in user', auth: true, answer: '{id, email, full_name, profile_picture, has_access} or {detail}' },
     patch: { summary: 'Update the profile', auth: true, body: ['full_name', 'profile_picture'], answer: 'the user' },
     delete: { summary: 'Delete the account', auth: true, answer: '204' },
+  },
+  '/api/v1/auth/me/picture': {
+    post: { summary: 'Upload a profile picture (the body is the file; at most 5 MB and 4096 × 4096 pixels; checked by its content and re-encoded)', auth: true, upload: ['image/png', 'image/jpeg', 'image/webp'], answer: 'the user, profile_picture set' },
+    delete: { summary: 'Remove the profile picture', auth: true, answer: 'the user' },
   },
   '/api/v1/metrics': { get: { summary: 'The metrics catalogue', answer: '{categories, metrics}' } },
   '/api/v1/data/{permaticker}/{metric}': {
@@ -103,7 +107,16 @@ export function openApiDocument() {
           ...Object.entries(op.query ?? {}).map(([name, description]) => ({ name, in: 'query', required: false, description, schema: { type: 'string' } })),
         ],
         ...(op.body ? { requestBody: { content: { 'application/json': { schema: { type: 'object', properties: Object.fromEntries(op.body.map((b) => [b, {}])) } } } } } : {}),
-        responses: { '200': { description: op.answer, content }, '400': errorResponse, '401': errorResponse, '404': errorResponse, '422': errorResponse, '429': errorResponse },
+        ...(op.upload ? { requestBody: { required: true, content: Object.fromEntries(op.upload.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) } } : {}),
+        responses: {
+          '200': { description: op.answer, content },
+          '400': errorResponse,
+          '401': errorResponse,
+          '404': errorResponse,
+          ...(op.upload ? { '413': errorResponse, '415': errorResponse } : {}),
+          '422': errorResponse,
+          '429': errorResponse,
+        },
       };
     }
     paths[path] = item;

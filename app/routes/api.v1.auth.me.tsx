@@ -2,18 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { callerOf, GUEST_DETAIL, readApiBody, requireAccount } from '~/services/auth/api.server';
 import { ProfilePatchSchema } from '~/services/auth/schemas';
 import { deleteAccount, updateProfile } from '~/services/auth/users.server';
-import type { AccountUser, PublicUser } from '~/services/auth/types';
+import { publicUser } from '~/services/auth/types';
 import { handleApi, jsonResponse, methodNotAllowed, noContent } from '~/services/http/api.server';
 
 // GET /api/v1/auth/me => {id, email, full_name, profile_picture, has_access}, or {detail} for a guest.
 // PATCH {full_name?, profile_picture?} => the updated user. DELETE => 204, the account and its data gone.
 
 const ALLOWED = ['GET', 'PATCH', 'DELETE'];
-
-function publicUser(user: AccountUser): PublicUser {
-  const { id, email, full_name, profile_picture, has_access } = user;
-  return { id, email, full_name, profile_picture, has_access };
-}
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   handleApi(async () => {

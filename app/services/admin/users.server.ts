@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { revokeAllUserTokens } from '../auth/tokens.server';
-import { deleteAccount, hasAccess, subscriptionGrantsAccess, type UserRow } from '../auth/users.server';
+import { deleteAccount, deletePictureOf, hasAccess, subscriptionGrantsAccess, type UserRow } from '../auth/users.server';
 import { config } from '../config.server';
 import { getDb, type DB } from '../db/db.server';
 import { conflict, notFound } from '../http/errors';
@@ -103,7 +103,9 @@ function accessReason(row: UserRow, subscription: boolean | null): string {
   if (row.access_override === 0) return 'Revoked by an administrator (overrides the rules).';
   if (!row.profile_finished) return 'Follows the rules: the profile is not finished yet.';
   if (subscription === null) return 'Follows the rules: the profile is finished.';
-  return subscription ? 'Follows the rules: the profile is finished and a subscription is active.' : 'Follows the rules: the profile is finished, but there is no active subscription.';
+  return subscription
+    ? 'Follows the rules: the profile is finished and a subscription is active.'
+    : 'Follows the rules: the profile is finished, but there is no active subscription.';
 }
 
 async function countFor(d: DB, table: 'screeners' | 'watchlists' | 'backtests', userId: string): Promise<number> {
@@ -203,7 +205,11 @@ export async function setSuperuser(actorId: string, userId: string, superuser: b
   await audited(actorId, async (trx) => {
     const target = await targetRow(trx, userId);
     if (!superuser) await assertNotLastSuperuser(trx, target, 'remove their superuser role');
-    await trx.updateTable('users').set({ is_superuser: superuser ? 1 : 0, updated_at: touch() }).where('id', '=', userId).execute();
+    await trx
+      .updateTable('users')
+      .set({ is_superuser: superuser ? 1 : 0, updated_at: touch() })
+      .where('id', '=', userId)
+      .execute();
     return {
       result: null,
       audit: {
@@ -222,7 +228,11 @@ export async function setDisabled(actorId: string, userId: string, disabled: boo
     const target = await targetRow(trx, userId);
     if (disabled && userId === actorId) throw conflict('You cannot disable your own account.');
     if (disabled) await assertNotLastSuperuser(trx, target, 'disable the account');
-    await trx.updateTable('users').set({ disabled: disabled ? 1 : 0, updated_at: touch() }).where('id', '=', userId).execute();
+    await trx
+      .updateTable('users')
+      .set({ disabled: disabled ? 1 : 0, updated_at: touch() })
+      .where('id', '=', userId)
+      .execute();
     if (disabled) await revokeAllUserTokens(userId, { db: trx });
     return {
       result: null,
@@ -237,14 +247,22 @@ export async function setDisabled(actorId: string, userId: string, disabled: boo
 }
 
 export async function deleteUserAsAdmin(actorId: string, userId: string): Promise<{ email: string }> {
-  return audited(actorId, async (trx) => {
+  let picture: string | null = null;
+  const out = await audited(actorId, async (trx) => {
     const target = await targetRow(trx, userId);
     if (userId === actorId) throw conflict('You cannot delete your own account here. Use your profile page.');
     await assertNotLastSuperuser(trx, target, 'delete the account');
-    await deleteAccount(userId, trx);
+    picture = (await deleteAccount(userId, trx)).picture;
     return {
       result: { email: target.email },
-      audit: { action: 'user.delete', target: target.email, detail: `Deleted the account ${target.full_name} <${target.email}> (user ${userId}).` },
+      audit: {
+        action: 'user.delete',
+        target: target.email,
+        detail: `Deleted the account ${target.full_name} <${target.email}> (user ${userId}).`,
+      },
     };
   });
+  // The file goes only once the rows are gone for good (after the commit).
+  await deletePictureOf(picture);
+  return out;
 }

@@ -20,6 +20,11 @@ describe('spec §5 allow-list for users without has_access', () => {
     expect(routeRedirect('/watchlist', noAccess)).toEqual({ redirect: '/data-browser' });
     expect(routeRedirect('/backtest', noAccess)).toEqual({ redirect: '/data-browser' });
   });
+  it('lets a signed-in user without access load their own profile picture, but not a guest', () => {
+    expect(routeRedirect('/uploads/avatars/0123456789abcdef0123456789abcdef.webp', noAccess)).toEqual({ allow: true });
+    expect(routeRedirect('/uploads/avatars/0123456789abcdef0123456789abcdef.webp', guest)).toEqual({ redirect: '/data-browser' });
+    expect(routeRedirect('/uploads/other', noAccess)).toEqual({ redirect: '/data-browser' });
+  });
   it('keeps the exact list of the spec', () => {
     for (const p of ['/finish-profile-creation', '/otp', '/forgot-password', '/reset-password', '/register', '/login', '/profile', '/oauth', '/oauth/google']) {
       expect(allowedWithoutAccess(p, true)).toBe(true);

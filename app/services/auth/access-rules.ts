@@ -23,6 +23,8 @@ export function allowedWithoutAccess(path: string, isGuest: boolean): boolean {
   if (exact.some((p) => matchesPrefix(path, p))) return true;
   if (path.startsWith('/oauth') || path.startsWith('/data-browser')) return true;
   if (!isGuest && path.startsWith('/company')) return true;
+  // The profile page shows the account's own picture, so it is reachable wherever /profile is.
+  if (!isGuest && matchesPrefix(path, '/uploads/avatars')) return true;
   return false;
 }
 

@@ -7,7 +7,7 @@ import { tooManyRequests } from '../http/errors';
 // and always one global bucket per action. In memory by default; in Redis when REDIS_URL is set,
 // so every app process shares the same counts.
 
-export type LimitedAction = 'signin' | 'otp' | 'signup' | 'reset';
+export type LimitedAction = 'signin' | 'otp' | 'signup' | 'reset' | 'reauth' | 'email_change';
 export type LimitScope = 'email' | 'address' | 'global';
 export type LimitRule = { points: number; durationSeconds: number };
 
@@ -33,6 +33,19 @@ export const RATE_LIMITS: Record<LimitedAction, Record<LimitScope, LimitRule>> =
   },
   // Each reset request sends a mail: keep it low per address to avoid mail-bombing someone.
   reset: {
+    email: { points: 5, durationSeconds: 60 * MINUTE },
+    address: { points: 20, durationSeconds: 60 * MINUTE },
+    global: { points: 100, durationSeconds: MINUTE },
+  },
+  // The current password typed again on the profile (password and e-mail change): a stolen
+  // session must not turn into unlimited guesses at the password.
+  reauth: {
+    email: { points: 10, durationSeconds: 15 * MINUTE },
+    address: { points: 50, durationSeconds: 15 * MINUTE },
+    global: { points: 300, durationSeconds: MINUTE },
+  },
+  // Each request mails a code to an address the account holder typed: low, like reset.
+  email_change: {
     email: { points: 5, durationSeconds: 60 * MINUTE },
     address: { points: 20, durationSeconds: 60 * MINUTE },
     global: { points: 100, durationSeconds: MINUTE },

@@ -76,7 +76,7 @@ export const ProfilePictureSchema = z.preprocess(
     .nullable(),
 );
 
-const passwordsMatch = (v: { password: string; password_confirmation: string }, ctx: z.RefinementCtx) => {
+export const passwordsMatch = (v: { password: string; password_confirmation: string }, ctx: z.RefinementCtx) => {
   if (v.password !== v.password_confirmation) {
     ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['password_confirmation'], message: 'Passwords do not match.' });
   }
@@ -118,9 +118,42 @@ export const ProfilePatchSchema = z.object({
 
 export const FinishProfileSchema = z.object({ full_name: FullNameSchema });
 
+/** The current password typed again on the profile; its length rules were checked when it was chosen. */
+export const CurrentPasswordSchema = z
+  .string({ required_error: 'Enter your current password.', invalid_type_error: 'Enter your current password.' })
+  .min(1, 'Enter your current password.')
+  .max(1024, 'Your current password is not correct.');
+
+/**
+ * Change of password on the profile. `needsCurrent`: the account has a password (an account made
+ * by social sign-in has none and sets its first one without it).
+ */
+export function passwordChangeFields(needsCurrent: boolean) {
+  return z.object({
+    current_password: needsCurrent ? CurrentPasswordSchema : CurrentPasswordSchema.optional(),
+    password: PasswordSchema,
+    password_confirmation: ConfirmationSchema,
+  });
+}
+
+export function passwordChangeSchema(needsCurrent: boolean) {
+  return passwordChangeFields(needsCurrent).superRefine(passwordsMatch);
+}
+
+export function emailChangeSchema(needsCurrent: boolean) {
+  return z.object({
+    new_email: EmailSchema,
+    current_password: needsCurrent ? CurrentPasswordSchema : CurrentPasswordSchema.optional(),
+  });
+}
+
+export const EmailChangeConfirmSchema = z.object({ token: OtpCodeSchema });
+
 export type SignUpInput = z.infer<typeof SignUpSchema>;
 export type SignInInput = z.infer<typeof SignInSchema>;
 export type OtpVerifyInput = z.infer<typeof OtpVerifySchema>;
 export type ResetRequestInput = z.infer<typeof ResetRequestSchema>;
 export type ResetConfirmInput = z.infer<typeof ResetConfirmSchema>;
 export type ProfilePatch = z.infer<typeof ProfilePatchSchema>;
+export type PasswordChangeInput = z.infer<ReturnType<typeof passwordChangeSchema>>;
+export type EmailChangeInput = z.infer<ReturnType<typeof emailChangeSchema>>;

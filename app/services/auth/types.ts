@@ -16,6 +16,12 @@ export type AccountUser = PublicUser & {
   disabled: boolean;
 };
 
+/** The API's view of an account: the fields of spec §3 and nothing else. */
+export function publicUser(user: AccountUser): PublicUser {
+  const { id, email, full_name, profile_picture, has_access } = user;
+  return { id, email, full_name, profile_picture, has_access };
+}
+
 /** Token response (spec §3). */
 export type IssuedToken = { access_token: string; token_type: 'bearer' };
 

@@ -7,6 +7,7 @@ import type { UsersTable } from '../db/schema';
 import { badRequest, conflict, DomainError, notFound, unprocessable } from '../http/errors';
 import { zodFieldErrors } from '../http/api.server';
 import { hashPassword } from './passwords.server';
+import { deletePictureFile, pictureFileOfUrl } from './picture-store.server';
 import { EmailSchema, FinishProfileSchema, FullNameSchema, PasswordSchema, ProfilePatchSchema } from './schemas';
 import type { AccountUser, PublicUser } from './types';
 import { z, type ZodTypeAny } from 'zod';
@@ -28,10 +29,7 @@ export async function subscriptionGrantsAccess(userId: string, now = new Date())
  * has_access (DESIGN §4): an admin override wins; otherwise a finished profile, plus an active
  * subscription when billing is configured.
  */
-export function hasAccess(
-  row: Pick<UserRow, 'access_override' | 'profile_finished'>,
-  activeSubscription = false,
-): boolean {
+export function hasAccess(row: Pick<UserRow, 'access_override' | 'profile_finished'>, activeSubscription = false): boolean {
   if (row.access_override !== null && row.access_override !== undefined) return row.access_override === 1;
   if (!row.profile_finished) return false;
   return !config().billingEnabled || activeSubscription;
@@ -89,14 +87,10 @@ export async function getUserById(id: string): Promise<AccountUser> {
   return loadAccountUser(row);
 }
 
-function isUniqueViolation(e: unknown): boolean {
+export function isUniqueViolation(e: unknown): boolean {
   const err = e as { code?: unknown; message?: unknown };
   // PostgreSQL unique_violation, better-sqlite3 SQLITE_CONSTRAINT_UNIQUE / PRIMARYKEY
-  return (
-    err?.code === '23505' ||
-    err?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
-  );
+  return err?.code === '23505' || err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 type NewUser = {
@@ -141,9 +135,7 @@ export async function insertUser(input: NewUser): Promise<UserRow> {
     const others = await db
       .selectFrom('users')
       .select('id')
-      .where((eb) =>
-        eb.or([eb('created_at', '<', now), eb.and([eb('created_at', '=', now), eb('id', '<', id)])]),
-      )
+      .where((eb) => eb.or([eb('created_at', '<', now), eb.and([eb('created_at', '=', now), eb('id', '<', id)])]))
       .limit(1)
       .executeTakeFirst();
     if (!others) await db.updateTable('users').set({ is_superuser: 1 }).where('id', '=', id).execute();
@@ -175,19 +167,19 @@ export async function createUser(input: {
   return loadAccountUser(row);
 }
 
-export async function updateProfile(
-  userId: string,
-  patch: { full_name?: string; profile_picture?: string | null },
-): Promise<AccountUser> {
+export async function updateProfile(userId: string, patch: { full_name?: string; profile_picture?: string | null }): Promise<AccountUser> {
   const clean = parseInput(ProfilePatchSchema, patch);
   const db = await getDb();
   const changes: Partial<Pick<UserRow, 'full_name' | 'profile_picture' | 'updated_at'>> = {};
   if (clean.full_name !== undefined) changes.full_name = clean.full_name;
   if (clean.profile_picture !== undefined) changes.profile_picture = clean.profile_picture;
+  // An uploaded picture replaced by an address (or cleared) through the API is not kept on disk.
+  const before = changes.profile_picture !== undefined ? await findUserRowById(userId, db) : undefined;
   if (Object.keys(changes).length > 0) {
     changes.updated_at = new Date().toISOString();
     await db.updateTable('users').set(changes).where('id', '=', userId).execute();
   }
+  if (before && before.profile_picture !== changes.profile_picture) await deletePictureFile(pictureFileOfUrl(before.profile_picture));
   return getUserById(userId);
 }
 
@@ -204,18 +196,29 @@ export async function finishProfile(userId: string, input: { full_name: string }
 }
 
 /**
- * Removes the account and everything keyed to it (later tables cascade from users). Given a
- * transaction (the admin page's, which writes its audit entry too), it runs inside it.
+ * Removes the account and everything keyed to it: tokens, codes and social links here; screeners,
+ * watchlists and backtests cascade from users (foreign keys are on in SQLite too); jobs have no
+ * foreign key and go explicitly. The stored picture file goes once the rows are gone. Given a
+ * transaction (the admin page's, which writes its audit entry too), the rows go inside it and the
+ * caller removes the returned picture after its commit (`deletePictureOf`).
  */
-export async function deleteAccount(userId: string, trx?: DB): Promise<void> {
-  if (trx) return deleteAccountRows(trx, userId);
+export async function deleteAccount(userId: string, trx?: DB): Promise<{ picture: string | null }> {
+  if (trx) return { picture: await deleteAccountRows(trx, userId) };
   const db = await getDb();
-  await db.transaction().execute((t) => deleteAccountRows(t, userId));
+  const picture = await db.transaction().execute((t) => deleteAccountRows(t, userId));
+  await deletePictureOf(picture);
+  return { picture: null };
 }
 
-async function deleteAccountRows(trx: DB, userId: string): Promise<void> {
-  const row = await trx.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
+/** Removes a stored profile picture by its URL (nothing when null or not ours). */
+export async function deletePictureOf(pictureUrl: string | null): Promise<void> {
+  await deletePictureFile(pictureFileOfUrl(pictureUrl));
+}
+
+async function deleteAccountRows(trx: DB, userId: string): Promise<string | null> {
+  const row = await trx.selectFrom('users').select(['id', 'email', 'profile_picture']).where('id', '=', userId).executeTakeFirst();
   if (!row) throw notFound('User not found.');
+  await trx.deleteFrom('jobs').where('user_id', '=', userId).execute();
   await trx.deleteFrom('access_tokens').where('user_id', '=', userId).execute();
   await trx
     .deleteFrom('one_time_codes')
@@ -223,6 +226,7 @@ async function deleteAccountRows(trx: DB, userId: string): Promise<void> {
     .execute();
   await trx.deleteFrom('oauth_accounts').where('user_id', '=', userId).execute();
   await trx.deleteFrom('users').where('id', '=', userId).execute();
+  return row.profile_picture;
 }
 
 export type OAuthProfile = {

@@ -87,3 +87,25 @@ export function FormErrors({ errors, id }: { errors?: string[]; id: string }) {
     </p>
   );
 }
+
+/** A file input with the same label, hint and error wiring as TextField (files never refill). */
+export function FileField({ meta, label, hint, accept }: { meta: FieldMetadata<File | undefined>; label: string; hint?: string; accept?: string }) {
+  const hintId = hint ? `${meta.id}-hint` : undefined;
+  const props = getInputProps(meta, { type: 'file', ariaDescribedBy: hintId });
+  return (
+    <div className="field">
+      <label htmlFor={meta.id}>{label}</label>
+      {hint ? (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
+      <input {...props} key={props.key} accept={accept} />
+      {meta.errors?.length ? (
+        <p id={meta.errorId} className="field__error">
+          {meta.errors.join(' ')}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -125,12 +125,15 @@ export function ModalHost({ serverModal }: { serverModal: ModalState | null }) {
   const hydrated = useHydrated();
   const location = useLocation();
   const [clientModal, setClientModal] = useState<ModalState | null>(null);
-  const [dismissedAt, setDismissedAt] = useState<string | null>(null);
+  // The server modal that was closed, by identity: loader data keeps its objects until the next
+  // revalidation, and a form answered with a 4xx moves to a new location without revalidating,
+  // so remembering the location instead would bring a closed flash modal back.
+  const [dismissed, setDismissed] = useState<ModalState | null>(null);
 
   useEffect(() => subscribeToModals(setClientModal), []);
   useEffect(() => setClientModal(null), [location.key]);
 
-  const active = clientModal ?? (dismissedAt === location.key ? null : serverModal);
+  const active = clientModal ?? (serverModal === dismissed ? null : serverModal);
   if (!active) return null;
   if (!hydrated) return <StaticModal state={active} href={closeHref(location.pathname, location.search)} />;
   return (
@@ -139,7 +142,7 @@ export function ModalHost({ serverModal }: { serverModal: ModalState | null }) {
       state={active}
       onClosed={() => {
         setClientModal(null);
-        setDismissedAt(location.key);
+        setDismissed(serverModal);
       }}
     />
   );

@@ -1,0 +1,119 @@
+import { DomainError } from './errors';
+
+// Request bodies with a size cap, for uploads: the body is counted as it streams in and reading
+// stops at the cap, so an oversized upload is refused without being held in memory. In forms,
+// the file name of each part is kept exactly as sent (for the caller to refuse tricks).
+
+export const FORM_UNREADABLE_DETAIL = 'The form could not be read. Send it again.';
+export const FORM_MEDIA_TYPE_DETAIL = 'Send the form as multipart/form-data or application/x-www-form-urlencoded.';
+
+/**
+ * How much of an oversized body is still read (and thrown away) before answering: a browser
+ * that is still sending when the answer comes may show a network error instead of the message.
+ * Beyond this the connection is cut.
+ */
+export const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+const FORM_TYPES = new Set(['multipart/form-data', 'application/x-www-form-urlencoded']);
+
+type Counted = { stream: ReadableStream<Uint8Array>; exceeded: () => boolean; drain: () => Promise<void> };
+
+function countedBody(source: ReadableStream<Uint8Array>, maxBytes: number): Counted {
+  const reader = source.getReader();
+  // One read at a time: Node request streams stall when a second read waits beside a first
+  // (the parser's pull and the drain below could otherwise overlap).
+  let queue: Promise<unknown> = Promise.resolve();
+  const read = (): Promise<ReadableStreamReadResult<Uint8Array>> => {
+    const next = queue.then(() => reader.read());
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  let size = 0;
+  let over = false;
+  let draining: Promise<void> | undefined;
+  const drain = () => {
+    draining ??= (async () => {
+      try {
+        while (size <= DRAIN_LIMIT_BYTES) {
+          const { done, value } = await read();
+          if (done) return;
+          size += value.byteLength;
+        }
+        await reader.cancel();
+      } catch {
+        // The client went away: nothing left to drain.
+      }
+    })();
+    return draining;
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await read();
+      if (done) {
+        controller.close();
+        return;
+      }
+      size += value.byteLength;
+      if (size > maxBytes) {
+        over = true;
+        controller.error(new Error('form body over the limit'));
+        return;
+      }
+      controller.enqueue(value);
+    },
+    cancel() {
+      void drain();
+    },
+  });
+  return { stream, exceeded: () => over, drain };
+}
+
+/**
+ * Reads a urlencoded or multipart form of at most `maxBytes`. Too large: 413 with `tooLargeDetail`;
+ * another media type: 415; a malformed body: 400. Never a 500.
+ */
+export async function readFormData(request: Request, opts: { maxBytes: number; tooLargeDetail: string }): Promise<FormData> {
+  const type = (request.headers.get('Content-Type') ?? '').split(';')[0].trim().toLowerCase();
+  if (!FORM_TYPES.has(type)) throw new DomainError(415, FORM_MEDIA_TYPE_DETAIL);
+  if (!request.body) return new FormData();
+  const tooLarge = new DomainError(413, opts.tooLargeDetail);
+  const counted = countedBody(request.body, opts.maxBytes);
+  const declared = Number(request.headers.get('Content-Length') ?? '');
+  if (Number.isFinite(declared) && declared > opts.maxBytes) {
+    await counted.drain();
+    throw tooLarge;
+  }
+  const capped = new Request(request.url, {
+    method: 'POST',
+    headers: request.headers,
+    body: counted.stream,
+    // Node's fetch needs this for a streamed body; the DOM typings do not know the option yet.
+    duplex: 'half',
+  } as RequestInit);
+  try {
+    return await capped.formData();
+  } catch {
+    await counted.drain();
+    if (counted.exceeded()) throw tooLarge;
+    throw new DomainError(400, FORM_UNREADABLE_DETAIL);
+  }
+}
+
+/** Reads a raw body (an upload sent as the body itself) of at most `maxBytes`; too large: 413. */
+export async function readBodyBytes(request: Request, opts: { maxBytes: number; tooLargeDetail: string }): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array(0);
+  const tooLarge = new DomainError(413, opts.tooLargeDetail);
+  const counted = countedBody(request.body, opts.maxBytes);
+  const declared = Number(request.headers.get('Content-Length') ?? '');
+  if (Number.isFinite(declared) && declared > opts.maxBytes) {
+    await counted.drain();
+    throw tooLarge;
+  }
+  try {
+    return new Uint8Array(await new Response(counted.stream).arrayBuffer());
+  } catch {
+    await counted.drain();
+    if (counted.exceeded()) throw tooLarge;
+    throw new DomainError(400, 'The upload could not be read. Send it again.');
+  }
+}
