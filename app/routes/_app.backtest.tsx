@@ -6,12 +6,11 @@ import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { requireUser } from '~/services/auth/guard.server';
 import { redirectWithModal } from '~/services/auth/session.server';
-import { cancelBacktest, deleteBacktest, getBacktest, setBacktestShared } from '~/services/backtest/backtests.server';
+import { cancelBacktest, getBacktest, setBacktestShared } from '~/services/backtest/backtests.server';
 import { BacktestFormSchema } from '~/services/backtest/form';
-import { backtestFormPage, backtestPage, isBacktestId, runBacktestFromForm } from '~/services/backtest/page.server';
+import { backtestFormPage, backtestPage, deleteBacktestFromPage, isBacktestId, runBacktestFromForm } from '~/services/backtest/page.server';
 import { formFailure, invalidForm } from '~/services/http/form-reply.server';
 import { isDomainError } from '~/services/http/errors';
-import { getScreener } from '~/services/screener/saved.server';
 import { BacktestForm } from '~/ui/backtest/BacktestForm';
 import { BacktestList } from '~/ui/backtest/BacktestList';
 import { BacktestProgress } from '~/ui/backtest/BacktestProgress';
@@ -109,11 +108,8 @@ export async function action({ request }: ActionFunctionArgs) {
         return redirect(`/backtest?backtest_id=${v.id}#share-title`);
       case 'delete': {
         if (v.confirmed !== 'true') return redirect(here);
-        const b = await getBacktest(user.id, v.id);
-        await deleteBacktest(user.id, v.id);
-        const screenerLeft = b.screenerId ? await getScreener(user.id, b.screenerId).then(() => true, () => false) : false;
-        const to = screenerLeft ? `/backtest?screener_id=${b.screenerId}` : '/screener/manage';
-        return redirectWithModal(session, to, { kind: 'info', title: 'Backtest deleted', content: `The backtest “${b.name}” was deleted.`, mode: 'info' });
+        const { name, backTo } = await deleteBacktestFromPage(user.id, v.id);
+        return redirectWithModal(session, backTo, { kind: 'info', title: 'Backtest deleted', content: `The backtest “${name}” was deleted.`, mode: 'info' });
       }
     }
   } catch (e) {

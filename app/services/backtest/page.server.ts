@@ -6,7 +6,7 @@ import { getMetric } from '../metrics/catalogue';
 import { ruleToText, type Screen } from '../screener/model';
 import { getScreener } from '../screener/saved.server';
 import { screenToQuery } from '../screener/url';
-import { createBacktest, defaultParams, getBacktest, getSharedBacktest, listBacktests, type BacktestListItem, type BacktestView } from './backtests.server';
+import { createBacktest, defaultParams, deleteBacktest, getBacktest, getSharedBacktest, listBacktests, type BacktestListItem, type BacktestView } from './backtests.server';
 import type { BacktestParams } from './engine/params';
 import { formDefaults, formToParams, type BacktestForm } from './form';
 import { isResultTable, RESULT_TABLES, resultTable } from './result-csv';
@@ -95,6 +95,14 @@ export async function runBacktestFromForm(userId: string, screenerId: string, fo
     benchmark = permaticker;
   }
   return createBacktest(userId, { screenerId, params: formToParams(form, benchmark) });
+}
+
+/** Deletes a backtest; where to go next: its screener's backtest page, or the saved screeners if that is gone too. */
+export async function deleteBacktestFromPage(userId: string, id: string): Promise<{ name: string; backTo: string }> {
+  const b = await getBacktest(userId, id);
+  await deleteBacktest(userId, id);
+  const screenerLeft = b.screenerId ? await getScreener(userId, b.screenerId).then(() => true, () => false) : false;
+  return { name: b.name, backTo: screenerLeft ? `/backtest?screener_id=${b.screenerId}` : '/screener/manage' };
 }
 
 export type BacktestPage = { backtest: BacktestHeader; result: ResultView | null; problems: string[] };
