@@ -4,6 +4,7 @@ import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as profileRoute from '~/routes/_app.profile';
+import * as meApi from '~/routes/api.v1.auth.me';
 import * as pictureApi from '~/routes/api.v1.auth.me.picture';
 import * as avatarRoute from '~/routes/uploads.avatars.$file';
 import { sniffPictureFormat } from '~/services/auth/picture-image.server';
@@ -295,6 +296,17 @@ forEachDatabase('profile picture uploads', () => {
       expect(removed.status).toBe(200);
       expect((removed.body as { profile_picture: unknown }).profile_picture).toBeNull();
       expect(existsSync(path.join(picturesDir(), path.basename(url)))).toBe(false);
+
+      // PATCH /api/v1/auth/me replacing an uploaded picture by an address does not keep the file.
+      const again = await callRoute(pictureApi, { method: 'POST', token, body: new Uint8Array(fx.webp) });
+      const stored = path.join(picturesDir(), path.basename((again.body as { profile_picture: string }).profile_picture));
+      expect(existsSync(stored)).toBe(true);
+      const patched = await callRoute(meApi, { method: 'PATCH', token, json: { profile_picture: 'https://pictures.example/me.png' } });
+      expect(patched.status, patched.text).toBe(200);
+      expect(existsSync(stored)).toBe(false);
+      // …and the API cannot point the picture at a stored file (someone else's, say).
+      const sneaky = await callRoute(meApi, { method: 'PATCH', token, json: { profile_picture: url } });
+      expect(sneaky.status).toBe(422);
 
       expect((await callRoute(pictureApi, { method: 'POST', body: new Uint8Array(fx.png) })).status).toBe(401);
       expect((await callRoute(pictureApi, { method: 'GET', token })).status).toBe(405);
