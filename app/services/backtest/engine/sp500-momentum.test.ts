@@ -53,11 +53,16 @@ function load() {
 
 const title = `momentum backtest on real S&P 500 prices${present ? '' : ` (skipped: ${file} is absent)`}`;
 
-describe.skipIf(!present)(title, () => {
-  const data = present ? load() : null;
+// The suite reads the file while it is collected, so without the file it is not collected at all.
+(present ? describe : describe.skip)(title, () => {
+  if (!present) {
+    it.skip('needs the real prices', () => undefined);
+    return;
+  }
+  const data = load();
   const screen = screenOf(['ret_12m > 0'], { ranking: [{ metric: 'ret_12m', direction: 'desc', weight: 1 }] });
   const params = BacktestParamsSchema.parse({ start: '2013-02-08', end: '2018-02-07', rebalance: 'monthly', topN: 10, commissionBps: 5, slippageBps: 5 });
-  const run = () => runBacktest({ ...data!, screen, params });
+  const run = () => runBacktest({ ...data, screen, params });
   const result = run();
   const s = result.statistics;
 
