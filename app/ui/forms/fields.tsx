@@ -1,9 +1,32 @@
+import type { ReactNode } from 'react';
 import { getInputProps, getSelectProps, type FieldMetadata } from '@conform-to/react';
 
-// Accessible fields for Conform forms: every input has a label, its errors are linked with
-// aria-describedby, and the value survives a failed submit (Conform's defaultValue).
+// Accessible fields for Conform forms: every input has a label, its hint and errors are linked
+// with aria-describedby, and the value survives a failed submit (Conform's defaultValue).
 
 type InputType = 'text' | 'email' | 'password' | 'search' | 'number' | 'date' | 'hidden';
+
+const hintIdOf = (meta: { id: string }, hint?: string) => (hint ? `${meta.id}-hint` : undefined);
+
+/** Label, hint, the control, and its errors: the one layout every field shares. */
+function FieldShell({ meta, label, hint, children }: { meta: { id: string; errorId: string; errors?: string[] }; label: string; hint?: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label htmlFor={meta.id}>{label}</label>
+      {hint ? (
+        <p id={hintIdOf(meta, hint)} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
+      {children}
+      {meta.errors?.length ? (
+        <p id={meta.errorId} className="field__error">
+          {meta.errors.join(' ')}
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
 export function TextField({
   meta,
@@ -22,23 +45,11 @@ export function TextField({
   autoFocus?: boolean;
   inputMode?: 'numeric' | 'decimal' | 'text' | 'email';
 }) {
-  const hintId = hint ? `${meta.id}-hint` : undefined;
-  const props = getInputProps(meta, { type: type === 'hidden' ? 'hidden' : type, ariaDescribedBy: hintId });
+  const props = getInputProps(meta, { type: type === 'hidden' ? 'hidden' : type, ariaDescribedBy: hintIdOf(meta, hint) });
   return (
-    <div className="field">
-      <label htmlFor={meta.id}>{label}</label>
-      {hint ? (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
-      ) : null}
+    <FieldShell meta={meta} label={label} hint={hint}>
       <input {...props} key={props.key} autoComplete={autoComplete} autoFocus={autoFocus} inputMode={inputMode} />
-      {meta.errors?.length ? (
-        <p id={meta.errorId} className="field__error">
-          {meta.errors.join(' ')}
-        </p>
-      ) : null}
-    </div>
+    </FieldShell>
   );
 }
 
@@ -53,16 +64,9 @@ export function SelectField({
   options: readonly { value: string; label: string }[];
   hint?: string;
 }) {
-  const hintId = hint ? `${meta.id}-hint` : undefined;
-  const props = getSelectProps(meta, { ariaDescribedBy: hintId });
+  const props = getSelectProps(meta, { ariaDescribedBy: hintIdOf(meta, hint) });
   return (
-    <div className="field">
-      <label htmlFor={meta.id}>{label}</label>
-      {hint ? (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
-      ) : null}
+    <FieldShell meta={meta} label={label} hint={hint}>
       <select {...props} key={props.key}>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
@@ -70,12 +74,17 @@ export function SelectField({
           </option>
         ))}
       </select>
-      {meta.errors?.length ? (
-        <p id={meta.errorId} className="field__error">
-          {meta.errors.join(' ')}
-        </p>
-      ) : null}
-    </div>
+    </FieldShell>
+  );
+}
+
+/** A file input with the same label, hint and error wiring (files never refill). */
+export function FileField({ meta, label, hint, accept }: { meta: FieldMetadata<File | undefined>; label: string; hint?: string; accept?: string }) {
+  const props = getInputProps(meta, { type: 'file', ariaDescribedBy: hintIdOf(meta, hint) });
+  return (
+    <FieldShell meta={meta} label={label} hint={hint}>
+      <input {...props} key={props.key} accept={accept} />
+    </FieldShell>
   );
 }
 
@@ -85,27 +94,5 @@ export function FormErrors({ errors, id }: { errors?: string[]; id: string }) {
     <p id={id} className="form-errors" role="alert">
       {errors.join(' ')}
     </p>
-  );
-}
-
-/** A file input with the same label, hint and error wiring as TextField (files never refill). */
-export function FileField({ meta, label, hint, accept }: { meta: FieldMetadata<File | undefined>; label: string; hint?: string; accept?: string }) {
-  const hintId = hint ? `${meta.id}-hint` : undefined;
-  const props = getInputProps(meta, { type: 'file', ariaDescribedBy: hintId });
-  return (
-    <div className="field">
-      <label htmlFor={meta.id}>{label}</label>
-      {hint ? (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
-      ) : null}
-      <input {...props} key={props.key} accept={accept} />
-      {meta.errors?.length ? (
-        <p id={meta.errorId} className="field__error">
-          {meta.errors.join(' ')}
-        </p>
-      ) : null}
-    </div>
   );
 }
