@@ -1,12 +1,13 @@
-import { barAtOrBefore } from './calendar';
+import { barAt, type AlignedPrices } from './aligned-prices';
 import { investableAmount } from './trade-sizing';
-import type { PriceSeries, Trade } from './types';
+import type { Trade } from './types';
 
 // A portfolio through time: cash plus positions held as units of each security's total-return
 // index (so dividends are reinvested and splits cancel out). Securities are addressed by their
 // index in the run's series list, which is sorted by permaticker; held positions are kept in that
 // order, so every sum runs in the same order whatever produced the targets (bit-identical runs).
 // State lives in dense typed arrays: the equal-weighted universe holds thousands of positions.
+// Days are calendar indices; a position's current bar comes from the aligned prices (no cursors).
 
 export type Costs = { rate: number; fixed: number };
 
@@ -15,47 +16,40 @@ export type TradeSink = (t: Omit<Trade, 'date' | 'ticker'>) => void;
 export class Book {
   cash: number;
   private readonly units: Float64Array;
-  private readonly cursor: Int32Array;
   /** Held series indices, ascending. */
-  private held: Int32Array;
+  private readonly held: Int32Array;
   private heldCount = 0;
   /** Scratch, all zero between calls. */
   private readonly wanted: Float64Array;
   private readonly inUnion: Uint8Array;
   private readonly unionScratch: Int32Array;
-  /** Per series, in parallel arrays (monomorphic hot loops). */
-  private readonly daysOf: Int32Array[];
-  private readonly triOf: Float64Array[];
-  private readonly lastBar: Int32Array;
-  private readonly delisted: Uint8Array;
+  /** Scratch: each union member's bar during a rebalance. */
+  private readonly bar: Int32Array;
 
   constructor(
-    private readonly series: readonly PriceSeries[],
+    private readonly prices: AlignedPrices,
     initialCapital: number,
   ) {
     this.cash = initialCapital;
-    const n = series.length;
+    const n = prices.count;
     this.units = new Float64Array(n);
-    this.cursor = new Int32Array(n);
     this.held = new Int32Array(n);
     this.wanted = new Float64Array(n);
     this.inUnion = new Uint8Array(n);
     this.unionScratch = new Int32Array(n);
-    this.daysOf = series.map((x) => x.days);
-    this.triOf = series.map((x) => x.tri);
-    this.lastBar = Int32Array.from(series, (x) => x.days.length - 1);
-    this.delisted = Uint8Array.from(series, (x) => (x.delisted ? 1 : 0));
+    this.bar = new Int32Array(n);
   }
 
   /**
-   * Values the book at every close of calendar[a..b] (any trades at a's close already done),
+   * Values the book at every close of calendar days a..b (any trades at a's close already done),
    * turning delisted holdings into cash on their last day. Holdings do not change inside the
    * range, so each security's bars are walked in one sequential run (cache-friendly: the
    * equal-weighted universe holds thousands); per day the positions are still summed in
    * permaticker order. Returns how many positions were closed by delistings.
    */
-  closeRange(calendar: Int32Array, a: number, b: number, out: Float64Array, sink: ((t: number, trade: Omit<Trade, 'date' | 'ticker'>) => void) | null): number {
-    const { held, cursor, units, daysOf, triOf, lastBar, delisted } = this;
+  closeRange(a: number, b: number, out: Float64Array, sink: ((t: number, trade: Omit<Trade, 'date' | 'ticker'>) => void) | null): number {
+    const { held, units, prices } = this;
+    const { tri: triOf, first, lastIn, offset, gaps, settle, last: lastBar } = prices;
     const len = b - a + 1;
     const acc = new Float64Array(len);
     const proceedsAt = new Float64Array(len);
@@ -63,26 +57,45 @@ export class Book {
     let kept = 0;
     for (let k = 0; k < this.heldCount; k++) {
       const i = held[k];
-      const days = daysOf[i];
       const tri = triOf[i];
-      const last = lastBar[i];
       const u = units[i];
-      const gone = delisted[i] === 1;
-      let c = cursor[i];
-      let settledAt = -1;
-      for (let t = a; t <= b; t++) {
-        const day = calendar[t];
-        while (c < last && days[c + 1] <= day) c++;
-        if (gone && c === last && days[last] <= day) {
-          settledAt = t;
-          break;
+      const settledAt = settle[i] <= b ? Math.max(a, settle[i]) : -1;
+      const stop = settledAt < 0 ? b : settledAt - 1;
+      const g = gaps[i];
+      if (g === null) {
+        // Dense: before the first bar the bar before the calendar, then one bar per day, then the last.
+        const f = first[i];
+        const l = lastIn[i];
+        const off = offset[i];
+        let t = a;
+        if (t < f && t <= stop) {
+          const v = u * tri[off + f - 1];
+          for (; t < f && t <= stop; t++) acc[t - a] += v;
         }
-        acc[t - a] += u * tri[c];
+        const e = l < stop ? l : stop;
+        for (; t <= e; t++) acc[t - a] += u * tri[off + t];
+        if (t <= stop) {
+          const v = u * tri[off + l];
+          for (; t <= stop; t++) acc[t - a] += v;
+        }
+      } else if (a <= stop) {
+        const f = first[i];
+        const l = lastIn[i];
+        let c = barAt(prices, i, a);
+        let gp = 0;
+        while (gp < g.length && g[gp] <= a) gp++;
+        acc[0] += u * tri[c];
+        for (let t = a + 1; t <= stop; t++) {
+          if (t >= f && t <= l) {
+            if (gp < g.length && g[gp] === t) gp++;
+            else c++;
+          }
+          acc[t - a] += u * tri[c];
+        }
       }
-      cursor[i] = c;
       if (settledAt < 0) held[kept++] = i;
       else {
-        const value = u * tri[last];
+        const value = u * tri[lastBar[i]];
         proceedsAt[settledAt - a] += value;
         units[i] = 0;
         events.push({ t: settledAt, i, value });
@@ -98,58 +111,50 @@ export class Book {
     if (sink) {
       events.sort((x, y) => x.t - y.t || x.i - y.i);
       for (const e of events) {
-        const s = this.series[e.i];
-        const last = lastBar[e.i];
-        sink(e.t, { permaticker: s.permaticker, side: 'sell', reason: 'delisted', value: e.value, price: s.close[last], shares: e.value / s.close[last], cost: 0 });
+        const close = prices.close[e.i][lastBar[e.i]];
+        sink(e.t, { permaticker: prices.permaticker[e.i], side: 'sell', reason: 'delisted', value: e.value, price: close, shares: e.value / close, cost: 0 });
       }
     }
     return events.length;
   }
 
-  /** Moves every position's cursor to its last bar on or before `day`. */
-  advance(day: number): void {
-    const { held, cursor, daysOf, lastBar } = this;
-    for (let k = 0; k < this.heldCount; k++) {
-      const i = held[k];
-      const days = daysOf[i];
-      const last = lastBar[i];
-      let c = cursor[i];
-      while (c < last && days[c + 1] <= day) c++;
-      cursor[i] = c;
-    }
-  }
-
-  value(): number {
-    const { held, cursor, units, triOf } = this;
+  /** Cash plus every position at the close of calendar day t. */
+  value(t: number): number {
+    const { held, units, prices } = this;
+    const triOf = prices.tri;
     let sum = 0;
     for (let k = 0; k < this.heldCount; k++) {
       const i = held[k];
-      sum += units[i] * triOf[i][cursor[i]];
+      sum += units[i] * triOf[i][barAt(prices, i, t)];
     }
     return this.cash + sum;
   }
 
   /**
-   * Trades to the targets (series indices and weights) at the close of `day`. Targets that cannot
-   * trade (no bar yet, or delisted before `day`) stay cash. Returns the traded value and costs.
+   * Trades to the targets (series indices and weights) at the close of calendar day t. Targets
+   * that cannot trade (no bar yet, or delisted before t) stay cash. Returns the traded value and
+   * costs.
    */
-  rebalance(day: number, targets: Int32Array, weights: Float64Array, costs: Costs, sink: TradeSink | null): { tradedValue: number; cost: number } {
-    const { series, wanted, inUnion, units, cursor } = this;
-    const value = this.value();
+  rebalance(t: number, targets: Int32Array, weights: Float64Array, costs: Costs, sink: TradeSink | null): { tradedValue: number; cost: number } {
+    const { prices, wanted, inUnion, units, bar } = this;
+    const { tri: triOf, close: closeOf, days: daysOf, delisted, last } = prices;
+    const day = prices.calendar[t];
+    const value = this.value(t);
     const union = this.unionScratch;
     let u = 0;
     for (let k = 0; k < this.heldCount; k++) {
-      inUnion[this.held[k]] = 1;
-      union[u++] = this.held[k];
+      const i = this.held[k];
+      inUnion[i] = 1;
+      bar[i] = barAt(prices, i, t);
+      union[u++] = i;
     }
     for (let k = 0; k < targets.length; k++) {
       const i = targets[k];
-      const s = series[i];
       if (!(weights[k] > 0)) continue;
       if (!inUnion[i]) {
-        const c = barAtOrBefore(s.days, day);
-        if (c < 0 || (s.delisted && s.days[s.days.length - 1] < day)) continue;
-        cursor[i] = c;
+        const c = barAt(prices, i, t);
+        if (c < 0 || (delisted[i] === 1 && daysOf[i][last[i]] < day)) continue;
+        bar[i] = c;
         units[i] = 0;
         inUnion[i] = 1;
         union[u++] = i;
@@ -163,7 +168,7 @@ export class Book {
     let trades = 0;
     for (let k = 0; k < n; k++) {
       const i = order[k];
-      current[k] = units[i] * series[i].tri[cursor[i]];
+      current[k] = units[i] * triOf[i][bar[i]];
       w[k] = wanted[i];
       if (current[k] !== 0 || w[k] !== 0) trades++;
     }
@@ -176,8 +181,7 @@ export class Book {
     const buys: Parameters<TradeSink>[0][] = [];
     for (let k = 0; k < n; k++) {
       const i = order[k];
-      const s = series[i];
-      const c = cursor[i];
+      const c = bar[i];
       const target = w[k] * invested;
       const delta = target - current[k];
       if (delta !== 0) {
@@ -186,7 +190,8 @@ export class Book {
         tradedValue += traded;
         cost += tradeCost;
         if (sink) {
-          const trade = { permaticker: s.permaticker, side: delta > 0 ? ('buy' as const) : ('sell' as const), reason: 'rebalance' as const, value: traded, price: s.close[c], shares: traded / s.close[c], cost: tradeCost };
+          const price = closeOf[i][c];
+          const trade = { permaticker: prices.permaticker[i], side: delta > 0 ? ('buy' as const) : ('sell' as const), reason: 'rebalance' as const, value: traded, price, shares: traded / price, cost: tradeCost };
           if (delta > 0) buys.push(trade);
           else sink(trade);
         }
@@ -194,7 +199,7 @@ export class Book {
       wanted[i] = 0;
       inUnion[i] = 0;
       if (target > 0) {
-        units[i] = target / s.tri[c];
+        units[i] = target / triOf[i][c];
         this.held[count++] = i;
         held += target;
       } else units[i] = 0;
