@@ -1,10 +1,11 @@
 import { toEpochDay } from '../../dates';
 import type { MetricSnapshot } from '../../metrics/engine/types';
 import type { PreparedUniverse, SecurityMeta } from '../../screener/engine/types';
+import { indexOfEach } from './permaticker-index';
 
 // The screener's prepareUniverse, with the per-security work done once for the whole backtest:
 // descriptive fields are coded into dictionaries shared by every date, so each rebalance only
-// joins its snapshot's rows by binary search. Same content as prepareUniverse (codes may differ,
+// joins its snapshot's rows in one merge walk. Same content as prepareUniverse (codes may differ,
 // their strings do not; prepare-universe.test.ts holds the two together).
 
 export function universePreparer(securities: readonly SecurityMeta[]): (snapshot: MetricSnapshot) => PreparedUniverse {
@@ -45,22 +46,11 @@ export function universePreparer(securities: readonly SecurityMeta[]): (snapshot
     const e = new Int32Array(n);
     const s = new Int32Array(n);
     const i = new Int32Array(n);
+    const meta = indexOfEach(snapshot.permatickers, perms);
     for (let r = 0; r < n; r++) {
-      const p = snapshot.permatickers[r];
-      let lo = 0;
-      let hi = perms.length - 1;
-      let j = -1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        if (perms[mid] === p) {
-          j = mid;
-          break;
-        }
-        if (perms[mid] < p) lo = mid + 1;
-        else hi = mid - 1;
-      }
+      const j = meta[r];
       if (j < 0) {
-        ticker[r] = String(p);
+        ticker[r] = String(snapshot.permatickers[r]);
         name[r] = '';
         e[r] = s[r] = i[r] = -1;
         continue;

@@ -67,3 +67,74 @@ export function groupPositions(size: number, rows: Int32Array, values: Float64Ar
 export function inTopPercent(better: number, groupSize: number, percent: number): boolean {
   return better === better && groupSize > 0 && better < (percent / 100) * groupSize;
 }
+
+/**
+ * The same pass/fail as `inTopPercent(groupPositions(...))`, as one cut value per group: a row
+ * passes when it has a value and a group and its value is at or beyond its group's cut (NaN = no
+ * row of the group passes). Fewer than p% of the n values are strictly better than v exactly when
+ * v is at least as good as the J-th best value, J = ⌈p/100 · n⌉ − 1, so each cut is one order
+ * statistic (a selection, no sort) and the test is one comparison per row.
+ */
+export function groupCuts(rows: Int32Array, values: Float64Array, group: Int32Array | null, higherIsBetter: boolean, percent: number): Float64Array {
+  let groups = 1;
+  if (group !== null) for (const r of rows) if (group[r] >= groups) groups = group[r] + 1;
+  const counts = new Int32Array(groups + 1);
+  for (const r of rows) {
+    const g = group === null ? 0 : group[r];
+    if (g >= 0 && values[r] === values[r]) counts[g + 1]++;
+  }
+  for (let g = 0; g < groups; g++) counts[g + 1] += counts[g];
+  const bucketed = new Float64Array(counts[groups]);
+  const fill = counts.slice(0, groups);
+  for (const r of rows) {
+    const g = group === null ? 0 : group[r];
+    if (g >= 0 && values[r] === values[r]) bucketed[fill[g]++] = values[r];
+  }
+  const cuts = new Float64Array(groups).fill(NaN);
+  for (let g = 0; g < groups; g++) {
+    const lo = counts[g];
+    const n = counts[g + 1] - lo;
+    const q = (percent / 100) * n;
+    if (n === 0 || !(q > 0)) continue;
+    const j = Math.min(Math.ceil(q) - 1, n - 1);
+    cuts[g] = select(bucketed, lo, lo + n, higherIsBetter ? lo + n - 1 - j : lo + j);
+  }
+  return cuts;
+}
+
+/** Passes `groupCuts`' test: the row's value is at or beyond its group's cut. */
+export function beyondCut(v: number, g: number, cuts: Float64Array, higherIsBetter: boolean): boolean {
+  if (g < 0) return false;
+  return higherIsBetter ? v >= cuts[g] : v <= cuts[g];
+}
+
+/** Moves a[lo..hi) so that a[k] holds the value an ascending sort would put there; returns it. */
+function select(a: Float64Array, lo: number, hi: number, k: number): number {
+  let l = lo;
+  let r = hi - 1;
+  while (l < r) {
+    const m = (l + r) >> 1;
+    // Median of three as the pivot (sorted runs and constant runs stay linear).
+    const x = a[l];
+    const y = a[m];
+    const z = a[r];
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    let i = l;
+    let j = r;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) r = j;
+    else if (k >= i) l = i;
+    else return a[k];
+  }
+  return a[k];
+}

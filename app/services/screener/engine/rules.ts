@@ -4,7 +4,7 @@ import { parseRule, type Expr } from '../expression';
 import { ruleToText, type Rule } from '../model';
 import { COMPARATORS } from './compare';
 import { compileExpr, metricColumn } from './compile-expression';
-import { groupPositions, inTopPercent } from './rank-within-group';
+import { beyondCut, groupCuts, groupPositions, type GroupPositions } from './rank-within-group';
 import type { CheckResult, PreparedUniverse } from './types';
 import { codesOf } from './universe';
 
@@ -143,11 +143,17 @@ export function compileRule(rule: Rule): CompiledRule {
         bind: (p, universe) => {
           const col = metricColumn(p.snapshot, metric);
           const group = within === 'universe' ? null : p[within].codes;
-          const pos = groupPositions(p.size, universe, col, group, side === 'top');
-          const test = (r: number) => inTopPercent(pos.better[r], pos.groupSize[r], percent);
+          const top = side === 'top';
+          // The row test compares with one cut per group; explanations count positions (on demand).
+          const cuts = groupCuts(universe, col, group, top, percent);
+          const inUniverse = new Uint8Array(p.size);
+          for (const r of universe) inUniverse[r] = 1;
+          const test = group === null ? (r: number) => inUniverse[r] === 1 && beyondCut(col[r], 0, cuts, top) : (r: number) => inUniverse[r] === 1 && beyondCut(col[r], group[r], cuts, top);
+          let positions: GroupPositions | null = null;
           return {
             test,
             check: (r) => {
+              const pos = (positions ??= groupPositions(p.size, universe, col, group, top));
               const groupName = within === 'universe' ? 'the universe' : p[within].codes[r] >= 0 ? p[within].dictionary[p[within].codes[r]] : null;
               const b = pos.better[r];
               const detail = Number.isNaN(b)
