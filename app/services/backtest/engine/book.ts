@@ -23,6 +23,7 @@ export class Book {
   private readonly wanted: Float64Array;
   private readonly inUnion: Uint8Array;
   private readonly unionScratch: Int32Array;
+  private readonly fresh: Int32Array;
   /** Scratch: each union member's bar during a rebalance. */
   private readonly bar: Int32Array;
 
@@ -37,6 +38,7 @@ export class Book {
     this.wanted = new Float64Array(n);
     this.inUnion = new Uint8Array(n);
     this.unionScratch = new Int32Array(n);
+    this.fresh = new Int32Array(n);
     this.bar = new Int32Array(n);
   }
 
@@ -140,14 +142,14 @@ export class Book {
     const { tri: triOf, close: closeOf, days: daysOf, delisted, last } = prices;
     const day = prices.calendar[t];
     const value = this.value(t);
-    const union = this.unionScratch;
-    let u = 0;
-    for (let k = 0; k < this.heldCount; k++) {
-      const i = this.held[k];
+    const { held: heldList, heldCount, fresh } = this;
+    for (let k = 0; k < heldCount; k++) {
+      const i = heldList[k];
       inUnion[i] = 1;
       bar[i] = barAt(prices, i, t);
-      union[u++] = i;
     }
+    let f = 0;
+    let ascending = true;
     for (let k = 0; k < targets.length; k++) {
       const i = targets[k];
       if (!(weights[k] > 0)) continue;
@@ -157,12 +159,17 @@ export class Book {
         bar[i] = c;
         units[i] = 0;
         inUnion[i] = 1;
-        union[u++] = i;
+        if (f > 0 && i < fresh[f - 1]) ascending = false;
+        fresh[f++] = i;
       }
       wanted[i] += weights[k];
     }
-    const order = union.subarray(0, u).sort();
-    const n = order.length;
+    // Held and new positions in series order: a merge (the universe's targets come ascending,
+    // a portfolio's few new ones are sorted first).
+    if (!ascending) fresh.subarray(0, f).sort();
+    const order = this.unionScratch;
+    let n = 0;
+    for (let x = 0, y = 0; x < heldCount || y < f; ) order[n++] = y >= f || (x < heldCount && heldList[x] < fresh[y]) ? heldList[x++] : fresh[y++];
     const current = new Float64Array(n);
     const w = new Float64Array(n);
     let trades = 0;
