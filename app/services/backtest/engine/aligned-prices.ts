@@ -18,6 +18,8 @@ export type AlignedPrices = {
   readonly delisted: Uint8Array;
   /** Index of the series' last bar (-1 when it has none). */
   readonly last: Int32Array;
+  /** Epoch day of the series' last bar (-1 when it has none). */
+  readonly lastDay: Int32Array;
   /** Calendar index of the first bar inside the calendar (calendar.length when none). */
   readonly first: Int32Array;
   /** Calendar index of the last bar inside the calendar (-1 when none). */
@@ -77,6 +79,7 @@ export function alignPrices(series: readonly PriceSeries[], calendar: Int32Array
     close: series.map((s) => s.close),
     delisted: Uint8Array.from(series, (s) => (s.delisted ? 1 : 0)),
     last,
+    lastDay: Int32Array.from(series, (s) => (s.days.length > 0 ? s.days[s.days.length - 1] : -1)),
     first,
     lastIn,
     offset,

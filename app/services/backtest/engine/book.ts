@@ -1,6 +1,8 @@
 import { barAt, type AlignedPrices } from './aligned-prices';
 import { investableAmount } from './trade-sizing';
+import type { TradeDayPrices } from './trade-day-prices';
 import type { Trade } from './types';
+import { Valuation } from './valuation';
 
 // A portfolio through time: cash plus positions held as units of each security's total-return
 // index (so dividends are reinvested and splits cancel out). Securities are addressed by their
@@ -26,12 +28,20 @@ export class Book {
   private readonly fresh: Int32Array;
   /** Scratch: each union member's bar during a rebalance. */
   private readonly bar: Int32Array;
+  private readonly currentScratch: Float64Array;
+  private readonly weightScratch: Float64Array;
 
+  private readonly valuation: Valuation;
+
+  /** @param out the value curve, one entry per calendar day, complete after `finish()` */
   constructor(
     private readonly prices: AlignedPrices,
+    private readonly tradePrices: TradeDayPrices,
     initialCapital: number,
+    private readonly out: Float64Array,
   ) {
     this.cash = initialCapital;
+    this.valuation = new Valuation(prices, out);
     const n = prices.count;
     this.units = new Float64Array(n);
     this.held = new Int32Array(n);
@@ -40,64 +50,31 @@ export class Book {
     this.unionScratch = new Int32Array(n);
     this.fresh = new Int32Array(n);
     this.bar = new Int32Array(n);
+    this.currentScratch = new Float64Array(n);
+    this.weightScratch = new Float64Array(n);
   }
 
   /**
-   * Values the book at every close of calendar days a..b (any trades at a's close already done),
-   * turning delisted holdings into cash on their last day. Holdings do not change inside the
-   * range, so each security's bars are walked in one sequential run (cache-friendly: the
-   * equal-weighted universe holds thousands); per day the positions are still summed in
-   * permaticker order. Returns how many positions were closed by delistings.
+   * Holds the positions through the closes of calendar days a..b (any trades at a's close already
+   * done), turning delisted holdings into cash on their last day; the curve gets each day's cash
+   * now and the positions' value when the valuation flushes (`finish`). Returns how many
+   * positions were closed by delistings.
    */
-  closeRange(a: number, b: number, out: Float64Array, sink: ((t: number, trade: Omit<Trade, 'date' | 'ticker'>) => void) | null): number {
-    const { held, units, prices } = this;
-    const { tri: triOf, first, lastIn, offset, gaps, settle, last: lastBar } = prices;
+  closeRange(a: number, b: number, sink: ((t: number, trade: Omit<Trade, 'date' | 'ticker'>) => void) | null): number {
+    const { held, units, prices, valuation } = this;
+    const { tri: triOf, settle, last: lastBar } = prices;
     const len = b - a + 1;
-    const acc = new Float64Array(len);
     const proceedsAt = new Float64Array(len);
     const events: { t: number; i: number; value: number }[] = [];
     let kept = 0;
     for (let k = 0; k < this.heldCount; k++) {
       const i = held[k];
-      const tri = triOf[i];
       const u = units[i];
       const settledAt = settle[i] <= b ? Math.max(a, settle[i]) : -1;
-      const stop = settledAt < 0 ? b : settledAt - 1;
-      const g = gaps[i];
-      if (g === null) {
-        // Dense: before the first bar the bar before the calendar, then one bar per day, then the last.
-        const f = first[i];
-        const l = lastIn[i];
-        const off = offset[i];
-        let t = a;
-        if (t < f && t <= stop) {
-          const v = u * tri[off + f - 1];
-          for (; t < f && t <= stop; t++) acc[t - a] += v;
-        }
-        const e = l < stop ? l : stop;
-        for (; t <= e; t++) acc[t - a] += u * tri[off + t];
-        if (t <= stop) {
-          const v = u * tri[off + l];
-          for (; t <= stop; t++) acc[t - a] += v;
-        }
-      } else if (a <= stop) {
-        const f = first[i];
-        const l = lastIn[i];
-        let c = barAt(prices, i, a);
-        let gp = 0;
-        while (gp < g.length && g[gp] <= a) gp++;
-        acc[0] += u * tri[c];
-        for (let t = a + 1; t <= stop; t++) {
-          if (t >= f && t <= l) {
-            if (gp < g.length && g[gp] === t) gp++;
-            else c++;
-          }
-          acc[t - a] += u * tri[c];
-        }
-      }
+      valuation.hold(i, u, a, settledAt < 0 ? b : settledAt - 1);
       if (settledAt < 0) held[kept++] = i;
       else {
-        const value = u * tri[lastBar[i]];
+        const value = u * triOf[i][lastBar[i]];
         proceedsAt[settledAt - a] += value;
         units[i] = 0;
         events.push({ t: settledAt, i, value });
@@ -107,9 +84,11 @@ export class Book {
     let cash = this.cash;
     for (let t = 0; t < len; t++) {
       cash += proceedsAt[t];
-      out[a + t] = cash + acc[t];
+      this.out[a + t] = cash;
     }
     this.cash = cash;
+    valuation.cover(a, b);
+    valuation.maybeFlush();
     if (sink) {
       events.sort((x, y) => x.t - y.t || x.i - y.i);
       for (const e of events) {
@@ -120,34 +99,43 @@ export class Book {
     return events.length;
   }
 
-  /** Cash plus every position at the close of calendar day t. */
-  value(t: number): number {
-    const { held, units, prices } = this;
-    const triOf = prices.tri;
+  /** Values every recorded day: the curve is complete after this. */
+  finish(): void {
+    this.valuation.flush();
+  }
+
+  /** Cash plus every position at the close of trade day k. */
+  value(k: number): number {
+    const { held, units } = this;
+    const px = this.tradePrices.row(k);
     let sum = 0;
-    for (let k = 0; k < this.heldCount; k++) {
-      const i = held[k];
-      sum += units[i] * triOf[i][barAt(prices, i, t)];
+    for (let j = 0; j < this.heldCount; j++) {
+      const i = held[j];
+      sum += units[i] * px[i];
     }
     return this.cash + sum;
   }
 
   /**
-   * Trades to the targets (series indices and weights) at the close of calendar day t. Targets
-   * that cannot trade (no bar yet, or delisted before t) stay cash. Returns the traded value and
-   * costs.
+   * Trades to the targets (series indices and weights) at the close of trade day `trade`.
+   * Targets that cannot trade (no bar yet, or delisted before that day) stay cash. Returns the
+   * traded value and costs.
    */
-  rebalance(t: number, targets: Int32Array, weights: Float64Array, costs: Costs, sink: TradeSink | null): { tradedValue: number; cost: number } {
+  rebalance(trade: number, targets: Int32Array, weights: Float64Array, costs: Costs, sink: TradeSink | null): { tradedValue: number; cost: number } {
     const { prices, wanted, inUnion, units, bar } = this;
-    const { tri: triOf, close: closeOf, days: daysOf, delisted, last } = prices;
+    const { close: closeOf, delisted, lastDay } = prices;
+    const t = this.tradePrices.tradeDays[trade];
     const day = prices.calendar[t];
-    const value = this.value(t);
+    const px = this.tradePrices.row(trade);
     const { held: heldList, heldCount, fresh } = this;
+    let sum = 0;
     for (let k = 0; k < heldCount; k++) {
       const i = heldList[k];
       inUnion[i] = 1;
       bar[i] = barAt(prices, i, t);
+      sum += units[i] * px[i];
     }
+    const value = this.cash + sum;
     let f = 0;
     let ascending = true;
     for (let k = 0; k < targets.length; k++) {
@@ -155,7 +143,7 @@ export class Book {
       if (!(weights[k] > 0)) continue;
       if (!inUnion[i]) {
         const c = barAt(prices, i, t);
-        if (c < 0 || (delisted[i] === 1 && daysOf[i][last[i]] < day)) continue;
+        if (c < 0 || (delisted[i] === 1 && lastDay[i] < day)) continue;
         bar[i] = c;
         units[i] = 0;
         inUnion[i] = 1;
@@ -170,12 +158,12 @@ export class Book {
     const order = this.unionScratch;
     let n = 0;
     for (let x = 0, y = 0; x < heldCount || y < f; ) order[n++] = y >= f || (x < heldCount && heldList[x] < fresh[y]) ? heldList[x++] : fresh[y++];
-    const current = new Float64Array(n);
-    const w = new Float64Array(n);
+    const current = this.currentScratch.subarray(0, n);
+    const w = this.weightScratch.subarray(0, n);
     let trades = 0;
     for (let k = 0; k < n; k++) {
       const i = order[k];
-      current[k] = units[i] * triOf[i][bar[i]];
+      current[k] = units[i] * px[i];
       w[k] = wanted[i];
       if (current[k] !== 0 || w[k] !== 0) trades++;
     }
@@ -206,7 +194,7 @@ export class Book {
       wanted[i] = 0;
       inUnion[i] = 0;
       if (target > 0) {
-        units[i] = target / triOf[i][c];
+        units[i] = target / px[i];
         this.held[count++] = i;
         held += target;
       } else units[i] = 0;

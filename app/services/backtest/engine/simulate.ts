@@ -7,6 +7,7 @@ import { barAtOrBefore, signalIndices, tradingCalendar } from './calendar';
 import { BACKTEST_ENGINE_VERSION } from './params';
 import { indexOf, indexOfEach } from './permaticker-index';
 import { universePreparer } from './prepare-universe';
+import { TradeDayPrices } from './trade-day-prices';
 import { computeStatistics, drawdownSeries } from './statistics';
 import { BacktestCancelledError, BacktestInputError, type BacktestInputs, type BacktestResult, type Holding, type PriceSeries, type Rebalancing, type Trade } from './types';
 import { capWeights, targetWeights, trailingVolatility } from './weights';
@@ -62,11 +63,12 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
   const costs: Costs = { rate: (params.commissionBps + params.slippageBps) / 10_000, fixed: params.fixedCostPerTrade };
   const noCosts: Costs = { rate: 0, fixed: 0 };
 
-  const prices = alignPrices(series, calendar);
-  const book = new Book(prices, params.initialCapital);
-  const ewBook = benchmarkSeries ? null : new Book(prices, params.initialCapital);
   const equity = new Float64Array(calendar.length);
   const benchmark = new Float64Array(calendar.length);
+  const prices = alignPrices(series, calendar);
+  const tradePrices = new TradeDayPrices(prices, signals.map((s) => s + 1));
+  const book = new Book(prices, tradePrices, params.initialCapital, equity);
+  const ewBook = benchmarkSeries ? null : new Book(prices, tradePrices, params.initialCapital, benchmark);
   const trades: Trade[] = [];
   const rebalances: Rebalancing[] = [];
   let delistedHoldings = 0;
@@ -79,8 +81,8 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
   // Until the first trade everything is cash. Then period k runs from the trade day after signal
   // k to the day before the next trade; holdings only change at a period's first close.
   const firstTrade = signals.length > 0 ? signals[0] + 1 : calendar.length;
-  book.closeRange(0, firstTrade - 1, equity, null);
-  ewBook?.closeRange(0, firstTrade - 1, benchmark, null);
+  book.closeRange(0, firstTrade - 1, null);
+  ewBook?.closeRange(0, firstTrade - 1, null);
   for (let k = 0; k < signals.length; k++) {
     if (inputs.isCancelled?.()) throw new BacktestCancelledError();
     const s = signals[k];
@@ -89,16 +91,18 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
     yield { done: k + 1, total: signals.length };
     const a = s + 1;
     const b = k + 1 < signals.length ? signals[k + 1] : calendar.length - 1;
-    const valueBefore = book.value(a);
-    const { tradedValue, cost } = book.rebalance(a, signal.targets, signal.weights, costs, (x) => sinkAt(a, x));
+    const valueBefore = book.value(k);
+    const { tradedValue, cost } = book.rebalance(k, signal.targets, signal.weights, costs, (x) => sinkAt(a, x));
     rebalances.push({ ...signal.record, tradeDate: dates[a], valueBefore, tradedValue, cost });
     execIndices.push(a);
-    delistedHoldings += book.closeRange(a, b, equity, sinkAt);
+    delistedHoldings += book.closeRange(a, b, sinkAt);
     if (ewBook) {
-      ewBook.rebalance(a, signal.universe, new Float64Array(signal.universe.length).fill(1 / signal.universe.length), noCosts, null);
-      ewBook.closeRange(a, b, benchmark, null);
+      ewBook.rebalance(k, signal.universe, new Float64Array(signal.universe.length).fill(1 / signal.universe.length), noCosts, null);
+      ewBook.closeRange(a, b, null);
     }
   }
+  book.finish();
+  ewBook?.finish();
   if (benchmarkSeries) {
     const days = benchmarkSeries.days;
     let c = -1;
