@@ -4,7 +4,7 @@ import { parseRule, type Expr } from '../expression';
 import { ruleToText, type Rule } from '../model';
 import { COMPARATORS } from './compare';
 import { compileExpr, metricColumn } from './compile-expression';
-import { beyondCut, groupCuts, groupPositions, type GroupPositions } from './rank-within-group';
+import { beyondCut, groupCuts, groupPositions, inTopPercent, type GroupPositions } from './rank-within-group';
 import type { CheckResult, PreparedUniverse } from './types';
 import { codesOf } from './universe';
 
@@ -12,7 +12,12 @@ import { codesOf } from './universe';
 // Parsing happens once per screen (compileRule); binding to a snapshot's columns happens once per
 // date (bind), and is cheap.
 
-export type BoundRule = { test: (row: number) => boolean; check: (row: number) => CheckResult };
+export type BoundRule = {
+  /** The hot path: whether a row of the universe passes (rows outside it are never asked). */
+  test: (row: number) => boolean;
+  /** Pass or fail of any row, explained. */
+  check: (row: number) => CheckResult;
+};
 export type CompiledRule = { rule: Rule; text: string; bind: (p: PreparedUniverse, universe: Int32Array) => BoundRule };
 
 const nul = (v: number): number | null => (Number.isNaN(v) ? null : v);
@@ -146,9 +151,7 @@ export function compileRule(rule: Rule): CompiledRule {
           const top = side === 'top';
           // The row test compares with one cut per group; explanations count positions (on demand).
           const cuts = groupCuts(universe, col, group, top, percent);
-          const inUniverse = new Uint8Array(p.size);
-          for (const r of universe) inUniverse[r] = 1;
-          const test = group === null ? (r: number) => inUniverse[r] === 1 && beyondCut(col[r], 0, cuts, top) : (r: number) => inUniverse[r] === 1 && beyondCut(col[r], group[r], cuts, top);
+          const test = group === null ? (r: number) => beyondCut(col[r], 0, cuts, top) : (r: number) => beyondCut(col[r], group[r], cuts, top);
           let positions: GroupPositions | null = null;
           return {
             test,
@@ -161,7 +164,7 @@ export function compileRule(rule: Rule): CompiledRule {
                   ? `no ${within} (not ranked)`
                   : `${metric} is n/a (not ranked)`
                 : `${metric} is ${show(metric, col[r])}: ${side} ${b + 1} of ${pos.groupSize[r]} in ${groupName}`;
-              return { label, passes: test(r), values: [{ label: metric, metric, value: nul(col[r]) }], detail };
+              return { label, passes: inTopPercent(b, pos.groupSize[r], percent), values: [{ label: metric, metric, value: nul(col[r]) }], detail };
             },
           };
         },
