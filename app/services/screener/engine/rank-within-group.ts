@@ -138,3 +138,13 @@ function select(a: Float64Array, lo: number, hi: number, k: number): number {
   }
   return a[k];
 }
+
+/** `beyondCut` over many rows: the passing ones written to `out` (may be `rows`); returns their count. */
+export function keepBeyondCut(values: Float64Array, group: Int32Array | null, cuts: Float64Array, higherIsBetter: boolean, rows: Int32Array, out: Int32Array): number {
+  let k = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    if (beyondCut(values[r], group === null ? 0 : group[r], cuts, higherIsBetter)) out[k++] = r;
+  }
+  return k;
+}

@@ -6,29 +6,26 @@ import type { PreparedUniverse } from './types';
 // 1/n = worst with a value, 0 = n/a, so n/a sorts last), averaged with the weights. One metric
 // therefore orders by that metric; several make a Portfolio123-style composite rank.
 // Backtests rank on every rebalance date, so neither step calls a comparator per comparison:
-// scores come from one numeric sort of the values, the order from a quicksort with the
-// comparison written inline.
+// scores and the order come from quicksorts with the comparison written inline.
 
 export type Ranked = { order: Int32Array; score: Float64Array; rank: Float64Array };
 
 export function scoreRows(parts: readonly RankPart[], p: PreparedUniverse, rows: Int32Array): Float64Array {
   const total = new Float64Array(p.size);
   const weightSum = parts.reduce((s, x) => s + x.weight, 0);
-  const present = new Int32Array(rows.length);
-  const sorted = new Float64Array(rows.length);
+  const buffer = new Int32Array(rows.length);
   for (const part of parts) {
     const col = metricColumn(p.snapshot, part.metric);
     let n = 0;
-    for (const r of rows) if (!Number.isNaN(col[r])) present[n++] = r;
-    const values = sorted.subarray(0, n);
-    for (let i = 0; i < n; i++) values[i] = col[present[i]];
-    values.sort();
-    const desc = part.direction === 'desc';
+    for (const r of rows) if (!Number.isNaN(col[r])) buffer[n++] = r;
+    // Best first; tied values sit together, so they share the position of the first of them.
+    const present = buffer.subarray(0, n);
+    sortByValue(present, 0, n - 1, col);
+    if (part.direction === 'desc') present.reverse();
+    let tieStart = 0;
     for (let i = 0; i < n; i++) {
-      const r = present[i];
-      // Tied values share the best position: the count of values strictly better.
-      const tieStart = desc ? n - firstAbove(values, col[r]) : firstAtLeast(values, col[r]);
-      total[r] += (part.weight * (1 - tieStart / n)) / weightSum;
+      if (col[present[i]] !== col[present[tieStart]]) tieStart = i;
+      total[present[i]] += (part.weight * (1 - tieStart / n)) / weightSum;
     }
   }
   return total;
@@ -47,26 +44,39 @@ export function rankRows(parts: readonly RankPart[], p: PreparedUniverse, rows: 
   return { order, score, rank };
 }
 
-function firstAtLeast(a: Float64Array, v: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
+/** Sorts rows[lo..hi] (inclusive) by their values ascending (values have no NaN). */
+function sortByValue(rows: Int32Array, lo: number, hi: number, col: Float64Array): void {
+  while (hi - lo > 12) {
     const m = (lo + hi) >> 1;
-    if (a[m] < v) lo = m + 1;
-    else hi = m;
+    if (col[rows[m]] < col[rows[lo]]) swap(rows, m, lo);
+    if (col[rows[hi]] < col[rows[lo]]) swap(rows, hi, lo);
+    if (col[rows[hi]] < col[rows[m]]) swap(rows, hi, m);
+    const pivot = col[rows[m]];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (col[rows[i]] < pivot) i++;
+      while (pivot < col[rows[j]]) j--;
+      if (i <= j) swap(rows, i++, j--);
+    }
+    if (j - lo < hi - i) {
+      sortByValue(rows, lo, j, col);
+      lo = i;
+    } else {
+      sortByValue(rows, i, hi, col);
+      hi = j;
+    }
   }
-  return lo;
-}
-
-function firstAbove(a: Float64Array, v: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (a[m] <= v) lo = m + 1;
-    else hi = m;
+  for (let i = lo + 1; i <= hi; i++) {
+    const r = rows[i];
+    const v = col[r];
+    let j = i - 1;
+    while (j >= lo && v < col[rows[j]]) {
+      rows[j + 1] = rows[j];
+      j--;
+    }
+    rows[j + 1] = r;
   }
-  return lo;
 }
 
 /** Higher score first, then ticker, then permaticker (a total order: permatickers are unique). */

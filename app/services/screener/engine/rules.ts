@@ -2,9 +2,9 @@ import { getMetric } from '../../metrics/catalogue';
 import { formatMetricValue } from '../../metrics/format';
 import { parseRule, type Expr } from '../expression';
 import { ruleToText, type Rule } from '../model';
-import { COMPARATORS } from './compare';
+import { COMPARATORS, keepBetween, keepComparing, keepWhere } from './compare';
 import { compileExpr, metricColumn } from './compile-expression';
-import { beyondCut, groupCuts, groupPositions, inTopPercent, type GroupPositions } from './rank-within-group';
+import { beyondCut, groupCuts, groupPositions, inTopPercent, keepBeyondCut, type GroupPositions } from './rank-within-group';
 import type { CheckResult, PreparedUniverse } from './types';
 import { codesOf } from './universe';
 
@@ -13,8 +13,10 @@ import { codesOf } from './universe';
 // date (bind), and is cheap.
 
 export type BoundRule = {
-  /** The hot path: whether a row of the universe passes (rows outside it are never asked). */
+  /** Whether a row of the universe passes (rows outside it are never asked). */
   test: (row: number) => boolean;
+  /** The hot path: `test` over many universe rows, the passing ones written to `out` (may be `rows`); returns their count. */
+  keep: (rows: Int32Array, out: Int32Array) => number;
   /** Pass or fail of any row, explained. */
   check: (row: number) => CheckResult;
 };
@@ -45,6 +47,7 @@ export function compileRule(rule: Rule): CompiledRule {
           const col = metricColumn(p.snapshot, metric);
           return {
             test: (r) => cmp(col[r], value),
+            keep: (rows, out) => keepComparing(rule.op, col, value, rows, out),
             check: (r) => ({ label, passes: cmp(col[r], value), values: [{ label: metric, metric, value: nul(col[r]) }], detail: `${metric} is ${show(metric, col[r])}${naNote([col[r]])}` }),
           };
         },
@@ -58,7 +61,7 @@ export function compileRule(rule: Rule): CompiledRule {
         bind: (p) => {
           const col = metricColumn(p.snapshot, metric);
           const test = (r: number) => col[r] >= min && col[r] <= max;
-          return { test, check: (r) => ({ label, passes: test(r), values: [{ label: metric, metric, value: nul(col[r]) }], detail: `${metric} is ${show(metric, col[r])}${naNote([col[r]])}` }) };
+          return { test, keep: (rows, out) => keepBetween(col, min, max, rows, out), check: (r) => ({ label, passes: test(r), values: [{ label: metric, metric, value: nul(col[r]) }], detail: `${metric} is ${show(metric, col[r])}${naNote([col[r]])}` }) };
         },
       };
     }
@@ -75,6 +78,7 @@ export function compileRule(rule: Rule): CompiledRule {
           const test = (r: number) => column.codes[r] >= 0 && codes.has(column.codes[r]) === wantIn;
           return {
             test,
+            keep: (rows, out) => keepWhere(test, rows, out),
             check: (r) => {
               const v = column.codes[r] >= 0 ? column.dictionary[column.codes[r]] : null;
               return { label, passes: test(r), values: [{ label: field, metric: null, value: v }], detail: `${field} is ${v ?? 'n/a'}` };
@@ -95,6 +99,7 @@ export function compileRule(rule: Rule): CompiledRule {
           const test = (r: number) => cmp(a[r], factor * b[r]);
           return {
             test,
+            keep: (rows, out) => keepWhere(test, rows, out),
             check: (r) => ({
               label,
               passes: test(r),
@@ -123,6 +128,7 @@ export function compileRule(rule: Rule): CompiledRule {
           const test = (r: number) => cmp(a(r), b(r));
           return {
             test,
+            keep: (rows, out) => keepWhere(test, rows, out),
             check: (r) => {
               const [x, y] = [a(r), b(r)];
               const fmt = (v: number) => (Number.isNaN(v) ? 'n/a' : String(Number(v.toPrecision(6))));
@@ -155,6 +161,7 @@ export function compileRule(rule: Rule): CompiledRule {
           let positions: GroupPositions | null = null;
           return {
             test,
+            keep: (rows, out) => keepBeyondCut(col, group, cuts, top, rows, out),
             check: (r) => {
               const pos = (positions ??= groupPositions(p.size, universe, col, group, top));
               const groupName = within === 'universe' ? 'the universe' : p[within].codes[r] >= 0 ? p[within].dictionary[p[within].codes[r]] : null;

@@ -34,12 +34,7 @@ export function matchScreen(compiled: CompiledScreen, p: PreparedUniverse): Scre
   const bound = compiled.rules.map((r) => r.bind(p, universe));
   // Each rule keeps its survivors in place, in one buffer (the universe itself is kept).
   const kept = bound.length > 0 ? new Int32Array(rows.length) : rows;
-  for (const b of bound) {
-    let k = 0;
-    const test = b.test;
-    for (let i = 0; i < rows.length; i++) if (test(rows[i])) kept[k++] = rows[i];
-    rows = kept.subarray(0, k);
-  }
+  for (const b of bound) rows = kept.subarray(0, b.keep(rows, kept));
   let ranked: Int32Array;
   let score: Float64Array | null = null;
   let rank: Float64Array | null = null;
