@@ -13,7 +13,21 @@ import { Valuation } from './valuation';
 
 export type Costs = { rate: number; fixed: number };
 
-export type TradeSink = (t: Omit<Trade, 'date' | 'ticker'>) => void;
+/** The run's trades in the order they happen, labelled with their date and ticker. */
+export class TradeLog {
+  readonly trades: Trade[] = [];
+
+  constructor(
+    private readonly dates: readonly string[],
+    /** By series index. */
+    private readonly tickers: readonly string[],
+    private readonly permatickers: Int32Array,
+  ) {}
+
+  add(t: number, i: number, side: Trade['side'], reason: Trade['reason'], value: number, price: number, cost: number): void {
+    this.trades.push({ permaticker: this.permatickers[i], side, reason, value, price, shares: value / price, cost, date: this.dates[t], ticker: this.tickers[i] });
+  }
+}
 
 export class Book {
   cash: number;
@@ -60,7 +74,7 @@ export class Book {
    * now and the positions' value when the valuation flushes (`finish`). Returns how many
    * positions were closed by delistings.
    */
-  closeRange(a: number, b: number, sink: ((t: number, trade: Omit<Trade, 'date' | 'ticker'>) => void) | null): number {
+  closeRange(a: number, b: number, log: TradeLog | null): number {
     const { held, units, prices, valuation } = this;
     const { tri: triOf, settle, last: lastBar } = prices;
     const len = b - a + 1;
@@ -89,12 +103,9 @@ export class Book {
     this.cash = cash;
     valuation.cover(a, b);
     valuation.maybeFlush();
-    if (sink) {
+    if (log) {
       events.sort((x, y) => x.t - y.t || x.i - y.i);
-      for (const e of events) {
-        const close = prices.close[e.i][lastBar[e.i]];
-        sink(e.t, { permaticker: prices.permaticker[e.i], side: 'sell', reason: 'delisted', value: e.value, price: close, shares: e.value / close, cost: 0 });
-      }
+      for (const e of events) log.add(e.t, e.i, 'sell', 'delisted', e.value, prices.close[e.i][lastBar[e.i]], 0);
     }
     return events.length;
   }
@@ -121,7 +132,7 @@ export class Book {
    * Targets that cannot trade (no bar yet, or delisted before that day) stay cash. Returns the
    * traded value and costs.
    */
-  rebalance(trade: number, targets: Int32Array, weights: Float64Array, costs: Costs, sink: TradeSink | null): { tradedValue: number; cost: number } {
+  rebalance(trade: number, targets: Int32Array, weights: Float64Array, costs: Costs, log: TradeLog | null): { tradedValue: number; cost: number } {
     const { prices, wanted, inUnion, units, bar } = this;
     const { close: closeOf, delisted, lastDay } = prices;
     const t = this.tradePrices.tradeDays[trade];
@@ -173,7 +184,8 @@ export class Book {
     let held = 0;
     let count = 0;
     // Sells are logged before buys (they pay for them); each side in permaticker order.
-    const buys: Parameters<TradeSink>[0][] = [];
+    /** Buys wait for the sells: (union position, traded value, cost) triples. */
+    const buys: number[] = [];
     for (let k = 0; k < n; k++) {
       const i = order[k];
       const c = bar[i];
@@ -184,11 +196,9 @@ export class Book {
         const tradeCost = traded * costs.rate + costs.fixed;
         tradedValue += traded;
         cost += tradeCost;
-        if (sink) {
-          const price = closeOf[i][c];
-          const trade = { permaticker: prices.permaticker[i], side: delta > 0 ? ('buy' as const) : ('sell' as const), reason: 'rebalance' as const, value: traded, price, shares: traded / price, cost: tradeCost };
-          if (delta > 0) buys.push(trade);
-          else sink(trade);
+        if (log) {
+          if (delta > 0) buys.push(k, traded, tradeCost);
+          else log.add(t, i, 'sell', 'rebalance', traded, closeOf[i][c], tradeCost);
         }
       }
       wanted[i] = 0;
@@ -199,7 +209,11 @@ export class Book {
         held += target;
       } else units[i] = 0;
     }
-    if (sink) for (const b of buys) sink(b);
+    if (log)
+      for (let x = 0; x < buys.length; x += 3) {
+        const i = order[buys[x]];
+        log.add(t, i, 'buy', 'rebalance', buys[x + 1], closeOf[i][bar[i]], buys[x + 2]);
+      }
     this.heldCount = count;
     this.cash = value - held - cost;
     return { tradedValue, cost };

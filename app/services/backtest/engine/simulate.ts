@@ -2,14 +2,14 @@ import { fromEpochDay, toEpochDay } from '../../dates';
 import { compileScreen, matchScreen, resultRow, type PreparedUniverse } from '../../screener/engine';
 import type { MetricSnapshot } from '../../metrics/engine/types';
 import { alignPrices, barAt, type AlignedPrices } from './aligned-prices';
-import { Book, type Costs } from './book';
+import { Book, TradeLog, type Costs } from './book';
 import { barAtOrBefore, signalIndices, tradingCalendar } from './calendar';
 import { BACKTEST_ENGINE_VERSION } from './params';
 import { indexOf, indexOfEach } from './permaticker-index';
 import { universePreparer } from './prepare-universe';
 import { TradeDayPrices } from './trade-day-prices';
 import { computeStatistics, drawdownSeries } from './statistics';
-import { BacktestCancelledError, BacktestInputError, type BacktestInputs, type BacktestResult, type Holding, type PriceSeries, type Rebalancing, type Trade } from './types';
+import { BacktestCancelledError, BacktestInputError, type BacktestInputs, type BacktestResult, type Holding, type PriceSeries, type Rebalancing } from './types';
 import { capWeights, targetWeights, trailingVolatility } from './weights';
 
 // The backtest loop (DESIGN §8). The calendar is cut into periods at the trade days:
@@ -69,14 +69,15 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
   const tradePrices = new TradeDayPrices(prices, signals.map((s) => s + 1));
   const book = new Book(prices, tradePrices, params.initialCapital, equity);
   const ewBook = benchmarkSeries ? null : new Book(prices, tradePrices, params.initialCapital, benchmark);
-  const trades: Trade[] = [];
   const rebalances: Rebalancing[] = [];
   let delistedHoldings = 0;
   const benchBase = benchmarkSeries ? benchmarkBase(benchmarkSeries, calendar[0]) : 0;
   const execIndices: number[] = [];
-  const sinkAt = (t: number, x: Omit<Trade, 'date' | 'ticker'>) => {
-    trades.push({ ...x, date: dates[t], ticker: tickers.get(x.permaticker) ?? String(x.permaticker) });
-  };
+  const log = new TradeLog(
+    dates,
+    series.map((s) => tickers.get(s.permaticker) ?? String(s.permaticker)),
+    perms,
+  );
 
   // Until the first trade everything is cash. Then period k runs from the trade day after signal
   // k to the day before the next trade; holdings only change at a period's first close.
@@ -92,10 +93,10 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
     const a = s + 1;
     const b = k + 1 < signals.length ? signals[k + 1] : calendar.length - 1;
     const valueBefore = book.value(k);
-    const { tradedValue, cost } = book.rebalance(k, signal.targets, signal.weights, costs, (x) => sinkAt(a, x));
+    const { tradedValue, cost } = book.rebalance(k, signal.targets, signal.weights, costs, log);
     rebalances.push({ ...signal.record, tradeDate: dates[a], valueBefore, tradedValue, cost });
     execIndices.push(a);
-    delistedHoldings += book.closeRange(a, b, sinkAt);
+    delistedHoldings += book.closeRange(a, b, log);
     if (ewBook) {
       ewBook.rebalance(k, signal.universe, new Float64Array(signal.universe.length).fill(1 / signal.universe.length), noCosts, null);
       ewBook.closeRange(a, b, null);
@@ -131,7 +132,7 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
     drawdown: drawdownSeries(equity),
     statistics,
     rebalances,
-    trades,
+    trades: log.trades,
     delistedHoldings,
   };
 }
