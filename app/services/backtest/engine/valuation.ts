@@ -83,7 +83,14 @@ export class Valuation {
             const v = u * tri[off + f - 1];
             for (; t < f && t <= stop; t++) acc[t - base] += v;
           }
+          // One bar per day: unrolled (the hot loop of a run; each day's sum keeps its order).
           const end = l < stop ? l : stop;
+          for (; t + 3 <= end; t += 4) {
+            acc[t - base] += u * tri[off + t];
+            acc[t + 1 - base] += u * tri[off + t + 1];
+            acc[t + 2 - base] += u * tri[off + t + 2];
+            acc[t + 3 - base] += u * tri[off + t + 3];
+          }
           for (; t <= end; t++) acc[t - base] += u * tri[off + t];
           if (t <= stop) {
             const v = u * tri[off + l];
