@@ -40,7 +40,7 @@ export class Book {
   private readonly inUnion: Uint8Array;
   private readonly unionScratch: Int32Array;
   private readonly fresh: Int32Array;
-  /** Scratch: each union member's bar during a rebalance. */
+  /** Scratch: each union member's bar during a rebalance (held ones only when trades are logged). */
   private readonly bar: Int32Array;
   private readonly currentScratch: Float64Array;
   private readonly weightScratch: Float64Array;
@@ -80,19 +80,19 @@ export class Book {
     const len = b - a + 1;
     const proceedsAt = new Float64Array(len);
     const events: { t: number; i: number; value: number }[] = [];
+    valuation.hold(held, this.heldCount, units, settle, a, b);
     let kept = 0;
     for (let k = 0; k < this.heldCount; k++) {
       const i = held[k];
-      const u = units[i];
-      const settledAt = settle[i] <= b ? Math.max(a, settle[i]) : -1;
-      valuation.hold(i, u, a, settledAt < 0 ? b : settledAt - 1);
-      if (settledAt < 0) held[kept++] = i;
-      else {
-        const value = u * triOf[i][lastBar[i]];
-        proceedsAt[settledAt - a] += value;
-        units[i] = 0;
-        events.push({ t: settledAt, i, value });
+      if (settle[i] > b) {
+        held[kept++] = i;
+        continue;
       }
+      const settledAt = Math.max(a, settle[i]);
+      const value = units[i] * triOf[i][lastBar[i]];
+      proceedsAt[settledAt - a] += value;
+      units[i] = 0;
+      events.push({ t: settledAt, i, value });
     }
     this.heldCount = kept;
     let cash = this.cash;
@@ -143,7 +143,7 @@ export class Book {
     for (let k = 0; k < heldCount; k++) {
       const i = heldList[k];
       inUnion[i] = 1;
-      bar[i] = barAt(prices, i, t);
+      if (log) bar[i] = barAt(prices, i, t);
       sum += units[i] * px[i];
     }
     const value = this.cash + sum;
@@ -188,7 +188,6 @@ export class Book {
     const buys: number[] = [];
     for (let k = 0; k < n; k++) {
       const i = order[k];
-      const c = bar[i];
       const target = w[k] * invested;
       const delta = target - current[k];
       if (delta !== 0) {
@@ -198,7 +197,7 @@ export class Book {
         cost += tradeCost;
         if (log) {
           if (delta > 0) buys.push(k, traded, tradeCost);
-          else log.add(t, i, 'sell', 'rebalance', traded, closeOf[i][c], tradeCost);
+          else log.add(t, i, 'sell', 'rebalance', traded, closeOf[i][bar[i]], tradeCost);
         }
       }
       wanted[i] = 0;

@@ -32,12 +32,24 @@ export class TradeDayPrices {
     const { prices, rows, tradeDays } = this;
     const n = prices.count;
     const m = Math.min(BATCH, tradeDays.length - k0);
+    const { first, lastIn, offset, gaps } = prices;
     for (let i = 0; i < n; i++) {
       const tri = prices.tri[i];
-      for (let k = 0; k < m; k++) {
-        const c = barAt(prices, i, tradeDays[k0 + k]);
-        rows[k * n + i] = c < 0 ? Number.NaN : tri[c];
-      }
+      if (gaps[i] === null) {
+        // Dense: the bar before the calendar, then one bar per day, then the last (as barAt).
+        const f = first[i];
+        const l = lastIn[i];
+        const off = offset[i];
+        for (let k = 0; k < m; k++) {
+          const t = tradeDays[k0 + k];
+          const c = off + (t < f ? f - 1 : t > l ? l : t);
+          rows[k * n + i] = c < 0 ? Number.NaN : tri[c];
+        }
+      } else
+        for (let k = 0; k < m; k++) {
+          const c = barAt(prices, i, tradeDays[k0 + k]);
+          rows[k * n + i] = c < 0 ? Number.NaN : tri[c];
+        }
     }
     this.batchStart = k0;
   }

@@ -34,15 +34,26 @@ export class Valuation {
     this.spanEnd = b;
   }
 
-  /** `units` of series i are held at the closes of calendar days from..to. */
-  hold(i: number, units: number, from: number, to: number): void {
-    if (to < from) return;
-    if (this.count === this.series.length) this.grow();
-    const k = this.count++;
-    this.series[k] = i;
-    this.units[k] = units;
-    this.from[k] = from;
-    this.to[k] = to;
+  /**
+   * The book's positions (series `held[0..count)`, `units` by series) are held at the closes of
+   * calendar days a..b, each until the day before it is settled (`settle`, by series).
+   */
+  hold(held: Int32Array, count: number, units: Float64Array, settle: Int32Array, a: number, b: number): void {
+    while (this.count + count > this.series.length) this.grow();
+    const { series, from, to } = this;
+    const unitsOut = this.units;
+    let k = this.count;
+    for (let j = 0; j < count; j++) {
+      const i = held[j];
+      const last = settle[i] <= b ? Math.max(a, settle[i]) - 1 : b;
+      if (last < a) continue;
+      series[k] = i;
+      unitsOut[k] = units[i];
+      from[k] = a;
+      to[k] = last;
+      k++;
+    }
+    this.count = k;
   }
 
   /** Values the pending days when enough positions are recorded (call between periods). */
