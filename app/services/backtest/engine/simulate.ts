@@ -69,6 +69,7 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
   const tradePrices = new TradeDayPrices(prices, signals.map((s) => s + 1));
   const book = new Book(prices, tradePrices, params.initialCapital, equity);
   const ewBook = benchmarkSeries ? null : new Book(prices, tradePrices, params.initialCapital, benchmark);
+  const equalWeights = new Float64Array(ewBook ? series.length : 0);
   const rebalances: Rebalancing[] = [];
   let delistedHoldings = 0;
   const benchBase = benchmarkSeries ? benchmarkBase(benchmarkSeries, calendar[0]) : 0;
@@ -98,7 +99,7 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
     execIndices.push(a);
     delistedHoldings += book.closeRange(a, b, log);
     if (ewBook) {
-      ewBook.rebalance(k, signal.universe, new Float64Array(signal.universe.length).fill(1 / signal.universe.length), noCosts, null);
+      ewBook.rebalance(k, signal.universe, equalWeights.subarray(0, signal.universe.length).fill(1 / signal.universe.length), noCosts, null);
       ewBook.closeRange(a, b, null);
     }
   }

@@ -79,16 +79,18 @@ export function groupCuts(rows: Int32Array, values: Float64Array, group: Int32Ar
   let groups = 1;
   if (group !== null) for (const r of rows) if (group[r] >= groups) groups = group[r] + 1;
   const counts = new Int32Array(groups + 1);
-  for (const r of rows) {
-    const g = group === null ? 0 : group[r];
-    if (g >= 0 && values[r] === values[r]) counts[g + 1]++;
-  }
-  for (let g = 0; g < groups; g++) counts[g + 1] += counts[g];
-  const bucketed = new Float64Array(counts[groups]);
-  const fill = counts.slice(0, groups);
-  for (const r of rows) {
-    const g = group === null ? 0 : group[r];
-    if (g >= 0 && values[r] === values[r]) bucketed[fill[g]++] = values[r];
+  let bucketed: Float64Array;
+  if (group === null) {
+    bucketed = new Float64Array(rows.length);
+    let n = 0;
+    for (const r of rows) if (values[r] === values[r]) bucketed[n++] = values[r];
+    counts[1] = n;
+  } else {
+    for (const r of rows) if (group[r] >= 0 && values[r] === values[r]) counts[group[r] + 1]++;
+    for (let g = 0; g < groups; g++) counts[g + 1] += counts[g];
+    bucketed = new Float64Array(counts[groups]);
+    const fill = counts.slice(0, groups);
+    for (const r of rows) if (group[r] >= 0 && values[r] === values[r]) bucketed[fill[group[r]]++] = values[r];
   }
   const cuts = new Float64Array(groups).fill(NaN);
   for (let g = 0; g < groups; g++) {
@@ -108,35 +110,49 @@ export function beyondCut(v: number, g: number, cuts: Float64Array, higherIsBett
   return higherIsBetter ? v >= cuts[g] : v <= cuts[g];
 }
 
-/** Moves a[lo..hi) so that a[k] holds the value an ascending sort would put there; returns it. */
+/**
+ * Moves a[lo..hi) so that a[k] holds the value an ascending sort would put there; returns it.
+ * Floyd–Rivest selection: a recursive pass on a small sample brings the partition close to k.
+ */
 function select(a: Float64Array, lo: number, hi: number, k: number): number {
-  let l = lo;
-  let r = hi - 1;
-  while (l < r) {
-    const m = (l + r) >> 1;
-    // Median of three as the pivot (sorted runs and constant runs stay linear).
-    const x = a[l];
-    const y = a[m];
-    const z = a[r];
-    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
-    let i = l;
-    let j = r;
-    while (i <= j) {
-      while (a[i] < pivot) i++;
-      while (a[j] > pivot) j--;
-      if (i <= j) {
-        const t = a[i];
-        a[i] = a[j];
-        a[j] = t;
-        i++;
-        j--;
-      }
+  let left = lo;
+  let right = hi - 1;
+  while (right > left) {
+    if (right - left > 600) {
+      const n = right - left + 1;
+      const i = k - left + 1;
+      const z = Math.log(n);
+      const s = 0.5 * Math.exp((2 * z) / 3);
+      const sd = 0.5 * Math.sqrt((z * s * (n - s)) / n) * (i - n / 2 < 0 ? -1 : 1);
+      select(a, Math.max(left, Math.floor(k - (i * s) / n + sd)), Math.min(right, Math.floor(k + ((n - i) * s) / n + sd)) + 1, k);
     }
-    if (k <= j) r = j;
-    else if (k >= i) l = i;
-    else return a[k];
+    const t = a[k];
+    let i = left;
+    let j = right;
+    swap(a, left, k);
+    if (a[right] > t) swap(a, right, left);
+    while (i < j) {
+      swap(a, i, j);
+      i++;
+      j--;
+      while (a[i] < t) i++;
+      while (a[j] > t) j--;
+    }
+    if (a[left] === t) swap(a, left, j);
+    else {
+      j++;
+      swap(a, right, j);
+    }
+    if (j <= k) left = j + 1;
+    if (k <= j) right = j - 1;
   }
   return a[k];
+}
+
+function swap(a: Float64Array, i: number, j: number): void {
+  const t = a[i];
+  a[i] = a[j];
+  a[j] = t;
 }
 
 /** `beyondCut` over many rows: the passing ones written to `out` (may be `rows`); returns their count. */
