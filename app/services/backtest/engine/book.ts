@@ -1,169 +1,180 @@
-import { barAtOrBefore } from './calendar';
+import { barAt, type AlignedPrices } from './aligned-prices';
 import { investableAmount } from './trade-sizing';
-import type { PriceSeries, Trade } from './types';
+import type { TradeDayPrices } from './trade-day-prices';
+import type { Trade } from './types';
+import { Valuation } from './valuation';
 
 // A portfolio through time: cash plus positions held as units of each security's total-return
 // index (so dividends are reinvested and splits cancel out). Securities are addressed by their
 // index in the run's series list, which is sorted by permaticker; held positions are kept in that
 // order, so every sum runs in the same order whatever produced the targets (bit-identical runs).
 // State lives in dense typed arrays: the equal-weighted universe holds thousands of positions.
+// Days are calendar indices; a position's current bar comes from the aligned prices (no cursors).
 
 export type Costs = { rate: number; fixed: number };
 
-export type TradeSink = (t: Omit<Trade, 'date' | 'ticker'>) => void;
+/** The run's trades in the order they happen, labelled with their date and ticker. */
+export class TradeLog {
+  readonly trades: Trade[] = [];
+
+  constructor(
+    private readonly dates: readonly string[],
+    /** By series index. */
+    private readonly tickers: readonly string[],
+    private readonly permatickers: Int32Array,
+  ) {}
+
+  add(t: number, i: number, side: Trade['side'], reason: Trade['reason'], value: number, price: number, cost: number): void {
+    this.trades.push({ permaticker: this.permatickers[i], side, reason, value, price, shares: value / price, cost, date: this.dates[t], ticker: this.tickers[i] });
+  }
+}
 
 export class Book {
   cash: number;
   private readonly units: Float64Array;
-  private readonly cursor: Int32Array;
   /** Held series indices, ascending. */
-  private held: Int32Array;
+  private readonly held: Int32Array;
   private heldCount = 0;
   /** Scratch, all zero between calls. */
   private readonly wanted: Float64Array;
   private readonly inUnion: Uint8Array;
   private readonly unionScratch: Int32Array;
-  /** Per series, in parallel arrays (monomorphic hot loops). */
-  private readonly daysOf: Int32Array[];
-  private readonly triOf: Float64Array[];
-  private readonly lastBar: Int32Array;
-  private readonly delisted: Uint8Array;
+  private readonly fresh: Int32Array;
+  /** Scratch: each union member's bar during a rebalance (held ones only when trades are logged). */
+  private readonly bar: Int32Array;
+  private readonly currentScratch: Float64Array;
+  private readonly weightScratch: Float64Array;
 
+  private readonly valuation: Valuation;
+
+  /** @param out the value curve, one entry per calendar day, complete after `finish()` */
   constructor(
-    private readonly series: readonly PriceSeries[],
+    private readonly prices: AlignedPrices,
+    private readonly tradePrices: TradeDayPrices,
     initialCapital: number,
+    private readonly out: Float64Array,
   ) {
     this.cash = initialCapital;
-    const n = series.length;
+    this.valuation = new Valuation(prices, out);
+    const n = prices.count;
     this.units = new Float64Array(n);
-    this.cursor = new Int32Array(n);
     this.held = new Int32Array(n);
     this.wanted = new Float64Array(n);
     this.inUnion = new Uint8Array(n);
     this.unionScratch = new Int32Array(n);
-    this.daysOf = series.map((x) => x.days);
-    this.triOf = series.map((x) => x.tri);
-    this.lastBar = Int32Array.from(series, (x) => x.days.length - 1);
-    this.delisted = Uint8Array.from(series, (x) => (x.delisted ? 1 : 0));
+    this.fresh = new Int32Array(n);
+    this.bar = new Int32Array(n);
+    this.currentScratch = new Float64Array(n);
+    this.weightScratch = new Float64Array(n);
   }
 
   /**
-   * Values the book at every close of calendar[a..b] (any trades at a's close already done),
-   * turning delisted holdings into cash on their last day. Holdings do not change inside the
-   * range, so each security's bars are walked in one sequential run (cache-friendly: the
-   * equal-weighted universe holds thousands); per day the positions are still summed in
-   * permaticker order. Returns how many positions were closed by delistings.
+   * Holds the positions through the closes of calendar days a..b (any trades at a's close already
+   * done), turning delisted holdings into cash on their last day; the curve gets each day's cash
+   * now and the positions' value when the valuation flushes (`finish`). Returns how many
+   * positions were closed by delistings.
    */
-  closeRange(calendar: Int32Array, a: number, b: number, out: Float64Array, sink: ((t: number, trade: Omit<Trade, 'date' | 'ticker'>) => void) | null): number {
-    const { held, cursor, units, daysOf, triOf, lastBar, delisted } = this;
+  closeRange(a: number, b: number, log: TradeLog | null): number {
+    const { held, units, prices, valuation } = this;
+    const { tri: triOf, settle, last: lastBar } = prices;
     const len = b - a + 1;
-    const acc = new Float64Array(len);
     const proceedsAt = new Float64Array(len);
     const events: { t: number; i: number; value: number }[] = [];
+    valuation.hold(held, this.heldCount, units, settle, a, b);
     let kept = 0;
     for (let k = 0; k < this.heldCount; k++) {
       const i = held[k];
-      const days = daysOf[i];
-      const tri = triOf[i];
-      const last = lastBar[i];
-      const u = units[i];
-      const gone = delisted[i] === 1;
-      let c = cursor[i];
-      let settledAt = -1;
-      for (let t = a; t <= b; t++) {
-        const day = calendar[t];
-        while (c < last && days[c + 1] <= day) c++;
-        if (gone && c === last && days[last] <= day) {
-          settledAt = t;
-          break;
-        }
-        acc[t - a] += u * tri[c];
+      if (settle[i] > b) {
+        held[kept++] = i;
+        continue;
       }
-      cursor[i] = c;
-      if (settledAt < 0) held[kept++] = i;
-      else {
-        const value = u * tri[last];
-        proceedsAt[settledAt - a] += value;
-        units[i] = 0;
-        events.push({ t: settledAt, i, value });
-      }
+      const settledAt = Math.max(a, settle[i]);
+      const value = units[i] * triOf[i][lastBar[i]];
+      proceedsAt[settledAt - a] += value;
+      units[i] = 0;
+      events.push({ t: settledAt, i, value });
     }
     this.heldCount = kept;
     let cash = this.cash;
     for (let t = 0; t < len; t++) {
       cash += proceedsAt[t];
-      out[a + t] = cash + acc[t];
+      this.out[a + t] = cash;
     }
     this.cash = cash;
-    if (sink) {
+    valuation.cover(a, b);
+    valuation.maybeFlush();
+    if (log) {
       events.sort((x, y) => x.t - y.t || x.i - y.i);
-      for (const e of events) {
-        const s = this.series[e.i];
-        const last = lastBar[e.i];
-        sink(e.t, { permaticker: s.permaticker, side: 'sell', reason: 'delisted', value: e.value, price: s.close[last], shares: e.value / s.close[last], cost: 0 });
-      }
+      for (const e of events) log.add(e.t, e.i, 'sell', 'delisted', e.value, prices.close[e.i][lastBar[e.i]], 0);
     }
     return events.length;
   }
 
-  /** Moves every position's cursor to its last bar on or before `day`. */
-  advance(day: number): void {
-    const { held, cursor, daysOf, lastBar } = this;
-    for (let k = 0; k < this.heldCount; k++) {
-      const i = held[k];
-      const days = daysOf[i];
-      const last = lastBar[i];
-      let c = cursor[i];
-      while (c < last && days[c + 1] <= day) c++;
-      cursor[i] = c;
-    }
+  /** Values every recorded day: the curve is complete after this. */
+  finish(): void {
+    this.valuation.flush();
   }
 
-  value(): number {
-    const { held, cursor, units, triOf } = this;
+  /** Cash plus every position at the close of trade day k. */
+  value(k: number): number {
+    const { held, units } = this;
+    const px = this.tradePrices.row(k);
     let sum = 0;
-    for (let k = 0; k < this.heldCount; k++) {
-      const i = held[k];
-      sum += units[i] * triOf[i][cursor[i]];
+    for (let j = 0; j < this.heldCount; j++) {
+      const i = held[j];
+      sum += units[i] * px[i];
     }
     return this.cash + sum;
   }
 
   /**
-   * Trades to the targets (series indices and weights) at the close of `day`. Targets that cannot
-   * trade (no bar yet, or delisted before `day`) stay cash. Returns the traded value and costs.
+   * Trades to the targets (series indices and weights) at the close of trade day `trade`.
+   * Targets that cannot trade (no bar yet, or delisted before that day) stay cash. Returns the
+   * traded value and costs.
    */
-  rebalance(day: number, targets: Int32Array, weights: Float64Array, costs: Costs, sink: TradeSink | null): { tradedValue: number; cost: number } {
-    const { series, wanted, inUnion, units, cursor } = this;
-    const value = this.value();
-    const union = this.unionScratch;
-    let u = 0;
-    for (let k = 0; k < this.heldCount; k++) {
-      inUnion[this.held[k]] = 1;
-      union[u++] = this.held[k];
+  rebalance(trade: number, targets: Int32Array, weights: Float64Array, costs: Costs, log: TradeLog | null): { tradedValue: number; cost: number } {
+    const { prices, wanted, inUnion, units, bar } = this;
+    const { close: closeOf, delisted, lastDay } = prices;
+    const t = this.tradePrices.tradeDays[trade];
+    const day = prices.calendar[t];
+    const px = this.tradePrices.row(trade);
+    const { held: heldList, heldCount, fresh } = this;
+    let sum = 0;
+    for (let k = 0; k < heldCount; k++) {
+      const i = heldList[k];
+      inUnion[i] = 1;
+      if (log) bar[i] = barAt(prices, i, t);
+      sum += units[i] * px[i];
     }
+    const value = this.cash + sum;
+    let f = 0;
+    let ascending = true;
     for (let k = 0; k < targets.length; k++) {
       const i = targets[k];
-      const s = series[i];
       if (!(weights[k] > 0)) continue;
       if (!inUnion[i]) {
-        const c = barAtOrBefore(s.days, day);
-        if (c < 0 || (s.delisted && s.days[s.days.length - 1] < day)) continue;
-        cursor[i] = c;
+        const c = barAt(prices, i, t);
+        if (c < 0 || (delisted[i] === 1 && lastDay[i] < day)) continue;
+        bar[i] = c;
         units[i] = 0;
         inUnion[i] = 1;
-        union[u++] = i;
+        if (f > 0 && i < fresh[f - 1]) ascending = false;
+        fresh[f++] = i;
       }
       wanted[i] += weights[k];
     }
-    const order = union.subarray(0, u).sort();
-    const n = order.length;
-    const current = new Float64Array(n);
-    const w = new Float64Array(n);
+    // Held and new positions in series order: a merge (the universe's targets come ascending,
+    // a portfolio's few new ones are sorted first).
+    if (!ascending) fresh.subarray(0, f).sort();
+    const order = this.unionScratch;
+    let n = 0;
+    for (let x = 0, y = 0; x < heldCount || y < f; ) order[n++] = y >= f || (x < heldCount && heldList[x] < fresh[y]) ? heldList[x++] : fresh[y++];
+    const current = this.currentScratch.subarray(0, n);
+    const w = this.weightScratch.subarray(0, n);
     let trades = 0;
     for (let k = 0; k < n; k++) {
       const i = order[k];
-      current[k] = units[i] * series[i].tri[cursor[i]];
+      current[k] = units[i] * px[i];
       w[k] = wanted[i];
       if (current[k] !== 0 || w[k] !== 0) trades++;
     }
@@ -173,11 +184,10 @@ export class Book {
     let held = 0;
     let count = 0;
     // Sells are logged before buys (they pay for them); each side in permaticker order.
-    const buys: Parameters<TradeSink>[0][] = [];
+    /** Buys wait for the sells: (union position, traded value, cost) triples. */
+    const buys: number[] = [];
     for (let k = 0; k < n; k++) {
       const i = order[k];
-      const s = series[i];
-      const c = cursor[i];
       const target = w[k] * invested;
       const delta = target - current[k];
       if (delta !== 0) {
@@ -185,21 +195,24 @@ export class Book {
         const tradeCost = traded * costs.rate + costs.fixed;
         tradedValue += traded;
         cost += tradeCost;
-        if (sink) {
-          const trade = { permaticker: s.permaticker, side: delta > 0 ? ('buy' as const) : ('sell' as const), reason: 'rebalance' as const, value: traded, price: s.close[c], shares: traded / s.close[c], cost: tradeCost };
-          if (delta > 0) buys.push(trade);
-          else sink(trade);
+        if (log) {
+          if (delta > 0) buys.push(k, traded, tradeCost);
+          else log.add(t, i, 'sell', 'rebalance', traded, closeOf[i][bar[i]], tradeCost);
         }
       }
       wanted[i] = 0;
       inUnion[i] = 0;
       if (target > 0) {
-        units[i] = target / s.tri[c];
+        units[i] = target / px[i];
         this.held[count++] = i;
         held += target;
       } else units[i] = 0;
     }
-    if (sink) for (const b of buys) sink(b);
+    if (log)
+      for (let x = 0; x < buys.length; x += 3) {
+        const i = order[buys[x]];
+        log.add(t, i, 'buy', 'rebalance', buys[x + 1], closeOf[i][bar[i]], buys[x + 2]);
+      }
     this.heldCount = count;
     this.cash = value - held - cost;
     return { tradedValue, cost };

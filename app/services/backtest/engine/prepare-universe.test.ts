@@ -40,6 +40,16 @@ describe('universe preparation shared by every rebalance', () => {
     expect(view(mine).delistedAsOf).toEqual([0, 0, 1, 0, 0, 0]);
   });
 
+  it('reuses its buffers from one date to the next without leaking the previous one', () => {
+    const prepare = universePreparer([...extra, ...securities]);
+    prepare(rows);
+    // A later date: fewer rows, the unknown security and the delisted one gone, one row moved.
+    const keep = [1, 3, 5];
+    const later = { ...rows, day: rows.day + 400, permatickers: Int32Array.from(keep, (r) => rows.permatickers[r]), values: Object.fromEntries(Object.entries(rows.values).map(([k, v]) => [k, Float64Array.from(keep, (r) => v[r])])) };
+    expect(view(prepare(later))).toEqual(view(prepareUniverse(later, [...extra, ...securities])));
+    expect(view(prepare(rows))).toEqual(view(theirs));
+  });
+
   it('gives the same screen results', () => {
     for (const screen of [
       screenOf(['pe_ttm < 16', 'sector in ["Technology", "Energy"]']),

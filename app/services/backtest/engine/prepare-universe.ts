@@ -1,12 +1,14 @@
 import { toEpochDay } from '../../dates';
 import type { MetricSnapshot } from '../../metrics/engine/types';
 import type { PreparedUniverse, SecurityMeta } from '../../screener/engine/types';
+import { indexOfEach } from './permaticker-index';
 
 // The screener's prepareUniverse, with the per-security work done once for the whole backtest:
 // descriptive fields are coded into dictionaries shared by every date, so each rebalance only
-// joins its snapshot's rows by binary search. Same content as prepareUniverse (codes may differ,
+// joins its snapshot's rows in one merge walk. Same content as prepareUniverse (codes may differ,
 // their strings do not; prepare-universe.test.ts holds the two together).
 
+/** Prepares each date's snapshot; what it returns is valid until the next call. */
 export function universePreparer(securities: readonly SecurityMeta[]): (snapshot: MetricSnapshot) => PreparedUniverse {
   const last = new Map<number, SecurityMeta>();
   for (const s of securities) last.set(s.permaticker, s);
@@ -36,53 +38,60 @@ export function universePreparer(securities: readonly SecurityMeta[]): (snapshot
   // Delisted as of day D when delisted by now and its last price day is on or before D.
   const delistedFrom = Float64Array.from(metas, (m) => (!m.isDelisted ? Number.POSITIVE_INFINITY : m.lastPriceDate === null ? Number.NEGATIVE_INFINITY : toEpochDay(m.lastPriceDate)));
 
+  const tickers = metas.map((m) => m.ticker);
+  const names = metas.map((m) => m.name);
+
+  // Buffers reused from one date to the next: a prepared universe is only read until the next
+  // call (a rebalance keeps copies of what it records).
+  let capacity = -1;
+  let known = new Uint8Array(0);
+  let delistedAsOf = new Uint8Array(0);
+  let e = new Int32Array(0);
+  let s = new Int32Array(0);
+  let i = new Int32Array(0);
+  const ticker: string[] = [];
+  const name: string[] = [];
   return (snapshot) => {
     const n = snapshot.permatickers.length;
-    const known = new Uint8Array(n);
-    const ticker = new Array<string>(n);
-    const name = new Array<string>(n);
-    const delistedAsOf = new Uint8Array(n);
-    const e = new Int32Array(n);
-    const s = new Int32Array(n);
-    const i = new Int32Array(n);
+    if (n > capacity) {
+      capacity = n;
+      known = new Uint8Array(n);
+      delistedAsOf = new Uint8Array(n);
+      e = new Int32Array(n);
+      s = new Int32Array(n);
+      i = new Int32Array(n);
+    }
+    ticker.length = n;
+    name.length = n;
+    const meta = indexOfEach(snapshot.permatickers, perms);
     for (let r = 0; r < n; r++) {
-      const p = snapshot.permatickers[r];
-      let lo = 0;
-      let hi = perms.length - 1;
-      let j = -1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        if (perms[mid] === p) {
-          j = mid;
-          break;
-        }
-        if (perms[mid] < p) lo = mid + 1;
-        else hi = mid - 1;
-      }
+      const j = meta[r];
       if (j < 0) {
-        ticker[r] = String(p);
+        known[r] = 0;
+        delistedAsOf[r] = 0;
+        ticker[r] = String(snapshot.permatickers[r]);
         name[r] = '';
         e[r] = s[r] = i[r] = -1;
         continue;
       }
       known[r] = 1;
-      ticker[r] = metas[j].ticker;
-      name[r] = metas[j].name;
+      ticker[r] = tickers[j];
+      name[r] = names[j];
       e[r] = exCodes[j];
       s[r] = secCodes[j];
       i[r] = indCodes[j];
-      if (delistedFrom[j] <= snapshot.day) delistedAsOf[r] = 1;
+      delistedAsOf[r] = delistedFrom[j] <= snapshot.day ? 1 : 0;
     }
     return {
       snapshot,
       size: n,
-      known,
+      known: known.subarray(0, n),
       ticker,
       name,
-      exchange: { codes: e, dictionary: ex.dictionary },
-      sector: { codes: s, dictionary: sec.dictionary },
-      industry: { codes: i, dictionary: ind.dictionary },
-      delistedAsOf,
+      exchange: { codes: e.subarray(0, n), dictionary: ex.dictionary },
+      sector: { codes: s.subarray(0, n), dictionary: sec.dictionary },
+      industry: { codes: i.subarray(0, n), dictionary: ind.dictionary },
+      delistedAsOf: delistedAsOf.subarray(0, n),
     };
   };
 }

@@ -1,12 +1,15 @@
 import { fromEpochDay, toEpochDay } from '../../dates';
 import { compileScreen, matchScreen, resultRow, type PreparedUniverse } from '../../screener/engine';
 import type { MetricSnapshot } from '../../metrics/engine/types';
-import { Book, type Costs } from './book';
+import { alignPrices, barAt, type AlignedPrices } from './aligned-prices';
+import { Book, TradeLog, type Costs } from './book';
 import { barAtOrBefore, signalIndices, tradingCalendar } from './calendar';
 import { BACKTEST_ENGINE_VERSION } from './params';
+import { indexOf, indexOfEach } from './permaticker-index';
 import { universePreparer } from './prepare-universe';
+import { TradeDayPrices } from './trade-day-prices';
 import { computeStatistics, drawdownSeries } from './statistics';
-import { BacktestCancelledError, BacktestInputError, type BacktestInputs, type BacktestResult, type Holding, type PriceSeries, type Rebalancing, type Trade } from './types';
+import { BacktestCancelledError, BacktestInputError, type BacktestInputs, type BacktestResult, type Holding, type PriceSeries, type Rebalancing } from './types';
 import { capWeights, targetWeights, trailingVolatility } from './weights';
 
 // The backtest loop (DESIGN §8). The calendar is cut into periods at the trade days:
@@ -50,7 +53,7 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
   const calendar = tradingCalendar(inputs.prices.series, start, end);
   if (calendar.length < 2) throw new BacktestInputError(`No trading days between ${params.start} and ${params.end}`);
   const dates = Array.from(calendar, fromEpochDay);
-  const benchmarkIndex = params.benchmark === 'equal_weight_universe' ? -1 : seriesIndex(perms, params.benchmark);
+  const benchmarkIndex = params.benchmark === 'equal_weight_universe' ? -1 : indexOf(perms, params.benchmark);
   const benchmarkSeries = params.benchmark === 'equal_weight_universe' ? null : benchmarkIndex < 0 ? undefined : series[benchmarkIndex];
   if (benchmarkSeries === undefined) throw new BacktestInputError(`The benchmark ${params.benchmark} has no prices`);
 
@@ -60,45 +63,48 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
   const costs: Costs = { rate: (params.commissionBps + params.slippageBps) / 10_000, fixed: params.fixedCostPerTrade };
   const noCosts: Costs = { rate: 0, fixed: 0 };
 
-  const book = new Book(series, params.initialCapital);
-  const ewBook = benchmarkSeries ? null : new Book(series, params.initialCapital);
   const equity = new Float64Array(calendar.length);
   const benchmark = new Float64Array(calendar.length);
-  const trades: Trade[] = [];
+  const prices = alignPrices(series, calendar);
+  const tradePrices = new TradeDayPrices(prices, signals.map((s) => s + 1));
+  const book = new Book(prices, tradePrices, params.initialCapital, equity);
+  const ewBook = benchmarkSeries ? null : new Book(prices, tradePrices, params.initialCapital, benchmark);
+  const equalWeights = new Float64Array(ewBook ? series.length : 0);
   const rebalances: Rebalancing[] = [];
   let delistedHoldings = 0;
   const benchBase = benchmarkSeries ? benchmarkBase(benchmarkSeries, calendar[0]) : 0;
   const execIndices: number[] = [];
-  const sinkAt = (t: number, x: Omit<Trade, 'date' | 'ticker'>) => {
-    trades.push({ ...x, date: dates[t], ticker: tickers.get(x.permaticker) ?? String(x.permaticker) });
-  };
+  const log = new TradeLog(
+    dates,
+    series.map((s) => tickers.get(s.permaticker) ?? String(s.permaticker)),
+    perms,
+  );
 
   // Until the first trade everything is cash. Then period k runs from the trade day after signal
   // k to the day before the next trade; holdings only change at a period's first close.
   const firstTrade = signals.length > 0 ? signals[0] + 1 : calendar.length;
-  book.closeRange(calendar, 0, firstTrade - 1, equity, null);
-  ewBook?.closeRange(calendar, 0, firstTrade - 1, benchmark, null);
+  book.closeRange(0, firstTrade - 1, null);
+  ewBook?.closeRange(0, firstTrade - 1, null);
   for (let k = 0; k < signals.length; k++) {
     if (inputs.isCancelled?.()) throw new BacktestCancelledError();
     const s = signals[k];
-    const signal = evaluateSignal(inputs, compiled, prepare(inputs.snapshotAt(dates[s], calendar[s])), series, perms, calendar[s], dates[s], ewBook !== null);
+    const signal = evaluateSignal(inputs, compiled, prepare(inputs.snapshotAt(dates[s], calendar[s])), prices, s, dates[s], ewBook !== null);
     inputs.onProgress?.(k + 1, signals.length);
     yield { done: k + 1, total: signals.length };
     const a = s + 1;
     const b = k + 1 < signals.length ? signals[k + 1] : calendar.length - 1;
-    const day = calendar[a];
-    book.advance(day);
-    const valueBefore = book.value();
-    const { tradedValue, cost } = book.rebalance(day, signal.targets, signal.weights, costs, (x) => sinkAt(a, x));
+    const valueBefore = book.value(k);
+    const { tradedValue, cost } = book.rebalance(k, signal.targets, signal.weights, costs, log);
     rebalances.push({ ...signal.record, tradeDate: dates[a], valueBefore, tradedValue, cost });
     execIndices.push(a);
-    delistedHoldings += book.closeRange(calendar, a, b, equity, sinkAt);
+    delistedHoldings += book.closeRange(a, b, log);
     if (ewBook) {
-      ewBook.advance(day);
-      ewBook.rebalance(day, signal.universe, new Float64Array(signal.universe.length).fill(1 / signal.universe.length), noCosts, null);
-      ewBook.closeRange(calendar, a, b, benchmark, null);
+      ewBook.rebalance(k, signal.universe, equalWeights.subarray(0, signal.universe.length).fill(1 / signal.universe.length), noCosts, null);
+      ewBook.closeRange(a, b, null);
     }
   }
+  book.finish();
+  ewBook?.finish();
   if (benchmarkSeries) {
     const days = benchmarkSeries.days;
     let c = -1;
@@ -127,7 +133,7 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
     drawdown: drawdownSeries(equity),
     statistics,
     rebalances,
-    trades,
+    trades: log.trades,
     delistedHoldings,
   };
 }
@@ -138,39 +144,25 @@ function benchmarkBase(s: PriceSeries, firstDay: number): number {
   return s.tri[i < 0 ? 0 : i] ?? 0;
 }
 
-/** Index of a permaticker in the sorted series, or -1. */
-function seriesIndex(perms: Int32Array, permaticker: number): number {
-  let lo = 0;
-  let hi = perms.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (perms[mid] === permaticker) return mid;
-    if (perms[mid] < permaticker) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
 function evaluateSignal(
   inputs: BacktestInputs,
   compiled: ReturnType<typeof compileScreen>,
   prepared: PreparedUniverse,
-  series: readonly PriceSeries[],
-  perms: Int32Array,
-  day: number,
+  prices: AlignedPrices,
+  signal: number,
   date: string,
   withUniverse: boolean,
 ) {
   const { params } = inputs;
   const snapshot: MetricSnapshot = prepared.snapshot;
   const m = matchScreen(compiled, prepared);
-  const perm = snapshot.permatickers;
+  const seriesOf = indexOfEach(snapshot.permatickers, prices.permaticker);
   // Picks: best first, skipping rows the price panel does not know (they cannot be traded).
   const limit = params.topN === 'all' ? Number.POSITIVE_INFINITY : params.topN;
   const rows: number[] = [];
   const picks: number[] = [];
   for (let i = 0; i < m.ranked.length && rows.length < limit; i++) {
-    const k = seriesIndex(perms, perm[m.ranked[i]]);
+    const k = seriesOf[m.ranked[i]];
     if (k < 0) continue;
     rows.push(m.ranked[i]);
     picks.push(k);
@@ -182,9 +174,8 @@ function evaluateSignal(
   for (let i = 0; i < n; i++) {
     if (caps) marketCap[i] = caps[rows[i]];
     if (params.weighting === 'inverse_volatility') {
-      const s = series[picks[i]];
-      const bar = barAtOrBefore(s.days, day);
-      if (bar > 0) volatility[i] = trailingVolatility(s.tri, bar, INVERSE_VOLATILITY_WINDOW);
+      const bar = barAt(prices, picks[i], signal);
+      if (bar > 0) volatility[i] = trailingVolatility(prices.tri[picks[i]], bar, INVERSE_VOLATILITY_WINDOW);
     }
   }
   const weights = capWeights(targetWeights(params.weighting, n, { marketCap, volatility }), params.maxWeight);
@@ -198,7 +189,7 @@ function evaluateSignal(
   let u = 0;
   if (withUniverse)
     for (const r of m.universe) {
-      const k = seriesIndex(perms, perm[r]);
+      const k = seriesOf[r];
       if (k >= 0) universe[u++] = k;
     }
   return {

@@ -7,13 +7,13 @@
 
 export function investableAmount(value: number, current: Float64Array, weights: Float64Array, rate: number, fixedTotal: number): number {
   const budget = value - fixedTotal;
+  if (rate === 0) return budget > 0 ? budget : 0;
   let sumC = 0;
   let sumW = 0;
   for (let i = 0; i < current.length; i++) {
     sumC += current[i];
     sumW += weights[i];
   }
-  if (rate === 0) return budget > 0 ? budget : 0;
   // Below every breakpoint every target is under its current value: g(N) = a + s·N.
   let a = rate * sumC;
   let s = 1 - rate * sumW;

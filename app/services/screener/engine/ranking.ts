@@ -5,19 +5,23 @@ import type { PreparedUniverse } from './types';
 // The ranking of the rows that pass: each metric's percentile score among those rows (1 = best,
 // 1/n = worst with a value, 0 = n/a, so n/a sorts last), averaged with the weights. One metric
 // therefore orders by that metric; several make a Portfolio123-style composite rank.
+// Backtests rank on every rebalance date, so neither step calls a comparator per comparison:
+// scores and the order come from quicksorts with the comparison written inline.
 
 export type Ranked = { order: Int32Array; score: Float64Array; rank: Float64Array };
 
 export function scoreRows(parts: readonly RankPart[], p: PreparedUniverse, rows: Int32Array): Float64Array {
   const total = new Float64Array(p.size);
   const weightSum = parts.reduce((s, x) => s + x.weight, 0);
+  const buffer = new Int32Array(rows.length);
   for (const part of parts) {
     const col = metricColumn(p.snapshot, part.metric);
-    const present: number[] = [];
-    for (const r of rows) if (!Number.isNaN(col[r])) present.push(r);
-    const desc = part.direction === 'desc';
-    present.sort((a, b) => (desc ? col[b] - col[a] : col[a] - col[b]));
-    const n = present.length;
+    let n = 0;
+    for (const r of rows) if (!Number.isNaN(col[r])) buffer[n++] = r;
+    // Best first; tied values sit together, so they share the position of the first of them.
+    const present = buffer.subarray(0, n);
+    sortByValue(present, 0, n - 1, col);
+    if (part.direction === 'desc') present.reverse();
     let tieStart = 0;
     for (let i = 0; i < n; i++) {
       if (col[present[i]] !== col[present[tieStart]]) tieStart = i;
@@ -31,12 +35,95 @@ export function scoreRows(parts: readonly RankPart[], p: PreparedUniverse, rows:
 export function rankRows(parts: readonly RankPart[], p: PreparedUniverse, rows: Int32Array): Ranked {
   const score = scoreRows(parts, p, rows);
   const order = Int32Array.from(rows);
-  const perm = p.snapshot.permatickers;
-  order.sort((a, b) => score[b] - score[a] || (p.ticker[a] < p.ticker[b] ? -1 : p.ticker[a] > p.ticker[b] ? 1 : perm[a] - perm[b]));
+  sortByScore(order, 0, order.length - 1, score, p.ticker, p.snapshot.permatickers);
   const rank = new Float64Array(p.size).fill(NaN);
   for (let i = 0; i < order.length; i++) {
     const r = order[i];
     rank[r] = i > 0 && score[r] === score[order[i - 1]] ? rank[order[i - 1]] : i + 1;
   }
   return { order, score, rank };
+}
+
+/** Sorts rows[lo..hi] (inclusive) by their values ascending (values have no NaN). */
+function sortByValue(rows: Int32Array, lo: number, hi: number, col: Float64Array): void {
+  while (hi - lo > 12) {
+    const m = (lo + hi) >> 1;
+    if (col[rows[m]] < col[rows[lo]]) swap(rows, m, lo);
+    if (col[rows[hi]] < col[rows[lo]]) swap(rows, hi, lo);
+    if (col[rows[hi]] < col[rows[m]]) swap(rows, hi, m);
+    const pivot = col[rows[m]];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (col[rows[i]] < pivot) i++;
+      while (pivot < col[rows[j]]) j--;
+      if (i <= j) swap(rows, i++, j--);
+    }
+    if (j - lo < hi - i) {
+      sortByValue(rows, lo, j, col);
+      lo = i;
+    } else {
+      sortByValue(rows, i, hi, col);
+      hi = j;
+    }
+  }
+  for (let i = lo + 1; i <= hi; i++) {
+    const r = rows[i];
+    const v = col[r];
+    let j = i - 1;
+    while (j >= lo && v < col[rows[j]]) {
+      rows[j + 1] = rows[j];
+      j--;
+    }
+    rows[j + 1] = r;
+  }
+}
+
+/** Higher score first, then ticker, then permaticker (a total order: permatickers are unique). */
+function before(a: number, b: number, score: Float64Array, ticker: readonly string[], perm: Int32Array): boolean {
+  if (score[a] !== score[b]) return score[a] > score[b];
+  if (ticker[a] !== ticker[b]) return ticker[a] < ticker[b];
+  return perm[a] < perm[b];
+}
+
+/** Sorts order[lo..hi] (inclusive) with `before`. */
+function sortByScore(order: Int32Array, lo: number, hi: number, score: Float64Array, ticker: readonly string[], perm: Int32Array): void {
+  while (hi - lo > 12) {
+    const m = (lo + hi) >> 1;
+    // Median of three as the pivot.
+    if (before(order[m], order[lo], score, ticker, perm)) swap(order, m, lo);
+    if (before(order[hi], order[lo], score, ticker, perm)) swap(order, hi, lo);
+    if (before(order[hi], order[m], score, ticker, perm)) swap(order, hi, m);
+    const pivot = order[m];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (before(order[i], pivot, score, ticker, perm)) i++;
+      while (before(pivot, order[j], score, ticker, perm)) j--;
+      if (i <= j) swap(order, i++, j--);
+    }
+    // Recurse into the smaller side, loop on the larger (bounded stack).
+    if (j - lo < hi - i) {
+      sortByScore(order, lo, j, score, ticker, perm);
+      lo = i;
+    } else {
+      sortByScore(order, i, hi, score, ticker, perm);
+      hi = j;
+    }
+  }
+  for (let i = lo + 1; i <= hi; i++) {
+    const v = order[i];
+    let j = i - 1;
+    while (j >= lo && before(v, order[j], score, ticker, perm)) {
+      order[j + 1] = order[j];
+      j--;
+    }
+    order[j + 1] = v;
+  }
+}
+
+function swap(a: Int32Array, i: number, j: number): void {
+  const t = a[i];
+  a[i] = a[j];
+  a[j] = t;
 }

@@ -2,9 +2,9 @@ import { getMetric } from '../../metrics/catalogue';
 import { formatMetricValue } from '../../metrics/format';
 import { parseRule, type Expr } from '../expression';
 import { ruleToText, type Rule } from '../model';
-import { COMPARATORS } from './compare';
+import { COMPARATORS, keepBetween, keepComparing, keepWhere } from './compare';
 import { compileExpr, metricColumn } from './compile-expression';
-import { groupPositions, inTopPercent } from './rank-within-group';
+import { beyondCut, groupCuts, groupPositions, inTopPercent, keepBeyondCut, type GroupPositions } from './rank-within-group';
 import type { CheckResult, PreparedUniverse } from './types';
 import { codesOf } from './universe';
 
@@ -12,7 +12,14 @@ import { codesOf } from './universe';
 // Parsing happens once per screen (compileRule); binding to a snapshot's columns happens once per
 // date (bind), and is cheap.
 
-export type BoundRule = { test: (row: number) => boolean; check: (row: number) => CheckResult };
+export type BoundRule = {
+  /** Whether a row of the universe passes (rows outside it are never asked). */
+  test: (row: number) => boolean;
+  /** The hot path: `test` over many universe rows, the passing ones written to `out` (may be `rows`); returns their count. */
+  keep: (rows: Int32Array, out: Int32Array) => number;
+  /** Pass or fail of any row, explained. */
+  check: (row: number) => CheckResult;
+};
 export type CompiledRule = { rule: Rule; text: string; bind: (p: PreparedUniverse, universe: Int32Array) => BoundRule };
 
 const nul = (v: number): number | null => (Number.isNaN(v) ? null : v);
@@ -40,6 +47,7 @@ export function compileRule(rule: Rule): CompiledRule {
           const col = metricColumn(p.snapshot, metric);
           return {
             test: (r) => cmp(col[r], value),
+            keep: (rows, out) => keepComparing(rule.op, col, value, rows, out),
             check: (r) => ({ label, passes: cmp(col[r], value), values: [{ label: metric, metric, value: nul(col[r]) }], detail: `${metric} is ${show(metric, col[r])}${naNote([col[r]])}` }),
           };
         },
@@ -53,7 +61,7 @@ export function compileRule(rule: Rule): CompiledRule {
         bind: (p) => {
           const col = metricColumn(p.snapshot, metric);
           const test = (r: number) => col[r] >= min && col[r] <= max;
-          return { test, check: (r) => ({ label, passes: test(r), values: [{ label: metric, metric, value: nul(col[r]) }], detail: `${metric} is ${show(metric, col[r])}${naNote([col[r]])}` }) };
+          return { test, keep: (rows, out) => keepBetween(col, min, max, rows, out), check: (r) => ({ label, passes: test(r), values: [{ label: metric, metric, value: nul(col[r]) }], detail: `${metric} is ${show(metric, col[r])}${naNote([col[r]])}` }) };
         },
       };
     }
@@ -70,6 +78,7 @@ export function compileRule(rule: Rule): CompiledRule {
           const test = (r: number) => column.codes[r] >= 0 && codes.has(column.codes[r]) === wantIn;
           return {
             test,
+            keep: (rows, out) => keepWhere(test, rows, out),
             check: (r) => {
               const v = column.codes[r] >= 0 ? column.dictionary[column.codes[r]] : null;
               return { label, passes: test(r), values: [{ label: field, metric: null, value: v }], detail: `${field} is ${v ?? 'n/a'}` };
@@ -90,6 +99,7 @@ export function compileRule(rule: Rule): CompiledRule {
           const test = (r: number) => cmp(a[r], factor * b[r]);
           return {
             test,
+            keep: (rows, out) => keepWhere(test, rows, out),
             check: (r) => ({
               label,
               passes: test(r),
@@ -118,6 +128,7 @@ export function compileRule(rule: Rule): CompiledRule {
           const test = (r: number) => cmp(a(r), b(r));
           return {
             test,
+            keep: (rows, out) => keepWhere(test, rows, out),
             check: (r) => {
               const [x, y] = [a(r), b(r)];
               const fmt = (v: number) => (Number.isNaN(v) ? 'n/a' : String(Number(v.toPrecision(6))));
@@ -143,11 +154,16 @@ export function compileRule(rule: Rule): CompiledRule {
         bind: (p, universe) => {
           const col = metricColumn(p.snapshot, metric);
           const group = within === 'universe' ? null : p[within].codes;
-          const pos = groupPositions(p.size, universe, col, group, side === 'top');
-          const test = (r: number) => inTopPercent(pos.better[r], pos.groupSize[r], percent);
+          const top = side === 'top';
+          // The row test compares with one cut per group; explanations count positions (on demand).
+          const cuts = groupCuts(universe, col, group, top, percent);
+          const test = group === null ? (r: number) => beyondCut(col[r], 0, cuts, top) : (r: number) => beyondCut(col[r], group[r], cuts, top);
+          let positions: GroupPositions | null = null;
           return {
             test,
+            keep: (rows, out) => keepBeyondCut(col, group, cuts, top, rows, out),
             check: (r) => {
+              const pos = (positions ??= groupPositions(p.size, universe, col, group, top));
               const groupName = within === 'universe' ? 'the universe' : p[within].codes[r] >= 0 ? p[within].dictionary[p[within].codes[r]] : null;
               const b = pos.better[r];
               const detail = Number.isNaN(b)
@@ -155,7 +171,7 @@ export function compileRule(rule: Rule): CompiledRule {
                   ? `no ${within} (not ranked)`
                   : `${metric} is n/a (not ranked)`
                 : `${metric} is ${show(metric, col[r])}: ${side} ${b + 1} of ${pos.groupSize[r]} in ${groupName}`;
-              return { label, passes: test(r), values: [{ label: metric, metric, value: nul(col[r]) }], detail };
+              return { label, passes: inTopPercent(b, pos.groupSize[r], percent), values: [{ label: metric, metric, value: nul(col[r]) }], detail };
             },
           };
         },

@@ -32,13 +32,9 @@ export function matchScreen(compiled: CompiledScreen, p: PreparedUniverse): Scre
   let rows = universe;
   // Rank rules rank within the whole universe, so all rules bind before any filtering.
   const bound = compiled.rules.map((r) => r.bind(p, universe));
-  for (const b of bound) {
-    const next = new Int32Array(rows.length);
-    let k = 0;
-    const test = b.test;
-    for (let i = 0; i < rows.length; i++) if (test(rows[i])) next[k++] = rows[i];
-    rows = next.subarray(0, k);
-  }
+  // Each rule keeps its survivors in place, in one buffer (the universe itself is kept).
+  const kept = bound.length > 0 ? new Int32Array(rows.length) : rows;
+  for (const b of bound) rows = kept.subarray(0, b.keep(rows, kept));
   let ranked: Int32Array;
   let score: Float64Array | null = null;
   let rank: Float64Array | null = null;

@@ -1,6 +1,7 @@
 import { toEpochDay } from '../../dates';
 import type { MetricSnapshot } from '../../metrics/engine/types';
 import type { Universe } from '../model';
+import { keepComparing, keepWhere } from './compare';
 import type { CodedColumn, PreparedUniverse, SecurityMeta } from './types';
 
 // Joins a snapshot with the securities' descriptive fields once, so every screen evaluated on
@@ -77,7 +78,13 @@ export function codesOf(column: CodedColumn, values: readonly string[]): Set<num
   return out;
 }
 
-export type UniverseCheck = { label: string; test: (row: number) => boolean; value: (row: number) => number | string | null };
+export type UniverseCheck = {
+  label: string;
+  test: (row: number) => boolean;
+  /** `test` over many rows: the passing ones written to `out` (may be `rows`); returns their count. */
+  keep: (rows: Int32Array, out: Int32Array) => number;
+  value: (row: number) => number | string | null;
+};
 
 /** The universe's filters as row tests (each one explained on its own by `explain`). */
 export function universeChecks(u: Universe, p: PreparedUniverse): UniverseCheck[] {
@@ -85,7 +92,8 @@ export function universeChecks(u: Universe, p: PreparedUniverse): UniverseCheck[
   const coded = (label: string, column: CodedColumn, values: string[]) => {
     if (values.length === 0) return;
     const codes = codesOf(column, values);
-    checks.push({ label: `${label} is ${values.join(' or ')}`, test: (r) => codes.has(column.codes[r]), value: (r) => (column.codes[r] < 0 ? null : column.dictionary[column.codes[r]]) });
+    const test = (r: number) => codes.has(column.codes[r]);
+    checks.push({ label: `${label} is ${values.join(' or ')}`, test, keep: (rows, out) => keepWhere(test, rows, out), value: (r) => (column.codes[r] < 0 ? null : column.dictionary[column.codes[r]]) });
   };
   coded('Exchange', p.exchange, u.exchanges);
   coded('Sector', p.sector, u.sectors);
@@ -94,25 +102,29 @@ export function universeChecks(u: Universe, p: PreparedUniverse): UniverseCheck[
   const mcapValue = (r: number) => (mcap && !Number.isNaN(mcap[r]) ? mcap[r] : null);
   if (u.marketCapMin !== null) {
     const min = u.marketCapMin;
-    checks.push({ label: `Market cap ≥ ${min}`, test: (r) => mcap !== undefined && mcap[r] >= min, value: mcapValue });
+    checks.push({ label: `Market cap ≥ ${min}`, test: (r) => mcap !== undefined && mcap[r] >= min, keep: (rows, out) => (mcap === undefined ? 0 : keepComparing('>=', mcap, min, rows, out)), value: mcapValue });
   }
   if (u.marketCapMax !== null) {
     const max = u.marketCapMax;
-    checks.push({ label: `Market cap ≤ ${max}`, test: (r) => mcap !== undefined && mcap[r] <= max, value: mcapValue });
+    checks.push({ label: `Market cap ≤ ${max}`, test: (r) => mcap !== undefined && mcap[r] <= max, keep: (rows, out) => (mcap === undefined ? 0 : keepComparing('<=', mcap, max, rows, out)), value: mcapValue });
   }
-  if (!u.includeDelisted) checks.push({ label: 'Listed on the date', test: (r) => p.delistedAsOf[r] === 0, value: (r) => (p.delistedAsOf[r] ? 'delisted' : 'listed') });
+  if (!u.includeDelisted) {
+    const delisted = p.delistedAsOf;
+    const keep = (rows: Int32Array, out: Int32Array) => {
+      let k = 0;
+      for (let i = 0; i < rows.length; i++) if (delisted[rows[i]] === 0) out[k++] = rows[i];
+      return k;
+    };
+    checks.push({ label: 'Listed on the date', test: (r) => delisted[r] === 0, keep, value: (r) => (delisted[r] ? 'delisted' : 'listed') });
+  }
   return checks;
 }
 
 /** Rows in the universe, ascending. */
 export function universeRows(u: Universe, p: PreparedUniverse): Int32Array {
-  const checks = universeChecks(u, p);
   const out = new Int32Array(p.size);
   let k = 0;
-  outer: for (let r = 0; r < p.size; r++) {
-    if (!p.known[r]) continue;
-    for (const c of checks) if (!c.test(r)) continue outer;
-    out[k++] = r;
-  }
+  for (let r = 0; r < p.size; r++) if (p.known[r]) out[k++] = r;
+  for (const c of universeChecks(u, p)) k = c.keep(out.subarray(0, k), out);
   return out.subarray(0, k);
 }

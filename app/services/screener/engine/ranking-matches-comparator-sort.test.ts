@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../metrics/testing/synthetic-universe';
+import { rankRows } from './ranking';
+import { setup } from './test-universe';
+
+// The ranking gives exactly what the plain definition gives: scores from a comparator sort of each
+// metric's values, rows ordered by score, ticker and permaticker with a comparator sort. Ties,
+// n/a, signed zeros, infinities, shared tickers and composite weights included.
+function reference(parts: { metric: string; direction: 'asc' | 'desc'; weight: number }[], cols: Record<string, Float64Array>, ticker: string[], perm: Int32Array, rows: number[]) {
+  const total = new Float64Array(ticker.length);
+  const weightSum = parts.reduce((s, x) => s + x.weight, 0);
+  for (const part of parts) {
+    const col = cols[part.metric];
+    const present = rows.filter((r) => !Number.isNaN(col[r]));
+    const desc = part.direction === 'desc';
+    present.sort((a, b) => (desc ? col[b] - col[a] : col[a] - col[b]));
+    const n = present.length;
+    let tieStart = 0;
+    for (let i = 0; i < n; i++) {
+      if (col[present[i]] !== col[present[tieStart]]) tieStart = i;
+      total[present[i]] += (part.weight * (1 - tieStart / n)) / weightSum;
+    }
+  }
+  const order = [...rows].sort((a, b) => total[b] - total[a] || (ticker[a] < ticker[b] ? -1 : ticker[a] > ticker[b] ? 1 : perm[a] - perm[b]));
+  return { order, score: Array.from(rows, (r) => total[r]) };
+}
+
+describe('ranking', () => {
+  it('matches comparator sorts on random universes', () => {
+    const rand = mulberry32(5);
+    const pool = [0, -0, 1, 2, -1, Infinity, -Infinity, NaN, 0.5];
+    for (let trial = 0; trial < 60; trial++) {
+      const size = 1 + Math.floor(rand() * (trial < 40 ? 30 : 600));
+      const value = () => (rand() < 0.4 ? pool[Math.floor(rand() * pool.length)] : Math.round(rand() * 40) / 8);
+      const u = setup(
+        Array.from({ length: size }, (_, k) => ({
+          permaticker: 10 + k,
+          ticker: `T${Math.floor(rand() * size * 0.7)}`,
+          values: { roe: value(), pe_ttm: value(), ret_12m: value() },
+        })),
+      );
+      const rows = Array.from({ length: size }, (_, r) => r).filter(() => rand() < 0.85);
+      const parts = [
+        { metric: 'roe', direction: 'desc' as const, weight: 1 },
+        { metric: 'pe_ttm', direction: 'asc' as const, weight: 1 + Math.floor(rand() * 3) },
+        { metric: 'ret_12m', direction: 'desc' as const, weight: 0.5 },
+      ].slice(0, 1 + (trial % 3));
+      const got = rankRows(parts, u.prepared, Int32Array.from(rows));
+      const want = reference(parts, u.prepared.snapshot.values, u.prepared.ticker, u.prepared.snapshot.permatickers, rows);
+      expect({ trial, order: Array.from(got.order), score: Array.from(rows, (r) => got.score[r]) }).toEqual({ trial, ...want });
+    }
+  });
+});
