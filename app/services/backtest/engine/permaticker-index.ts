@@ -2,9 +2,8 @@
 // signal date. Snapshot rows come in ascending permaticker order, so a merge walk does it in one
 // pass; rows out of order (a caller breaking that contract) fall back to binary search.
 
-/** For each of `keys`, its index in `sorted` (ascending, unique), or -1. */
-export function indexOfEach(keys: Int32Array, sorted: Int32Array): Int32Array {
-  const out = new Int32Array(keys.length);
+/** For each of `keys`, its index in `sorted` (ascending, unique), or -1; into `out` when given. */
+export function indexOfEach(keys: Int32Array, sorted: Int32Array, out = new Int32Array(keys.length)): Int32Array {
   let j = 0;
   for (let r = 0; r < keys.length; r++) {
     const p = keys[r];

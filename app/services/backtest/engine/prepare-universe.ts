@@ -49,6 +49,7 @@ export function universePreparer(securities: readonly SecurityMeta[]): (snapshot
   let e = new Int32Array(0);
   let s = new Int32Array(0);
   let i = new Int32Array(0);
+  let meta = new Int32Array(0);
   const ticker: string[] = [];
   const name: string[] = [];
   return (snapshot) => {
@@ -60,10 +61,11 @@ export function universePreparer(securities: readonly SecurityMeta[]): (snapshot
       e = new Int32Array(n);
       s = new Int32Array(n);
       i = new Int32Array(n);
+      meta = new Int32Array(n);
     }
     ticker.length = n;
     name.length = n;
-    const meta = indexOfEach(snapshot.permatickers, perms);
+    indexOfEach(snapshot.permatickers, perms, meta);
     for (let r = 0; r < n; r++) {
       const j = meta[r];
       if (j < 0) {

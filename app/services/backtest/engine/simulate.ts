@@ -20,6 +20,9 @@ import { capWeights, targetWeights, trailingVolatility } from './weights';
 //      holdings become cash on their last day (and stay cash until the next trade).
 // The signal uses only what was known at its close and trades happen one close later, so a jump
 // on the signal day (or on the trade day itself) is never captured.
+// For speed, prices are aligned to the calendar once (aligned-prices.ts), trade-day prices are read
+// in batches (trade-day-prices.ts) and the curves are valued in batches, one security at a time
+// (valuation.ts); every sum keeps the order of valuing period by period, so the numbers are the same.
 
 export const INVERSE_VOLATILITY_WINDOW = 60;
 
