@@ -8,7 +8,9 @@ import { isDomainError } from '~/services/http/errors';
 // of the stored form are looked at (anything else is 404 before the disk is touched), and the
 // answer can never be run as a page: fixed type, no sniffing, a sandbox CSP.
 
-const NOT_FOUND = () => new Response('Picture not found.', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' } });
+const plainText = (status: number, text: string, headers: Record<string, string> = {}) =>
+  new Response(text, { status, headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' } });
+const NOT_FOUND = () => plainText(404, 'Picture not found.');
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user } = await requireUser(request);
@@ -18,7 +20,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     bytes = await readOwnPicture(user.id, file);
   } catch (e) {
-    if (isDomainError(e) && e.status === 404) return NOT_FOUND();
+    // 404, or 503 when the picture bucket is not answering.
+    if (isDomainError(e)) return plainText(e.status, e.detail, e.headers);
     throw e;
   }
   return new Response(new Uint8Array(bytes), {

@@ -52,6 +52,13 @@ const EnvSchema = z.object({
   BILLING_API_URL: z.string().optional(),
   BILLING_OVERLAY_SCRIPT_URL: z.string().optional(),
   BILLING_CHECKOUT_ORIGIN: z.string().optional(),
+  // Profile pictures in an S3-compatible bucket instead of DATA_DIR/uploads.
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_ENDPOINT: z.string().optional(),
+  S3_REGION: z.string().optional(),
+  S3_PREFIX: z.string().optional(),
 });
 
 export type AppConfig = {
@@ -76,6 +83,19 @@ export type AppConfig = {
   billingEnabled: boolean;
   /** Set when billing is configured (all of BILLING_PROVIDER … BILLING_WEBHOOK_SECRET). */
   billing: BillingConfig | null;
+  /** Set when profile pictures go to an S3-compatible bucket (S3_BUCKET and its keys). */
+  pictureBucket: S3BucketConfig | null;
+};
+
+export type S3BucketConfig = {
+  /** Path-style addressing: objects live at `${endpoint}/${bucket}/${key}`. */
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Prepended to every object key ("avatars/" unless set). */
+  prefix: string;
 };
 
 export type BillingConfig = {
@@ -137,6 +157,41 @@ function billingConfig(e: z.infer<typeof EnvSchema>): BillingConfig | null {
   };
 }
 
+const S3_REQUIRED = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+
+/** The picture bucket, or null (pictures on local disk); half a configuration is an error. */
+function pictureBucketConfig(e: z.infer<typeof EnvSchema>): S3BucketConfig | null {
+  const set = S3_REQUIRED.filter((k) => (e[k] ?? '').trim() !== '');
+  if (set.length === 0) {
+    const stray = (['S3_ENDPOINT', 'S3_REGION', 'S3_PREFIX'] as const).find((k) => (e[k] ?? '').trim() !== '');
+    if (stray) throw new ConfigError(`${stray} is set but S3_BUCKET is not: set S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or unset every S3_* variable to keep pictures in DATA_DIR.`);
+    return null;
+  }
+  const missing = S3_REQUIRED.filter((k) => !set.includes(k));
+  if (missing.length > 0) {
+    throw new ConfigError(`The picture bucket is half configured: set ${missing.join(', ')} too, or unset every S3_* variable to keep pictures in DATA_DIR.`);
+  }
+  const bucket = e.S3_BUCKET!.trim();
+  // S3's bucket naming rules (what every S3-compatible store accepts).
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes('..')) {
+    throw new ConfigError(`S3_BUCKET "${bucket}" is not a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens.`);
+  }
+  const region = (e.S3_REGION ?? '').trim() || 'us-east-1';
+  if (!/^[a-z0-9-]{1,40}$/.test(region)) throw new ConfigError(`S3_REGION "${region}" is not a region name such as us-east-1 or auto.`);
+  const prefix = e.S3_PREFIX === undefined ? 'avatars/' : e.S3_PREFIX.trim();
+  if (!/^([A-Za-z0-9_.-]+\/)*$/.test(prefix) || prefix.split('/').some((part) => part === '.' || part === '..')) {
+    throw new ConfigError(`S3_PREFIX "${prefix}" must be empty or folder names ending in "/", such as avatars/.`);
+  }
+  return {
+    endpoint: httpUrl('S3_ENDPOINT', (e.S3_ENDPOINT ?? '').trim() || `https://s3.${region}.amazonaws.com`),
+    bucket,
+    region,
+    accessKeyId: e.S3_ACCESS_KEY_ID!.trim(),
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY!.trim(),
+    prefix,
+  };
+}
+
 /** A CSP host source: scheme, host (a leading "*." allowed) and optional port, nothing else. */
 function checkoutOrigin(value: string): string {
   if (!/^https?:\/\/(\*\.)?[a-z0-9.-]+(:\d{1,5})?$/i.test(value.trim())) {
@@ -171,6 +226,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`GTM_ID "${e.GTM_ID}" does not match ${GTM_ID_PATTERN.source}`);
   }
   const billing = billingConfig(e);
+  const pictureBucket = pictureBucketConfig(e);
   const dataDir = path.resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const sessionSecrets = e.SESSION_SECRET
@@ -197,6 +253,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     firstUserIsAdmin: e.FIRST_USER_IS_ADMIN,
     billingEnabled: billing !== null,
     billing,
+    pictureBucket,
   };
 }
 

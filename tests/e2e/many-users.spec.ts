@@ -6,12 +6,15 @@ import { type APIRequestContext } from '@playwright/test';
 import { createCookie } from '@remix-run/node';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import sharp from 'sharp';
 import { RATE_LIMITS } from '../../app/services/auth/rate-limit.server';
 import { ruleFromText, ScreenSchema } from '../../app/services/screener/model';
 import { testMarket, type TestMarket } from '../support/backtest-market';
 import { createPostgresSchema } from '../support/postgres-schema';
+import { startS3Simulator, type S3Simulator } from '../support/s3';
 import { startAppProcess, e2eSmtpUrl, type AppProcess } from './support/app-process';
 import { E2E_EXTRA_APP_PORTS } from './support/env';
+import { acknowledgeInfo } from './support/issue2-helpers';
 import { type Mailbox } from './support/mailbox';
 import { expect, test, uniqueEmail } from './support/fixtures';
 import { createUser, type TestUser } from './support/users';
@@ -20,6 +23,8 @@ import { createUser, type TestUser } from './support/users';
 // and one Redis, as behind a load balancer. A is web only (JOBS_IN_APP=0), B runs the in-app job
 // worker. A session, a rate limit and a job cross between them. It is about the servers, not the
 // browser, so it runs once (project js) and only when DATABASE_URL and REDIS_URL are set.
+// Profile pictures go to one S3-compatible bucket (a local store speaking S3's wire format and
+// checking SigV4), so a picture uploaded through A is served by B.
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
@@ -40,6 +45,7 @@ test.describe(`two app processes on one PostgreSQL and Redis${UNSET}`, () => {
   let appA: AppProcess | undefined;
   let appB: AppProcess | undefined;
   let queue: Queue | undefined;
+  let bucket: S3Simulator | undefined;
   let user: TestUser;
   const dataDirs: string[] = [];
 
@@ -61,6 +67,11 @@ test.describe(`two app processes on one PostgreSQL and Redis${UNSET}`, () => {
       DATA_DIR: freshDataDir(),
       SMTP_URL: smtpUrl,
       MAIL_FROM: 'Quarry many-users <no-reply@quarry.test>',
+      S3_BUCKET: bucket!.bucket,
+      S3_ACCESS_KEY_ID: bucket!.accessKeyId,
+      S3_SECRET_ACCESS_KEY: bucket!.secretAccessKey,
+      S3_ENDPOINT: bucket!.url,
+      S3_REGION: bucket!.region,
     };
   }
 
@@ -78,6 +89,7 @@ test.describe(`two app processes on one PostgreSQL and Redis${UNSET}`, () => {
     const created = await createPostgresSchema(DATABASE_URL!, 'e2e_many_users');
     schema = { url: created.url, drop: created.drop };
     smtpUrl = await e2eSmtpUrl();
+    bucket = await startS3Simulator();
     const cliEnv: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -104,6 +116,7 @@ test.describe(`two app processes on one PostgreSQL and Redis${UNSET}`, () => {
       await queue.close();
     }
     await schema?.drop();
+    await bucket?.close();
     market?.remove();
     for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   });
@@ -195,6 +208,34 @@ test.describe(`two app processes on one PostgreSQL and Redis${UNSET}`, () => {
     const me = await request.get(`${b.url}/api/v1/auth/me`, { headers: { Authorization: authorization } });
     expect(me.status()).toBe(200);
     expect(((await me.json()) as Json).email).toBe(user.email);
+  });
+
+  test('a profile picture uploaded through A is stored in the bucket and served by B', async ({ browser, signIn }) => {
+    const a = appA!;
+    const b = await processB();
+    const context = await browser.newContext({ baseURL: a.url });
+    try {
+      const page = await context.newPage();
+      await signIn(page, user.email, user.password);
+      await page.goto(`${a.url}/profile`);
+      const pictures = page.getByRole('region', { name: 'Profile picture', exact: true });
+      const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#16a34a' } }).png().toBuffer();
+      await pictures.getByLabel('Picture file').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+      await pictures.getByRole('button', { name: 'Upload picture' }).click();
+      await acknowledgeInfo(page, 'Picture saved');
+      const img = pictures.getByRole('img', { name: 'Your profile picture' });
+      await expect(img).toHaveAttribute('src', /^\/uploads\/avatars\/[0-9a-f]{32}\.webp$/);
+      const src = (await img.getAttribute('src')) ?? '';
+
+      const stored = bucket!.objects.get(`avatars/${src.split('/').pop()}`);
+      expect(stored?.contentType, 'the picture is in the bucket').toBe('image/webp');
+      const servedByB = await context.request.get(`${b.url}${src}`);
+      expect(servedByB.status()).toBe(200);
+      expect(servedByB.headers()['content-type']).toBe('image/webp');
+      expect(Buffer.from(await servedByB.body()).equals(stored!.bytes)).toBe(true);
+    } finally {
+      await context.close();
+    }
   });
 
   test('failed sign-ins alternating between A and B trip the limit after the same number as on one process', async ({ request }) => {
