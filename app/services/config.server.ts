@@ -37,7 +37,10 @@ const EnvSchema = z.object({
     .string()
     .optional()
     .transform((v) => v !== '0' && v !== 'false'),
-  JOBS_QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]{1,60}$/, 'letters, digits, _ : - (at most 60)').default('quarry'),
+  // Every Redis key of a deployment starts with REDIS_PREFIX (rate limits, and the job queue
+  // unless JOBS_QUEUE_PREFIX says otherwise), so deployments can share one Redis server.
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]{1,60}$/, 'letters, digits, _ : - (at most 60)').default('quarry'),
+  JOBS_QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]{1,60}$/, 'letters, digits, _ : - (at most 60)').optional(),
   // Guest mode: visitors without an account browse the data browser (spec §6).
   GUEST_MODE: z
     .string()
@@ -69,6 +72,7 @@ export type AppConfig = {
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
+  redisPrefix: string;
   marketDb: string;
   smtpUrl?: string;
   mailFrom: string;
@@ -240,6 +244,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     databaseUrl: e.DATABASE_URL || undefined,
     redisUrl: e.REDIS_URL || undefined,
+    redisPrefix: e.REDIS_PREFIX,
     marketDb: path.resolve(e.MARKET_DB ?? path.join(dataDir, 'market.duckdb')),
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
@@ -248,7 +253,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     gtmId: e.GTM_ID || undefined,
     trustProxy: e.TRUST_PROXY,
     secUserAgent: e.SEC_USER_AGENT || undefined,
-    jobs: { leaseMs: e.JOB_LEASE_MS, inApp: e.JOBS_IN_APP, queuePrefix: e.JOBS_QUEUE_PREFIX },
+    jobs: { leaseMs: e.JOB_LEASE_MS, inApp: e.JOBS_IN_APP, queuePrefix: e.JOBS_QUEUE_PREFIX ?? e.REDIS_PREFIX },
     guestMode: e.GUEST_MODE,
     firstUserIsAdmin: e.FIRST_USER_IS_ADMIN,
     billingEnabled: billing !== null,

@@ -37,6 +37,13 @@ describe('configuration', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), GTM_ID: 'GTM-K9X2ABC' }).gtmId).toBe('GTM-K9X2ABC');
   });
 
+  it('prefixes every Redis key with REDIS_PREFIX; the job queue may have its own', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() })).toMatchObject({ redisPrefix: 'quarry', jobs: { queuePrefix: 'quarry' } });
+    expect(loadConfig({ DATA_DIR: dataDir(), REDIS_PREFIX: 'acme' })).toMatchObject({ redisPrefix: 'acme', jobs: { queuePrefix: 'acme' } });
+    expect(loadConfig({ DATA_DIR: dataDir(), REDIS_PREFIX: 'acme', JOBS_QUEUE_PREFIX: 'acme-jobs' }).jobs.queuePrefix).toBe('acme-jobs');
+    expect(() => loadConfig({ DATA_DIR: dataDir(), REDIS_PREFIX: 'a b{c}' })).toThrow(/REDIS_PREFIX: letters, digits/);
+  });
+
   it('rejects a bad port with a clear message', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), PORT: 'eighty' })).toThrow(/PORT/);
   });

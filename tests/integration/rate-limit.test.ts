@@ -138,4 +138,29 @@ describe.skipIf(!REDIS_URL)(`rate limits in Redis${REDIS_URL ? '' : ' (skipped: 
     expect(errors.map((e) => e.status)).toEqual([429]);
     expect(Number(errors[0].headers?.['Retry-After'])).toBeGreaterThan(0);
   });
+  it('deployments with different REDIS_PREFIX on one Redis count apart; the keys carry the prefix', async () => {
+    const ns = `prefixed${Date.now().toString(36)}`;
+    const { points } = RATE_LIMITS.signin.email;
+    const address = 'tenant@example.com';
+    restore();
+    restore = withEnv({ REDIS_URL, REDIS_PREFIX: 'tenant-a' });
+    resetRateLimitsForTests(ns);
+    expect(await hits('signin', { email: address }, points)).toEqual([]);
+    expect((await hits('signin', { email: address }, 1)).map((e) => e.status)).toEqual([429]);
+
+    // Deployment B: same Redis, same address, its own prefix: a fresh count.
+    restore();
+    restore = withEnv({ REDIS_URL, REDIS_PREFIX: 'tenant-b' });
+    resetRateLimitsForTests(ns);
+    expect(await hits('signin', { email: address }, points)).toEqual([]);
+
+    const inspector = new Redis(REDIS_URL!);
+    clients.push(inspector);
+    const keys = await inspector.keys(`*:rl:${ns}:*`);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.every((k) => k.startsWith('tenant-a:rl:') || k.startsWith('tenant-b:rl:'))).toBe(true);
+    expect(keys.some((k) => k.startsWith('tenant-a:rl:'))).toBe(true);
+    expect(keys.some((k) => k.startsWith('tenant-b:rl:'))).toBe(true);
+    await inspector.del(...keys);
+  });
 });

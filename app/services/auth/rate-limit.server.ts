@@ -73,7 +73,7 @@ export function limiterFor(action: LimitedAction, scope: LimitScope): RateLimite
   let limiter = limiters.get(key);
   if (!limiter) {
     const rule = RATE_LIMITS[action][scope];
-    const base = { points: rule.points, duration: rule.durationSeconds, keyPrefix: `quarry:rl:${namespace}:${key}` };
+    const base = { points: rule.points, duration: rule.durationSeconds, keyPrefix: `${config().redisPrefix}:rl:${namespace}:${key}` };
     const url = config().redisUrl;
     limiter = url
       ? new RateLimiterRedis({ ...base, storeClient: redisClient(url), insuranceLimiter: new RateLimiterMemory(base) })
