@@ -1,24 +1,54 @@
+import { closeRateLimits } from './auth/rate-limit.server';
 import { config, productionWarnings } from './config.server';
-import { getDb } from './db/db.server';
-import { startJobWorker } from './jobs/worker.server';
+import { closeDb, getDb } from './db/db.server';
+import { closeJobQueue, startJobWorker, type JobWorker } from './jobs/worker.server';
 
 // Process start-up: validate the configuration once (an invalid GTM_ID stops the server, as
 // spec §8 asks), warn about production settings left at their defaults, and apply database
 // migrations before the first request needs them, then start this process's job worker.
 let started = false;
 
+/** How long SIGTERM waits for the job being run to reach its next step, as `npm run worker` does. */
+const JOB_GRACE_MS = 10_000;
+
 export function startServer(): void {
   if (started) return;
   started = true;
   const c = config();
   for (const warning of productionWarnings(c)) console.warn(`[config] ${warning}`);
+  let worker: JobWorker | null = null;
   getDb()
     .then(() => {
       // Jobs run in this process too, unless JOBS_IN_APP=0 leaves them to `npm run worker`.
-      if (c.jobs.inApp) startJobWorker();
+      if (c.jobs.inApp) worker = startJobWorker();
     })
     .catch((error: unknown) => {
       console.error('[startup] the app database could not be opened or migrated', error);
       process.exit(1);
     });
+  stopOnSignals(() => worker);
+}
+
+/**
+ * remix-serve closes the HTTP server on SIGTERM/SIGINT, but the job worker's timers and the Redis
+ * and database connections would keep the process alive until a process manager kills it. Stop
+ * them too: the current job gets JOB_GRACE_MS to reach its next step (one left unfinished is
+ * taken over by another worker when its lease lapses), then the process exits.
+ */
+function stopOnSignals(worker: () => JobWorker | null): void {
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[startup] ${signal}: stopping the job worker and closing connections`);
+    setTimeout(() => process.exit(0), JOB_GRACE_MS + 2_000).unref();
+    await worker()
+      ?.stop()
+      .catch((e: unknown) => console.warn(`[startup] job worker: ${e instanceof Error ? e.message : String(e)}`));
+    await Promise.allSettled([closeJobQueue(), closeRateLimits()]);
+    await closeDb().catch(() => undefined);
+    // Answers already being written get a moment; then nothing is left to wait for.
+    setTimeout(() => process.exit(0), 500).unref();
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void stop(signal));
 }

@@ -13,6 +13,8 @@ export type AppProcess = {
   /** stdout + stderr so far, for failure messages. */
   output(): string;
   stop(): Promise<void>;
+  /** Sends `signal` to the start script alone, as a process manager does, and waits for it to exit. */
+  signal(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
 /** The test SMTP server's URL, from the control API of tests/support/e2e-servers.ts. */
@@ -84,7 +86,7 @@ export async function startAppProcess(
   running.add(child);
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   void exited.then(() => running.delete(child));
 
   const stop = async () => {
@@ -112,5 +114,9 @@ export async function startAppProcess(
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, port, output: () => output, stop };
+  const signal = async (name: NodeJS.Signals) => {
+    child.kill(name);
+    return exited;
+  };
+  return { url, port, output: () => output, stop, signal };
 }

@@ -25,10 +25,14 @@ export const E2E_OIDC_CLIENT_SECRET = 'quarry-e2e-client-secret-not-a-secret';
 export const E2E_APP_STATE_FILE = `tests/.tmp/e2e-app-${E2E_APP_PORT}.json`;
 
 /**
- * Ports of the two extra app processes of tests/e2e/many-users.spec.ts ("p1,p2"); by default the
- * two ports after E2E_APP_PORT, so runs side by side on other E2E_APP_PORTs stay apart.
+ * Ports of the extra app processes: two for tests/e2e/many-users.spec.ts and one for
+ * tests/e2e/shutdown.spec.ts ("p1,p2,p3"; a third left out is E2E_APP_PORT + 3). By default the
+ * three ports after E2E_APP_PORT, so runs side by side on other E2E_APP_PORTs stay apart.
  */
-export const E2E_EXTRA_APP_PORTS: [number, number] = (() => {
+export const E2E_EXTRA_APP_PORTS: [number, number, number] = (() => {
   const given = (process.env.E2E_EXTRA_APP_PORTS ?? '').split(',').map((p) => p.trim());
-  return given.length === 2 && given.every((p) => /^\d+$/.test(p)) ? [Number(given[0]), Number(given[1])] : [E2E_APP_PORT + 1, E2E_APP_PORT + 2];
+  if ((given.length === 2 || given.length === 3) && given.every((p) => /^\d+$/.test(p))) {
+    return [Number(given[0]), Number(given[1]), given.length === 3 ? Number(given[2]) : E2E_APP_PORT + 3];
+  }
+  return [E2E_APP_PORT + 1, E2E_APP_PORT + 2, E2E_APP_PORT + 3];
 })();

@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { testMarket, type TestMarket } from '../support/backtest-market';
+import { startAppProcess } from './support/app-process';
+import { E2E_EXTRA_APP_PORTS } from './support/env';
+import { expect, test } from './support/fixtures';
+
+// `npm start` under a process manager: SIGTERM (what systemd, Docker and Kubernetes send) to the
+// start script ends the app, its in-app job worker and its database connections, and the process
+// exits by itself with status 0 instead of waiting to be killed. The next start on the same
+// DATA_DIR opens the same SQLite file. About the server, not the browser: project js only.
+
+test.describe('stopping the app', () => {
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'runs in the js project only: it tests the server, once is enough');
+
+  let market: TestMarket | undefined;
+  let dataDir = '';
+  test.beforeAll(async () => {
+    market = testMarket({ companies: 10, years: 2, seed: 5 });
+    await market.build();
+    dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-shutdown-'));
+  });
+  test.afterAll(() => {
+    market?.remove();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    test(`${signal} ends the app and its job worker; it exits with status 0`, async () => {
+      test.setTimeout(90_000);
+      // The default embedded setup (SQLite, the in-app worker polling the jobs table), plus Redis
+      // rate limits and BullMQ when REDIS_URL is set: each holds the process open if left running.
+      const env: Record<string, string> = { DATA_DIR: dataDir, MARKET_DB: market!.file, SESSION_SECRET: 'shutdown-spec-not-a-secret' };
+      if (process.env.REDIS_URL) Object.assign(env, { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `quarry-shutdown-${Date.now().toString(36)}` });
+      const app = await startAppProcess(E2E_EXTRA_APP_PORTS[2], env);
+      try {
+        // A failed sign-in touches the database and the rate limiter before the signal.
+        const answer = await fetch(`${app.url}/api/v1/auth/signin`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ email: 'nobody@example.com', password: 'not the password' }),
+        });
+        expect(answer.status).toBe(400);
+
+        const exited = app.signal(signal);
+        const gaveUp = new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 30_000).unref());
+        const outcome = await Promise.race([exited, gaveUp]);
+        expect(outcome, `the app did not exit after ${signal}:\n${app.output()}`).toEqual({ code: 0, signal: null });
+        expect(app.output()).toContain(`[startup] ${signal}: stopping the job worker and closing connections`);
+        await expect(fetch(`${app.url}/login`)).rejects.toThrow();
+      } finally {
+        await app.stop();
+      }
+    });
+  }
+});
