@@ -40,7 +40,7 @@ function stopOnSignals(worker: () => JobWorker | null): void {
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    console.log(`[startup] ${signal}: stopping the job worker and closing connections`);
+    console.info(`[startup] ${signal}: stopping the job worker and closing connections`);
     setTimeout(() => process.exit(0), JOB_GRACE_MS + 2_000).unref();
     await worker()
       ?.stop()
