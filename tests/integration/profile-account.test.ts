@@ -183,6 +183,11 @@ forEachDatabase('profile account actions', (target) => {
     const ok = await post(cookie, { intent: 'confirm-email', token: code });
     expect(ok.status, ok.text).toBe(302);
     expect((await getUserById(user.id)).email).toBe(next);
+    // The old address is told, with the new one and where to reset the password.
+    const notice = await smtp.waitForMessage(user.email);
+    expect(notice.subject).toBe('Your Quarry e-mail address was changed');
+    expect(notice.text).toContain(`changed from ${user.email} to ${next}`);
+    expect(notice.text).toMatch(/\/forgot-password$/m);
     expect((await load(cookie)).value).toMatchObject({ user: { email: next }, pendingEmail: null });
 
     const replay = await post(cookie, { intent: 'confirm-email', token: code });
@@ -231,6 +236,17 @@ forEachDatabase('profile account actions', (target) => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await post(cookie, { intent: 'change-email', new_email: email(`flood${i}`), current_password: PASSWORD })).status);
     expect(statuses).toEqual([302, 302, 302, 302, 302, 429]);
+  });
+
+  it('e-mail change requests are also limited per target address, across accounts', async () => {
+    const target = email('victim');
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { cookie } = await account(`em-target${i}`);
+      statuses.push((await post(cookie, { intent: 'change-email', new_email: target, current_password: PASSWORD })).status);
+    }
+    expect(statuses).toEqual([302, 302, 302, 302, 302, 429]);
+    for (let i = 0; i < 5; i++) await smtp.waitForMessage(target);
   });
 
   it('sign out everywhere revokes every token, this session included', async () => {

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { getDb } from '../db/db.server';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { sendMail } from '../mail/mailer.server';
-import { emailChangeCodeMail } from '../mail/templates';
+import { config } from '../config.server';
+import { emailChangeCodeMail, emailChangedNoticeMail } from '../mail/templates';
 import { CODE_TTL_MS, CODE_WRONG_DETAIL, consumeCode, issueCode } from './one-time-codes.server';
 import { checkCurrentPassword } from './password-change.server';
 import { limit } from './rate-limit.server';
@@ -13,7 +14,8 @@ import { EMAIL_TAKEN_DETAIL, findUserRowByEmail, findUserRowById, getUserById, i
 // Changing the e-mail address: a code is mailed to the NEW address and the change happens only
 // when that code comes back, so nobody moves an account to an address they cannot read. The
 // code is keyed by the account's current address (one pending change per account; asking again
-// replaces it) and carries the new address in its payload.
+// replaces it) and carries the new address in its payload. Once it is done, the old address is
+// told, so an owner whose password was stolen hears of it.
 
 export const SAME_EMAIL_DETAIL = 'This is already your e-mail address.';
 
@@ -32,7 +34,9 @@ export async function requestEmailChange(userId: string, input: EmailChangeInput
   const clean = parseInput(emailChangeSchema(Boolean(row.password_hash)), input);
   if (clean.new_email === row.email) throw badRequest(SAME_EMAIL_DETAIL, { new_email: [SAME_EMAIL_DETAIL] });
   await checkCurrentPassword(row, clean.current_password, ctx);
-  await limit('email_change', { email: row.email, clientAddress: ctx.clientAddress });
+  // Counted for the account and for the target address too: no one fills a stranger's mailbox
+  // with codes by asking from many accounts.
+  await limit('email_change', { email: [row.email, clean.new_email], clientAddress: ctx.clientAddress });
   if (await findUserRowByEmail(clean.new_email)) throw emailTaken();
   const { code, expiresAt } = await issueCode({
     purpose: 'email_change',
@@ -93,6 +97,10 @@ export async function confirmEmailChange(userId: string, input: { token: string 
     if (isUniqueViolation(e)) throw emailTaken();
     throw e;
   }
+  // The change is done: a notice that cannot be sent is logged by sendMail, not shown as a failure.
+  await sendMail({ to: row.email, ...emailChangedNoticeMail({ oldEmail: row.email, newEmail: payload.new_email, resetLink: `${config().appUrl}/forgot-password` }) }).catch(
+    () => undefined,
+  );
   return getUserById(row.id);
 }
 

@@ -87,9 +87,10 @@ export function limiterFor(action: LimitedAction, scope: LimitScope): RateLimite
  * Counts one attempt of `action` in every bucket that applies; throws a 429 DomainError with
  * Retry-After when any bucket is exhausted.
  */
-export async function limit(action: LimitedAction, keys: { email?: string; clientAddress?: string }): Promise<void> {
+export async function limit(action: LimitedAction, keys: { email?: string | string[]; clientAddress?: string }): Promise<void> {
   const buckets: Array<[LimitScope, string]> = [['global', 'all']];
-  if (keys.email) buckets.push(['email', keys.email.trim().toLowerCase()]);
+  const emails = new Set((typeof keys.email === 'string' ? [keys.email] : (keys.email ?? [])).map((e) => e.trim().toLowerCase()).filter(Boolean));
+  for (const email of emails) buckets.push(['email', email]);
   if (keys.clientAddress) buckets.push(['address', keys.clientAddress]);
   const results = await Promise.allSettled(buckets.map(([scope, key]) => limiterFor(action, scope).consume(key)));
   let retryAfterMs = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeFromMailText, emailChangeCodeMail, resetCodeMail, signInCodeMail } from './templates';
+import { codeFromMailText, emailChangeCodeMail, emailChangedNoticeMail, resetCodeMail, signInCodeMail } from './templates';
 
 describe('mail templates', () => {
   const ascii = /^[\x20-\x7e\n]*$/;
@@ -18,5 +18,13 @@ describe('mail templates', () => {
     }
     expect(mails[1].text).toContain('https://q.example/reset-password?email=a%40b.c&token=004213');
     expect(mails[2].text).toContain('new@example.com');
+  });
+
+  it('tell the old address of a changed e-mail, with no code a reader could use', () => {
+    const m = emailChangedNoticeMail({ oldEmail: 'old@example.com', newEmail: 'new@example.com', resetLink: 'https://q.example/forgot-password' });
+    expect(m.text).toMatch(ascii);
+    expect(m.text).toContain('changed from old@example.com to new@example.com');
+    expect(m.text).toContain('https://q.example/forgot-password');
+    expect(codeFromMailText(m.text)).toBeUndefined();
   });
 });

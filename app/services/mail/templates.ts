@@ -57,6 +57,24 @@ export function emailChangeCodeMail(input: { code: string; newEmail: string; min
   };
 }
 
+/** To the old address once the change is done: the owner learns of it even if it was not them. */
+export function emailChangedNoticeMail(input: { oldEmail: string; newEmail: string; resetLink: string }): MailContent {
+  return {
+    subject: 'Your Quarry e-mail address was changed',
+    text: [
+      `The e-mail address of your Quarry account was changed from ${input.oldEmail} to ${input.newEmail}.`,
+      'Mails about your account now go to the new address, and you sign in with it.',
+      '',
+      'If you did this, there is nothing to do.',
+      'If you did not, someone else has your password: ask the operator of this Quarry to give your',
+      'account back, and choose a new password once it is yours again:',
+      input.resetLink,
+      '',
+      SIGNATURE,
+    ].join('\n'),
+  };
+}
+
 /** The 6-digit code of a mail written by these templates (tests and the outbox reader). */
 export function codeFromMailText(text: string): string | undefined {
   return /^(\d{6})$/m.exec(text)?.[1];
