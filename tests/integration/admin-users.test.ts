@@ -125,6 +125,21 @@ forEachDatabase('admin: users list', () => {
   });
 });
 
+forEachDatabase('admin: search beyond ASCII', () => {
+  beforeAll(async () => {
+    await seedUser({ email: 'emile@example.com', name: 'Émile Zola', created: day(1) });
+    await seedUser({ email: 'anders@example.com', name: 'Anders Ångström', created: day(2) });
+    await seedUser({ email: 'oeil@example.com', name: 'Œil Ünal', created: day(3) });
+  });
+
+  it('matches accented capitals case-insensitively on both databases', async () => {
+    expect((await listUsers(q({ q: 'émile' }))).rows.map((r) => r.full_name)).toEqual(['Émile Zola']);
+    expect((await listUsers(q({ q: 'ÅNGSTRÖM' }))).rows.map((r) => r.full_name)).toEqual(['Anders Ångström']);
+    expect((await listUsers(q({ q: 'œil ü' }))).rows.map((r) => r.full_name)).toEqual(['Œil Ünal']);
+    expect((await listUsers(q({ q: 'zola' }))).total).toBe(1);
+  });
+});
+
 forEachDatabase('admin: changes and the audit log', () => {
   let root: string;
   let other: string;
