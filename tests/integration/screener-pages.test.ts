@@ -17,6 +17,7 @@ import { writeFixtureStore } from '~/services/metrics/testing/fixture-store.serv
 import { syntheticUniverse } from '~/services/metrics/testing/synthetic-universe';
 import { listScreeners } from '~/services/screener/saved.server';
 import { listItems, listWatchlists } from '~/services/watchlist/watchlists.server';
+import { callPage } from '../support/api';
 import { forEachDatabase } from '../support/databases';
 
 // The HTML routes with real Requests and session cookies: the no-JS builder, saving through the
@@ -36,28 +37,6 @@ afterAll(() => {
   rmSync(marketDir, { recursive: true, force: true });
 });
 
-type Fn = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => unknown;
-type Outcome = { status: number; location: string | null; value: unknown; text: string };
-
-async function call(fn: unknown, path: string, cookie: string, init: { form?: Record<string, string>; params?: Record<string, string> } = {}): Promise<Outcome> {
-  const headers = new Headers({ Cookie: cookie });
-  let body: string | undefined;
-  if (init.form) {
-    headers.set('Content-Type', 'application/x-www-form-urlencoded');
-    headers.set('Origin', 'http://localhost');
-    body = new URLSearchParams(init.form).toString();
-  }
-  const request = new Request(`http://localhost${path}`, { method: init.form ? 'POST' : 'GET', headers, body });
-  try {
-    const value = await (fn as Fn)({ request, params: init.params ?? {}, context: {} });
-    if (value instanceof Response) return { status: value.status, location: value.headers.get('Location'), value: null, text: await value.text() };
-    return { status: 200, location: null, value, text: '' };
-  } catch (thrown) {
-    if (!(thrown instanceof Response)) throw thrown;
-    return { status: thrown.status, location: thrown.headers.get('Location'), value: null, text: await thrown.text() };
-  }
-}
-
 async function signIn(email: string): Promise<{ cookie: string; id: string }> {
   const user = await createUser({ email, password: 'correct horse battery', full_name: 'Page User', access: true });
   const session = await getSession(new Request('http://localhost/'));
@@ -76,10 +55,10 @@ forEachDatabase(
     });
 
     it('builds a screen with builder buttons and redirects to the canonical URL', async () => {
-      const r = await call(screenerRoute.loader, '/screener?r=price+>+0&add=rank&rank_metric=ret_3m&rank_side=top&rank_pct=50&rank_within=universe&add_metric=&mcap_min=&run=', a.cookie);
+      const r = await callPage(screenerRoute.loader, '/screener?r=price+>+0&add=rank&rank_metric=ret_3m&rank_side=top&rank_pct=50&rank_within=universe&add_metric=&mcap_min=&run=', a.cookie);
       expect(r.status).toBe(302);
       expect(r.location).toBe('/screener?r=price+%3E+0&r=ret_3m+in+top+50%25+of+universe');
-      const page = await call(screenerRoute.loader, r.location ?? '', a.cookie);
+      const page = await callPage(screenerRoute.loader, r.location ?? '', a.cookie);
       const data = page.value as { results: { count: number; universeCount: number; rows: unknown[] }; errors: unknown[] };
       expect(data.errors).toEqual([]);
       expect(data.results.count).toBeGreaterThan(0);
@@ -87,43 +66,43 @@ forEachDatabase(
     });
 
     it('shows bad rules and unknown parameters as messages, never a 500', async () => {
-      const page = await call(screenerRoute.loader, '/screener?r=revnue+<+3&r=(((price&mcap_min=lots&sort=x:y&page=-1&asof=2024-13-45', a.cookie);
+      const page = await callPage(screenerRoute.loader, '/screener?r=revnue+<+3&r=(((price&mcap_min=lots&sort=x:y&page=-1&asof=2024-13-45', a.cookie);
       expect(page.status).toBe(200);
       const data = page.value as { errors: { message: string }[]; results: null };
       expect(data.results).toBeNull();
       expect(data.errors.map((e) => e.message)).toEqual(expect.arrayContaining(['Rule 1: Unknown metric "revnue" at column 1', 'As of: "2024-13-45" is not a date (use YYYY-MM-DD).']));
-      const huge = await call(screenerRoute.loader, `/screener?${'r=price+>+1&'.repeat(300)}`, a.cookie);
+      const huge = await callPage(screenerRoute.loader, `/screener?${'r=price+>+1&'.repeat(300)}`, a.cookie);
       expect((huge.value as { errors: { message: string }[] }).errors[0].message).toMatch(/at most 50 rules/);
-      const csv = await call(csvRoute.loader, '/screener/csv?r=revnue+<+3', a.cookie);
+      const csv = await callPage(csvRoute.loader, '/screener/csv?r=revnue+<+3', a.cookie);
       expect(csv.status).toBe(400);
     });
 
     it('saves through the prompt, then renames, duplicates, shares and deletes; B gets 404 everywhere', async () => {
       const query = 'r=price+%3E+0&rank=ret_3m%3Adesc';
-      const modal = await call(screenerRoute.loader, `/screener?${query}&modal=save`, a.cookie);
+      const modal = await callPage(screenerRoute.loader, `/screener?${query}&modal=save`, a.cookie);
       expect((modal.value as { modal: { kind: string; action: string; fields: Record<string, string> } }).modal).toMatchObject({ kind: 'prompt', action: '/screener/manage', fields: { intent: 'create', query } });
-      const saved = await call(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'create', query, name: 'Trend', cancelled: 'false' } });
+      const saved = await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'create', query, name: 'Trend', cancelled: 'false' } });
       expect(saved.status).toBe(302);
       const [s] = await listScreeners(a.id);
       expect(saved.location).toBe(`/screener?${query}&saved=${s.id}`);
-      const opened = await call(screenerRoute.loader, saved.location ?? '', a.cookie);
+      const opened = await callPage(screenerRoute.loader, saved.location ?? '', a.cookie);
       expect((opened.value as { saved: { name: string } }).saved).toEqual({ id: s.id, name: 'Trend' });
       expect((await listScreeners(a.id))[0].lastMatchCount).toBe((opened.value as { results: { count: number } }).results.count);
 
-      const cancelled = await call(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'rename', id: s.id, name: '', cancelled: 'true' } });
+      const cancelled = await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'rename', id: s.id, name: '', cancelled: 'true' } });
       expect(cancelled.status).toBe(302);
-      await call(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'rename', id: s.id, name: 'Trend 2', cancelled: 'false' } });
-      await call(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'duplicate', id: s.id } });
-      await call(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'share', id: s.id } });
+      await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'rename', id: s.id, name: 'Trend 2', cancelled: 'false' } });
+      await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'duplicate', id: s.id } });
+      await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'share', id: s.id } });
       const names = (await listScreeners(a.id)).map((x) => x.name).sort();
       expect(names).toEqual(['Trend 2', 'Trend 2 (copy)']);
       const token = (await listScreeners(a.id)).find((x) => x.id === s.id)?.shareToken ?? '';
-      const shared = await call(sharedRoute.loader, `/screener/shared/${token}`, b.cookie, { params: { token } });
+      const shared = await callPage(sharedRoute.loader, `/screener/shared/${token}`, b.cookie, { params: { token } });
       expect(shared.value).toMatchObject({ name: 'Trend 2', rules: ['price > 0'] });
 
       // User B: every page and form answers 404 for A's screener, and changes nothing.
-      expect((await call(manageRoute.loader, `/screener/manage?modal=rename&id=${s.id}`, b.cookie)).status).toBe(404);
-      expect((await call(manageRoute.loader, `/screener/manage?modal=delete&id=${s.id}`, b.cookie)).status).toBe(404);
+      expect((await callPage(manageRoute.loader, `/screener/manage?modal=rename&id=${s.id}`, b.cookie)).status).toBe(404);
+      expect((await callPage(manageRoute.loader, `/screener/manage?modal=delete&id=${s.id}`, b.cookie)).status).toBe(404);
       for (const form of <Record<string, string>[]>[
         { intent: 'rename', id: s.id, name: 'x', cancelled: 'false' },
         { intent: 'duplicate', id: s.id },
@@ -131,29 +110,29 @@ forEachDatabase(
         { intent: 'share', id: s.id },
         { intent: 'update', id: s.id, query: 'r=price+%3E+1' },
       ]) {
-        expect([form.intent, (await call(manageRoute.action, '/screener/manage', b.cookie, { form })).status]).toEqual([form.intent, 404]);
+        expect([form.intent, (await callPage(manageRoute.action, '/screener/manage', b.cookie, { form })).status]).toEqual([form.intent, 404]);
       }
-      expect(((await call(manageRoute.loader, '/screener/manage', b.cookie)).value as { screeners: unknown[] }).screeners).toEqual([]);
-      const bOpens = await call(screenerRoute.loader, `/screener?${query}&saved=${s.id}`, b.cookie);
+      expect(((await callPage(manageRoute.loader, '/screener/manage', b.cookie)).value as { screeners: unknown[] }).screeners).toEqual([]);
+      const bOpens = await callPage(screenerRoute.loader, `/screener?${query}&saved=${s.id}`, b.cookie);
       expect((bOpens.value as { saved: unknown }).saved).toBeNull();
 
       // "Save changes" on an opened screen replaces its rules (and forgets the old run count).
-      const updated = await call(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'update', id: s.id, query: 'r=price+%3E+1' } });
+      const updated = await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'update', id: s.id, query: 'r=price+%3E+1' } });
       expect(updated.location).toBe(`/screener?r=price+%3E+1&saved=${s.id}`);
       expect((await listScreeners(a.id)).find((x) => x.id === s.id)).toMatchObject({ lastMatchCount: null, screen: { rules: [{ kind: 'value', metric: 'price', op: '>', value: 1 }] } });
 
       // A deletes through the confirm modal's form.
-      const notConfirmed = await call(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'delete', id: s.id, confirmed: 'false', cancelled: 'true' } });
+      const notConfirmed = await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'delete', id: s.id, confirmed: 'false', cancelled: 'true' } });
       expect(notConfirmed.status).toBe(302);
       expect(await listScreeners(a.id)).toHaveLength(2);
-      await call(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'delete', id: s.id, confirmed: 'true', cancelled: 'false' } });
+      await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'delete', id: s.id, confirmed: 'true', cancelled: 'false' } });
       expect((await listScreeners(a.id)).map((x) => x.name)).toEqual(['Trend 2 (copy)']);
     });
 
     it('downloads exactly the shown page as CSV', async () => {
       const q = '/screener?r=price+%3E+0&col=ret_3m&sort=ret_3m:desc';
-      const page = (await call(screenerRoute.loader, q, a.cookie)).value as { results: { rows: { ticker: string }[] } };
-      const csv = await call(csvRoute.loader, q.replace('/screener', '/screener/csv'), a.cookie);
+      const page = (await callPage(screenerRoute.loader, q, a.cookie)).value as { results: { rows: { ticker: string }[] } };
+      const csv = await callPage(csvRoute.loader, q.replace('/screener', '/screener/csv'), a.cookie);
       expect(csv.status).toBe(200);
       const lines = csv.text.trim().split('\r\n');
       expect(lines[0]).toBe('ticker,name,sector,industry,exchange,Price,Return (3 months)');
@@ -162,26 +141,26 @@ forEachDatabase(
 
     it('watchlists by form: add from results, note, column, sort, CSV; B gets 404', async () => {
       const perm = securities[0].permaticker;
-      const added = await call(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'add', permaticker: String(perm), redirect_to: '/screener?r=price+%3E+0' } });
+      const added = await callPage(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'add', permaticker: String(perm), redirect_to: '/screener?r=price+%3E+0' } });
       expect([added.status, added.location]).toEqual([302, '/screener?r=price+%3E+0']);
-      await call(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'add', security: securities[1].ticker.toLowerCase() } });
+      await callPage(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'add', security: securities[1].ticker.toLowerCase() } });
       const [list] = await listWatchlists(a.id);
       expect((await listItems(a.id, list.id)).map((i) => i.permaticker).sort()).toEqual([perm, securities[1].permaticker].sort());
-      await call(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'note', list: list.id, permaticker: String(perm), note: 'buy below 50' } });
-      await call(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'add-column', list: list.id, column: 'rsi14' } });
-      await call(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'sort', list: list.id, key: 'price', dir: 'desc' } });
-      const page = (await call(watchlistRoute.loader, `/watchlist?list=${list.id}`, a.cookie)).value as { view: { watchlist: { columns: string[]; sort: unknown }; rows: { permaticker: number; note: string | null }[] } };
+      await callPage(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'note', list: list.id, permaticker: String(perm), note: 'buy below 50' } });
+      await callPage(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'add-column', list: list.id, column: 'rsi14' } });
+      await callPage(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'sort', list: list.id, key: 'price', dir: 'desc' } });
+      const page = (await callPage(watchlistRoute.loader, `/watchlist?list=${list.id}`, a.cookie)).value as { view: { watchlist: { columns: string[]; sort: unknown }; rows: { permaticker: number; note: string | null }[] } };
       expect(page.view.watchlist.columns).toContain('rsi14');
       expect(page.view.watchlist.sort).toEqual({ key: 'price', dir: 'desc' });
       expect(page.view.rows.find((r) => r.permaticker === perm)?.note).toBe('buy below 50');
-      const csv = await call(watchlistCsvRoute.loader, `/watchlist/csv?list=${list.id}`, a.cookie);
+      const csv = await callPage(watchlistCsvRoute.loader, `/watchlist/csv?list=${list.id}`, a.cookie);
       expect(csv.text).toContain('buy below 50');
       expect(csv.text.split('\r\n')[0]).toContain('RSI (14 days)');
-      const unknownTicker = await call(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'add', security: 'NOPE', list: list.id } });
+      const unknownTicker = await callPage(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'add', security: 'NOPE', list: list.id } });
       expect(unknownTicker.status).toBe(302);
 
-      expect((await call(watchlistRoute.loader, `/watchlist?list=${list.id}`, b.cookie)).status).toBe(404);
-      expect((await call(watchlistCsvRoute.loader, `/watchlist/csv?list=${list.id}`, b.cookie)).status).toBe(404);
+      expect((await callPage(watchlistRoute.loader, `/watchlist?list=${list.id}`, b.cookie)).status).toBe(404);
+      expect((await callPage(watchlistCsvRoute.loader, `/watchlist/csv?list=${list.id}`, b.cookie)).status).toBe(404);
       for (const form of <Record<string, string>[]>[
         { intent: 'add', list: list.id, permaticker: '5' },
         { intent: 'remove', list: list.id, permaticker: String(perm) },
@@ -190,7 +169,7 @@ forEachDatabase(
         { intent: 'rename-list', list: list.id, name: 'x', cancelled: 'false' },
         { intent: 'delete-list', list: list.id, confirmed: 'true', cancelled: 'false' },
       ]) {
-        expect([form.intent, (await call(watchlistRoute.action, '/watchlist', b.cookie, { form })).status]).toEqual([form.intent, 404]);
+        expect([form.intent, (await callPage(watchlistRoute.action, '/watchlist', b.cookie, { form })).status]).toEqual([form.intent, 404]);
       }
       expect((await listItems(a.id, list.id)).find((i) => i.permaticker === perm)?.note).toBe('buy below 50');
     });
