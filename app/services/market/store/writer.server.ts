@@ -136,6 +136,13 @@ function txOn(connection: DuckDBConnection): BulkMarketWriteTx {
       await connection.run(`CREATE TEMP TABLE IF NOT EXISTS prices_staging AS SELECT * FROM prices LIMIT 0`);
       await appendRows(connection, 'prices_staging', PRICE_COLUMNS, rows, 'prices');
       await connection.run(`INSERT INTO prices SELECT * FROM prices_staging`);
+      // A security's price range follows its stored prices, whichever source created its row
+      // (a price file extending a company the SEC import created must move its last price date).
+      await connection.run(
+        `UPDATE securities SET first_price_date = r.first, last_price_date = r.last
+           FROM (SELECT permaticker, min(date) AS first, max(date) AS last FROM prices_staging GROUP BY permaticker) r
+          WHERE securities.permaticker = r.permaticker`,
+      );
       await connection.run(`DELETE FROM prices_staging`);
     },
     async replaceTickerHistories(permatickers, rows) {

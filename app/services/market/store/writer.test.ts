@@ -119,6 +119,27 @@ describe('market writer', () => {
     expect(await count(file, 'facts')).toBe(1);
   });
 
+  it("keeps a security's first and last price dates with its stored prices, whoever created the row", async () => {
+    const file = freshFile();
+    await withMarketWriter(file, {}, async (w) => {
+      // Created by one source with no prices yet (dates as that source knew them) …
+      await w.transaction((tx) => tx.upsertSecurities([security(1, 'AAA', { firstPriceDate: null, lastPriceDate: null }), security(2, 'BBB')]));
+      // … then a price file for it alone, in a later transaction that does not touch the row.
+      await w.transaction((tx) => tx.replacePrices([1], [price(1, '2021-03-01', 10), price(1, '2021-06-30', 12), price(1, '2021-01-04', 9)]));
+      await w.finish('test');
+    });
+    const reader = await openMarketReader(file);
+    const rows = await reader.all<{ permaticker: number; first: string | null; last: string | null }>(
+      `SELECT permaticker, strftime(first_price_date, '%Y-%m-%d') AS first, strftime(last_price_date, '%Y-%m-%d') AS last FROM securities ORDER BY permaticker`,
+    );
+    reader.close();
+    expect(rows).toEqual([
+      { permaticker: 1, first: '2021-01-04', last: '2021-06-30' },
+      // Untouched: no prices were written for it.
+      { permaticker: 2, first: '2020-01-02', last: '2020-01-03' },
+    ]);
+  });
+
   it('rolls back everything in a failed transaction and keeps earlier committed ones', async () => {
     const file = freshFile();
     const writer = await openMarketWriter(file);
