@@ -10,6 +10,8 @@ export type SecurityWork = {
   permaticker: number;
   /** Written only for securities this run creates; others keep the row their source wrote. */
   security: SecurityRecord | null;
+  /** For a security another source created: what this source knows, to fill the gaps of its row. */
+  details?: SecurityRecord;
   prices?: PriceRecord[];
   actions?: CorporateActionRecord[];
   facts?: FactRecord[];
@@ -35,7 +37,12 @@ export class BatchWriter {
   async add(work: SecurityWork): Promise<void> {
     // The same security seen again in this run (a later file): the later rows win.
     const previous = this.pending.get(work.permaticker);
-    if (previous) this.pending.set(work.permaticker, { ...work, security: work.security ?? previous.security });
+    if (previous)
+      this.pending.set(work.permaticker, {
+        ...work,
+        security: work.security ?? previous.security,
+        details: work.details ?? previous.details,
+      });
     else this.pending.set(work.permaticker, work);
     this.rows += (work.prices?.length ?? 0) + (work.facts?.length ?? 0) + (work.actions?.length ?? 0) + 1;
     if (this.rows >= this.maxRows) await this.flush();
@@ -49,6 +56,8 @@ export class BatchWriter {
     await this.writer.transaction(async (tx) => {
       const securities = batch.flatMap((w) => (w.security ? [w.security] : []));
       if (securities.length > 0) await tx.upsertSecurities(securities);
+      const details = batch.flatMap((w) => (w.details && !w.security ? [w.details] : []));
+      if (details.length > 0) await tx.fillSecurityGaps(details);
       const withPrices = batch.filter((w) => w.prices);
       if (withPrices.length > 0)
         await tx.replacePrices(

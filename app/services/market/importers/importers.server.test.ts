@@ -71,6 +71,36 @@ describe('sec importer (fixture)', () => {
     expect(recount.facts).toBe(counts.facts);
   });
 
+  it('fills in the name, CIK and classification of a security the prices importer created, keeping its prices', async () => {
+    const file = freshFile();
+    await runImport(file, 'prices', ['--ticker', 'EXFX', path.join(FIX, 'prices/PLAIN.csv')]);
+    const before = await query(file, `SELECT ticker, name, cik, strftime(last_price_date, '%Y-%m-%d') AS last, source FROM securities`);
+    expect(before).toMatchObject([{ ticker: 'EXFX', name: 'EXFX', cik: null, source: 'prices' }]);
+
+    const first = await runImport(file, 'sec', [path.join(FIX, 'sec')]);
+    const after = await query(
+      file,
+      `SELECT ticker, name, exchange, sector, industry, cik, strftime(last_price_date, '%Y-%m-%d') AS last, source FROM securities`,
+    );
+    expect(after).toEqual([
+      {
+        ticker: 'EXFX',
+        name: 'Example Fixture Corp',
+        exchange: 'Nasdaq',
+        sector: 'Information Technology',
+        industry: 'Services-Prepackaged Software',
+        cik: '0000999999',
+        last: before[0].last,
+        source: 'prices',
+      },
+    ]);
+    // The facts went to the same security, and a second run finds it by its CIK and changes nothing.
+    const [facts] = await query<{ n: number }>(file, 'SELECT count(DISTINCT permaticker)::INTEGER AS n FROM facts');
+    expect(facts.n).toBe(1);
+    const again = await runImport(file, 'sec', [path.join(FIX, 'sec')]);
+    expect(again.snapshotId).toBe(first.snapshotId);
+  });
+
   it('reads the bulk companyfacts.zip (entries inflated one at a time) like the loose files', async () => {
     const { zipSync } = await import('fflate');
     const { writeFileSync } = await import('node:fs');

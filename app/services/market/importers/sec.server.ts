@@ -163,26 +163,24 @@ async function importCompany(
   const facts = probe.facts.map((f) => ({ ...f, permaticker }));
   const warnings = [...probe.warnings];
   if (!ticker) warnings.push(`${label}: no ticker known for CIK ${probe.cik}; stored as CIK${probe.cik}`);
-  // A security another source created (prices, Sharadar) keeps its own row: the writer has no
-  // partial update, and overwriting would drop its price dates and classification.
-  const security: SecurityRecord | null =
-    existing === null || createdHere !== undefined
-      ? {
-          permaticker,
-          ticker: ticker ?? `CIK${probe.cik}`,
-          name: profile?.name || probe.entityName || listing?.name || `CIK${probe.cik}`,
-          exchange: profile?.exchange ?? listing?.exchange ?? null,
-          category: null,
-          sector: profile?.sector ?? null,
-          industry: profile?.industry ?? null,
-          cik: probe.cik,
-          firstPriceDate: null,
-          lastPriceDate: null,
-          isDelisted: profile?.isDelisted ?? false,
-          source: 'sec',
-        }
-      : null;
-  await batch.add({ permaticker, security, facts });
+  const record: SecurityRecord = {
+    permaticker,
+    ticker: ticker ?? `CIK${probe.cik}`,
+    name: profile?.name || probe.entityName || listing?.name || `CIK${probe.cik}`,
+    exchange: profile?.exchange ?? listing?.exchange ?? null,
+    category: null,
+    sector: profile?.sector ?? null,
+    industry: profile?.industry ?? null,
+    cik: probe.cik,
+    firstPriceDate: null,
+    lastPriceDate: null,
+    isDelisted: profile?.isDelisted ?? false,
+    source: 'sec',
+  };
+  // A security another source created (prices, Sharadar) keeps its row, price dates and
+  // classification; the filings only fill in what it lacks (name, CIK, exchange, sector).
+  const ours = existing === null || createdHere !== undefined;
+  await batch.add({ permaticker, security: ours ? record : null, details: ours ? undefined : record, facts });
   return { written: facts.length, warnings };
 }
 

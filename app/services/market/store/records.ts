@@ -86,6 +86,12 @@ export interface MarketWriter {
 
 export interface MarketWriteTx {
   upsertSecurities(rows: SecurityRecord[]): Promise<void>;
+  /**
+   * For securities another source created: fills in what their row lacks (a NULL field, or a
+   * name that is only the ticker, as the prices importer writes) from these records. Never
+   * overwrites what a source wrote, and leaves the price dates and the row's source alone.
+   */
+  fillSecurityGaps(rows: SecurityRecord[]): Promise<void>;
   replaceTickerHistory(permaticker: number, rows: TickerPeriodRecord[]): Promise<void>;
   /** Replaces every price row of these permatickers with the given rows. */
   replacePrices(permatickers: number[], rows: PriceRecord[]): Promise<void>;

@@ -121,6 +121,27 @@ function txOn(connection: DuckDBConnection): BulkMarketWriteTx {
       await deleteFor(connection, 'securities', keys);
       await appendRows(connection, 'securities', SECURITY_COLUMNS, rows);
     },
+    async fillSecurityGaps(rows) {
+      const keys = rows.map((r) => r.permaticker);
+      checkKeys(keys);
+      if (new Set(keys).size !== keys.length) throw new Error('fillSecurityGaps: the same permaticker appears twice.');
+      if (rows.length === 0) return;
+      await connection.run(`CREATE TEMP TABLE IF NOT EXISTS securities_gaps AS SELECT * FROM securities LIMIT 0`);
+      await appendRows(connection, 'securities_gaps', SECURITY_COLUMNS, rows, 'securities');
+      await connection.run(
+        `UPDATE securities SET
+            name = CASE WHEN securities.name IS NULL OR securities.name = '' OR securities.name = securities.ticker THEN g.name ELSE securities.name END,
+            exchange = coalesce(securities.exchange, g.exchange),
+            category = coalesce(securities.category, g.category),
+            sector = coalesce(securities.sector, g.sector),
+            industry = coalesce(securities.industry, g.industry),
+            cik = coalesce(securities.cik, g.cik),
+            description = coalesce(securities.description, g.description)
+           FROM securities_gaps AS g
+          WHERE securities.permaticker = g.permaticker`,
+      );
+      await connection.run(`DELETE FROM securities_gaps`);
+    },
     async replaceTickerHistory(permaticker, rows) {
       checkKeys([permaticker]);
       checkBelong('ticker_history', [permaticker], rows);

@@ -123,9 +123,13 @@ describe('market writer', () => {
     const file = freshFile();
     await withMarketWriter(file, {}, async (w) => {
       // Created by one source with no prices yet (dates as that source knew them) …
-      await w.transaction((tx) => tx.upsertSecurities([security(1, 'AAA', { firstPriceDate: null, lastPriceDate: null }), security(2, 'BBB')]));
+      await w.transaction((tx) =>
+        tx.upsertSecurities([security(1, 'AAA', { firstPriceDate: null, lastPriceDate: null }), security(2, 'BBB')]),
+      );
       // … then a price file for it alone, in a later transaction that does not touch the row.
-      await w.transaction((tx) => tx.replacePrices([1], [price(1, '2021-03-01', 10), price(1, '2021-06-30', 12), price(1, '2021-01-04', 9)]));
+      await w.transaction((tx) =>
+        tx.replacePrices([1], [price(1, '2021-03-01', 10), price(1, '2021-06-30', 12), price(1, '2021-01-04', 9)]),
+      );
       await w.finish('test');
     });
     const reader = await openMarketReader(file);
@@ -137,6 +141,62 @@ describe('market writer', () => {
       { permaticker: 1, first: '2021-01-04', last: '2021-06-30' },
       // Untouched: no prices were written for it.
       { permaticker: 2, first: '2020-01-02', last: '2020-01-03' },
+    ]);
+  });
+
+  it('fills the gaps of a row another source wrote, never what it already holds', async () => {
+    const file = freshFile();
+    await withMarketWriter(file, {}, async (w) => {
+      await w.transaction((tx) =>
+        tx.upsertSecurities([
+          security(1, 'AAA', { name: 'AAA', sector: null, industry: null, exchange: null, source: 'prices' }),
+          security(2, 'BBB', { cik: '0000000002' }),
+        ]),
+      );
+      await w.transaction((tx) =>
+        tx.fillSecurityGaps([
+          security(1, 'IGNORED', {
+            name: 'Aaa Holdings',
+            sector: 'Energy',
+            industry: null,
+            cik: '0000000001',
+            firstPriceDate: null,
+            lastPriceDate: null,
+            source: 'sec',
+          }),
+          security(2, 'BBB', { name: 'Other Name', sector: 'Utilities', cik: '0000009999', source: 'sec' }),
+        ]),
+      );
+      await w.finish('test');
+    });
+    const reader = await openMarketReader(file);
+    const rows = await reader.all<Record<string, unknown>>(
+      `SELECT permaticker, ticker, name, exchange, sector, industry, cik, strftime(last_price_date, '%Y-%m-%d') AS last, source FROM securities ORDER BY permaticker`,
+    );
+    reader.close();
+    expect(rows).toEqual([
+      {
+        permaticker: 1,
+        ticker: 'AAA',
+        name: 'Aaa Holdings',
+        exchange: 'NYSE',
+        sector: 'Energy',
+        industry: null,
+        cik: '0000000001',
+        last: '2020-01-03',
+        source: 'prices',
+      },
+      {
+        permaticker: 2,
+        ticker: 'BBB',
+        name: 'BBB Corp',
+        exchange: 'NYSE',
+        sector: 'Technology',
+        industry: 'Software',
+        cik: '0000000002',
+        last: '2020-01-03',
+        source: 'test',
+      },
     ]);
   });
 
