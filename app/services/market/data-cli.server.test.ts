@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '../config.server';
+import { closeDb } from '../db/db.server';
 import { runDataCli, type CliIo } from './data-cli.server';
 import { lineReporter, silentProgress } from './progress.server';
 
@@ -35,16 +36,22 @@ describe('data CLI', () => {
     const file = path.join(dir, 'cli.duckdb');
     const bad = path.join(dir, 'bad.csv');
     writeFileSync(bad, 'date,open,high,low,close,volume\n2020-01-02,1,2,0.5,not-a-price,100\n');
-    const previous = process.env.MARKET_DB;
+    // The import's job row goes to an app database of its own.
+    const previous = { MARKET_DB: process.env.MARKET_DB, DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL };
     process.env.MARKET_DB = file;
+    process.env.DATA_DIR = path.join(dir, 'app-data');
+    delete process.env.DATABASE_URL;
     resetConfigForTests();
     try {
       const io = capture();
       expect(await runDataCli(['import', 'prices', bad], io)).toBe(1);
       expect(io.stderr.join('\n')).toContain('Import failed, the store is unchanged');
     } finally {
-      if (previous === undefined) delete process.env.MARKET_DB;
-      else process.env.MARKET_DB = previous;
+      await closeDb();
+      for (const [k, v] of Object.entries(previous)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
       resetConfigForTests();
     }
     const status = capture();

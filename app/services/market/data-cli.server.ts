@@ -1,16 +1,14 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { config } from '../config.server';
 import { ensureDemoData, loadDemoUniverse } from './demo/load.server';
 import { DEFAULT_DEMO_OPTIONS } from './demo/universe';
 import { afterMarketDataChange } from './post-import.server';
 import { createProgressReporter } from './progress.server';
-import { ImportFileError, type Importer, type ProgressReporter } from './store/records';
+import { importAsJob, importSummaryLine } from './import-job.server';
+import { importerUsage, IMPORT_SOURCES, isImportSource } from './import-run.server';
+import type { ProgressReporter } from './store/records';
 import { readMarketStatus } from './data-status.server';
-import { recordFailedImport } from './store/import-failures.server';
 import { MarketDataMissingError, openMarketReader } from './store/open-store.server';
-import { openMarketWriter } from './store/writer.server';
 
 // `npm run data -- <command>`: the market data CLI. The logic lives here (testable with a
 // fake output); scripts/data.ts only wires it to the process.
@@ -92,63 +90,23 @@ async function ensureDemo(io: CliIo): Promise<number> {
   return 0;
 }
 
-const IMPORTERS_MODULE = new URL('./importers/index.server.ts', import.meta.url);
-
-async function loadImporters(): Promise<Record<string, Importer> | null> {
-  const file = path.normalize(decodeURIComponent(IMPORTERS_MODULE.pathname));
-  if (!existsSync(file)) return null;
-  const mod = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { importers?: Record<string, Importer> };
-  return mod.importers ?? null;
-}
-
 async function runImport(args: string[], io: CliIo): Promise<number> {
   const [source, ...rest] = args;
-  const importers = await loadImporters();
-  if (!importers) {
-    io.err('Importers are not available yet (app/services/market/importers/index.server.ts is missing or exports no `importers`).');
-    return 1;
-  }
-  const names = Object.keys(importers).sort().join(', ');
+  const names = IMPORT_SOURCES.join(', ');
   if (!source) throw new UsageError(`Name a source to import: ${names}.`);
-  const importer = importers[source];
-  if (!importer) throw new UsageError(`Unknown source "${source}". Sources: ${names}.`);
+  if (!isImportSource(source)) throw new UsageError(`Unknown source "${source}". Sources: ${names}.`);
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.out(importer.usage);
+    io.out(importerUsage(source));
     return 0;
   }
-  const file = config().marketDb;
-  const startedAt = new Date().toISOString();
-  const writer = await openMarketWriter(file);
-  try {
-    const summary = await importer.run(rest, {
-      writer,
-      progress: io.progress,
-      env: { secUserAgent: config().secUserAgent },
-      fetch: globalThis.fetch,
-    });
-    await writer.publish({ beforeRename: (workFile) => afterMarketDataChange(workFile, io.progress) });
-    for (const w of summary.warnings) io.err(`warning: ${w}`);
-    io.out(`Imported ${summary.source}: ${summary.securities} securities, ${summary.rows} rows. Snapshot ${summary.snapshotId}.`);
-  } catch (e) {
-    await writer.discard();
-    await noteFailure(file, { source, startedAt, error: e instanceof Error ? e.message : String(e) }, io);
-    if (e instanceof ImportFileError) {
-      io.err(`Import failed, the store is unchanged: ${e.message}`);
-      return 1;
-    }
-    throw e;
+  const { job, summary } = await importAsJob(source, rest, io.progress, (queued) => io.out(`Import job ${queued.id} (listed on the admin page).`));
+  for (const w of summary?.warnings ?? []) io.err(`warning: ${w}`);
+  if (job.status === 'succeeded') {
+    io.out(summary ? importSummaryLine(summary) : (job.message ?? 'Imported.'));
+    return 0;
   }
-  return 0;
-}
-
-/** Keeps the failure in the store's import_runs (shown by `status` and the admin page). */
-async function noteFailure(file: string, run: { source: string; startedAt: string; error: string }, io: CliIo): Promise<void> {
-  try {
-    await recordFailedImport(file, run);
-  } catch (e) {
-    // Recording is a courtesy; the import's own error is what the caller must see.
-    io.err(`warning: the failed run could not be recorded in the store: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  io.err(job.status === 'cancelled' ? 'Import cancelled, the store is unchanged.' : `Import failed, the store is unchanged: ${job.error ?? job.message ?? 'unknown error'}`);
+  return 1;
 }
 
 async function status(args: string[], io: CliIo): Promise<number> {

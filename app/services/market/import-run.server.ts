@@ -1,0 +1,39 @@
+import { config } from '../config.server';
+import { importers } from './importers/index.server';
+import { afterMarketDataChange } from './post-import.server';
+import { recordFailedImport } from './store/import-failures.server';
+import type { ImportSummary, ProgressReporter } from './store/records';
+import { openMarketWriter } from './store/writer.server';
+
+// One import into MARKET_DB, the same whether the data CLI or a job worker runs it: the importer
+// writes a work copy, the metric snapshots are rebuilt on it, and only then is it published by
+// an atomic rename. Any failure (a bad file, a cancel) discards the copy, so the published store
+// is unchanged, and is recorded in the store's import_runs for `status` and the admin page.
+
+export const IMPORT_SOURCES = ['prices', 'sec', 'sharadar'] as const;
+export type ImportSource = (typeof IMPORT_SOURCES)[number];
+
+export function isImportSource(name: string): name is ImportSource {
+  return (IMPORT_SOURCES as readonly string[]).includes(name);
+}
+
+export function importerUsage(source: ImportSource): string {
+  return importers[source].usage;
+}
+
+export async function runMarketImport(source: ImportSource, args: string[], progress: ProgressReporter): Promise<ImportSummary> {
+  const file = config().marketDb;
+  const startedAt = new Date().toISOString();
+  const writer = await openMarketWriter(file);
+  try {
+    const summary = await importers[source].run(args, { writer, progress, env: { secUserAgent: config().secUserAgent }, fetch: globalThis.fetch });
+    await writer.publish({ beforeRename: (workFile) => afterMarketDataChange(workFile, progress) });
+    return summary;
+  } catch (e) {
+    await writer.discard();
+    await recordFailedImport(file, { source, startedAt, error: e instanceof Error ? e.message : String(e) }).catch((recording: unknown) =>
+      progress.log(`warning: the failed run could not be recorded in the store: ${recording instanceof Error ? recording.message : String(recording)}`),
+    );
+    throw e;
+  }
+}
