@@ -106,7 +106,10 @@ test('changing the as-of date shows older numbers and only filings known then', 
   // The as-of date follows the tabs.
   await page.getByRole('navigation', { name: 'Company sections' }).getByRole('link', { name: 'Financials' }).click();
   await expect(page).toHaveURL(/financial\?as_of=2022-06-30/);
-  const cellDates = await page.locator('table.statement tbody td small').allTextContents();
+  // With JavaScript the address changes before the new section is rendered: wait for its table.
+  const cells = page.locator('table.statement tbody td small');
+  await expect(cells.first()).toBeVisible();
+  const cellDates = await cells.allTextContents();
   expect(cellDates.length).toBeGreaterThan(0);
   for (const t of cellDates) expect(t.match(/\d{4}-\d{2}-\d{2}/)![0] < '2022-06-30').toBe(true);
 });
