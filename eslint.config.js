@@ -4,19 +4,47 @@ import tseslint from 'typescript-eslint';
 
 // Pure modules (no `.server` suffix) and the engines must not reach for I/O: the screener,
 // backtest and metrics engines are tested and benchmarked alone (STYLE §3).
-const ioModules = ['node:fs', 'node:fs/promises', 'fs', 'node:child_process', 'node:net', 'node:http', 'node:https', 'pg', 'better-sqlite3', '@duckdb/node-api', 'ioredis', 'bullmq', 'nodemailer'];
+const ioModules = [
+  'node:fs',
+  'node:fs/promises',
+  'fs',
+  'node:child_process',
+  'node:net',
+  'node:http',
+  'node:https',
+  'pg',
+  'better-sqlite3',
+  '@duckdb/node-api',
+  'ioredis',
+  'bullmq',
+  'nodemailer',
+];
 const noIo = {
   'no-restricted-imports': [
     'error',
     {
-      paths: ioModules.map((name) => ({ name, message: 'Engines and pure modules take data in and give results out: do I/O in a *.server.ts module.' })),
+      paths: ioModules.map((name) => ({
+        name,
+        message: 'Engines and pure modules take data in and give results out: do I/O in a *.server.ts module.',
+      })),
       patterns: [{ group: ['**/*.server', '**/*.server.ts'], message: 'A pure module cannot import a *.server module.' }],
     },
   ],
 };
 
 export default tseslint.config(
-  { ignores: ['build/**', 'node_modules/**', 'data/**', 'tests/.tmp/**', 'playwright-report/**', 'test-results/**', '.cache/**', '**/*.tmp.ts'] },
+  {
+    ignores: [
+      'build/**',
+      'node_modules/**',
+      'data/**',
+      'tests/.tmp/**',
+      'playwright-report/**',
+      'test-results/**',
+      '.cache/**',
+      '**/*.tmp.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -33,7 +61,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['app/services/screener/**/*.ts', 'app/services/backtest/engine/**/*.ts', 'app/services/metrics/engine/**/*.ts', 'app/services/market/importers/**/parse*.ts'],
+    files: [
+      'app/services/screener/**/*.ts',
+      'app/services/backtest/engine/**/*.ts',
+      'app/services/metrics/engine/**/*.ts',
+      'app/services/market/importers/**/parse*.ts',
+    ],
     ignores: ['**/*.server.ts', '**/*.test.ts'],
     rules: noIo,
   },

@@ -1,6 +1,14 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { E2E_APP_PORT, E2E_APP_URL, E2E_CONTROL_PORT, E2E_CONTROL_URL, E2E_OIDC_CLIENT_ID, E2E_OIDC_CLIENT_SECRET, E2E_OIDC_PORT } from './tests/e2e/support/env';
+import {
+  E2E_APP_PORT,
+  E2E_APP_URL,
+  E2E_CONTROL_PORT,
+  E2E_CONTROL_URL,
+  E2E_OIDC_CLIENT_ID,
+  E2E_OIDC_CLIENT_SECRET,
+  E2E_OIDC_PORT,
+} from './tests/e2e/support/env';
 
 // End-to-end tests: Chromium from Debian (never downloaded), every test with JavaScript on
 // (project "js") and off (project "nojs"). Playwright starts the outside world first

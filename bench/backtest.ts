@@ -87,7 +87,7 @@ export function snapshots(u: Universe) {
   const at = (date: string, day: number): MetricSnapshot => {
     const started = performance.now();
     let t = 0;
-    for (let lo = 0, hi = u.calendar.length - 1; lo <= hi; ) {
+    for (let lo = 0, hi = u.calendar.length - 1; lo <= hi;) {
       const mid = (lo + hi) >> 1;
       if (u.calendar[mid] <= day) {
         t = mid;
@@ -97,7 +97,13 @@ export function snapshots(u: Universe) {
     const year = Math.floor(t / 252);
     const size = u.series.length;
     const perm = new Int32Array(size);
-    const cols = { price: new Float64Array(size), ret_12m: new Float64Array(size), market_cap: new Float64Array(size), pe_ttm: new Float64Array(size), roe: new Float64Array(size) };
+    const cols = {
+      price: new Float64Array(size),
+      ret_12m: new Float64Array(size),
+      market_cap: new Float64Array(size),
+      pe_ttm: new Float64Array(size),
+      roe: new Float64Array(size),
+    };
     let r = 0;
     for (let k = 0; k < size; k++) {
       const s = u.series[k];
@@ -137,7 +143,7 @@ function timed<T>(fn: () => T): { ms: number; value: T } {
 
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 const count = (n: number) => n.toLocaleString('en-US');
-const rate = (bars: number, ms: number) => `${((bars / ms) * 1000 / 1e6).toFixed(0)} M/s`;
+const rate = (bars: number, ms: number) => `${(((bars / ms) * 1000) / 1e6).toFixed(0)} M/s`;
 
 type Measured = { rebalance: Rebalance; ms: number; snapshotMs: number; result: BacktestResult };
 
@@ -146,8 +152,13 @@ export default function run(opts: { quick?: boolean } = {}) {
   const years = opts.quick ? 5 : 25;
   const built = timed(() => syntheticUniverse(size, years, 42));
   const u = built.value;
-  console.log(`universe: ${count(size)} securities × ${years} years, ${count(u.calendar.length)} trading days, ${count(u.bars)} bars (built in ${fmt(built.ms)})`);
-  const screen = ScreenSchema.parse({ rules: FIVE_RULES.map(ruleFromText), ranking: [{ metric: 'ret_12m', direction: 'desc', weight: 1 }] });
+  console.log(
+    `universe: ${count(size)} securities × ${years} years, ${count(u.calendar.length)} trading days, ${count(u.bars)} bars (built in ${fmt(built.ms)})`,
+  );
+  const screen = ScreenSchema.parse({
+    rules: FIVE_RULES.map(ruleFromText),
+    ranking: [{ metric: 'ret_12m', direction: 'desc', weight: 1 }],
+  });
   console.log(`screen: ${FIVE_RULES.join('; ')}; ranked by ret_12m; top 50, equal weights, 10 bps, benchmark: the equal-weighted universe`);
   const start = fromEpochDay(u.calendar[0]);
   const end = fromEpochDay(u.calendar[u.calendar.length - 1]);
@@ -172,17 +183,30 @@ export default function run(opts: { quick?: boolean } = {}) {
     ['rebalance', 'signal dates', 'total', 'snapshots', 'engine', 'engine bars/s', 'engine ÷ baseline', 'total ÷ baseline'],
     ...rows.map((r) => {
       const engine = r.ms - r.snapshotMs;
-      return [r.rebalance, count(r.result.rebalances.length), fmt(r.ms), fmt(r.snapshotMs), fmt(engine), rate(u.bars, engine), `${(engine / base).toFixed(1)}×`, `${(r.ms / base).toFixed(1)}×`];
+      return [
+        r.rebalance,
+        count(r.result.rebalances.length),
+        fmt(r.ms),
+        fmt(r.snapshotMs),
+        fmt(engine),
+        rate(u.bars, engine),
+        `${(engine / base).toFixed(1)}×`,
+        `${(r.ms / base).toFixed(1)}×`,
+      ];
     }),
   ];
   const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
   console.log();
   for (const row of table) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
   console.log();
-  console.log(`monthly, top 50, 5 rules: ${fmt(monthly.ms)} in total (goal ≤ 0.5 s), ${fmt(monthly.ms - monthly.snapshotMs)} in the engine (median of 3)`);
+  console.log(
+    `monthly, top 50, 5 rules: ${fmt(monthly.ms)} in total (goal ≤ 0.5 s), ${fmt(monthly.ms - monthly.snapshotMs)} in the engine (median of 3)`,
+  );
   for (const r of rows) {
     const s = r.result.statistics;
-    console.log(`${r.rebalance}: CAGR ${(s.cagr * 100).toFixed(2)} %, Sharpe ${s.sharpe?.toFixed(2)}, ${count(r.result.trades.length)} trades, delisted holdings ${r.result.delistedHoldings}`);
+    console.log(
+      `${r.rebalance}: CAGR ${(s.cagr * 100).toFixed(2)} %, Sharpe ${s.sharpe?.toFixed(2)}, ${count(r.result.trades.length)} trades, delisted holdings ${r.result.delistedHoldings}`,
+    );
   }
 }
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) run({ quick: process.argv.includes('--quick') });

@@ -59,7 +59,12 @@ export default async function run(opts: Opts = {}): Promise<void> {
     const { createUser } = await import('../app/services/auth/users.server');
     const { issueUserToken } = await import('../app/services/auth/tokens.server');
     const { commitSession, getSession, setSignedIn } = await import('../app/services/auth/session.server');
-    const user = await createUser({ email: 'bench@example.test', password: 'correct horse battery', full_name: 'Bench Reader', access: true });
+    const user = await createUser({
+      email: 'bench@example.test',
+      password: 'correct horse battery',
+      full_name: 'Bench Reader',
+      access: true,
+    });
     const session = await getSession(new Request('http://localhost/'));
     setSignedIn(session, await issueUserToken(user.id), user);
     const cookie = (await commitSession(session)).split(';')[0];
@@ -69,7 +74,10 @@ export default async function run(opts: Opts = {}): Promise<void> {
     const [company] = await reader.all<{ permaticker: number; ticker: string }>(
       `SELECT permaticker, ticker FROM securities WHERE NOT is_delisted ORDER BY first_price_date, permaticker LIMIT 1`,
     );
-    const compare = await reader.all<{ permaticker: number }>(`SELECT permaticker FROM securities WHERE NOT is_delisted AND permaticker <> $1 ORDER BY permaticker LIMIT 2`, [company.permaticker]);
+    const compare = await reader.all<{ permaticker: number }>(
+      `SELECT permaticker FROM securities WHERE NOT is_delisted AND permaticker <> $1 ORDER BY permaticker LIMIT 2`,
+      [company.permaticker],
+    );
     reader.close();
 
     const { createRequestHandler } = await import('@remix-run/node');
@@ -78,7 +86,10 @@ export default async function run(opts: Opts = {}): Promise<void> {
     const pages: [string, string][] = [
       ['empty page (/login, baseline)', '/login'],
       [`company overview (${company.ticker})`, `/company/${company.permaticker}/overview`],
-      ['data browser (revenue TTM, 3 companies)', `/data-browser/${company.permaticker}/revenue_ttm?compare=${compare.map((c) => c.permaticker).join(',')}`],
+      [
+        'data browser (revenue TTM, 3 companies)',
+        `/data-browser/${company.permaticker}/revenue_ttm?compare=${compare.map((c) => c.permaticker).join(',')}`,
+      ],
       ['data browser (P/E TTM, daily, 1 company)', `/data-browser/${company.permaticker}/pe_ttm`],
       // Issue 5: the screener's HTML answer for the 10-rule screen of bench/screener.ts, page of 50.
       ['screener (10 rules, page of 50)', `/screener?${TEN_RULES.map((r) => `r=${encodeURIComponent(r)}`).join('&')}&rank=market_cap:desc`],
@@ -107,7 +118,10 @@ export default async function run(opts: Opts = {}): Promise<void> {
     }
     const base = results[0].ms;
     console.log(`server render (median of ${rounds} after warm-up; first request in brackets), ${universe}:`);
-    for (const r of results) console.log(`  ${r.name.padEnd(44)} ${r.ms.toFixed(1).padStart(8)} ms  ×${(r.ms / base).toFixed(2)} of the empty page   [first ${r.coldMs.toFixed(0)} ms, HTML ${(r.html.length / 1024).toFixed(0)} KiB]`);
+    for (const r of results)
+      console.log(
+        `  ${r.name.padEnd(44)} ${r.ms.toFixed(1).padStart(8)} ms  ×${(r.ms / base).toFixed(2)} of the empty page   [first ${r.coldMs.toFixed(0)} ms, HTML ${(r.html.length / 1024).toFixed(0)} KiB]`,
+      );
 
     // First-load JavaScript: the module scripts and modulepreload links of each page's HTML.
     console.log('first-load JavaScript (raw / gzip):');
@@ -125,7 +139,9 @@ export default async function run(opts: Opts = {}): Promise<void> {
         raw += bytes.length;
         gz += gzipSync(bytes).length;
       }
-      console.log(`  ${r.name.padEnd(44)} ${(raw / 1024).toFixed(0).padStart(6)} KiB / ${(gz / 1024).toFixed(0).padStart(4)} KiB in ${srcs.size} files`);
+      console.log(
+        `  ${r.name.padEnd(44)} ${(raw / 1024).toFixed(0).padStart(6)} KiB / ${(gz / 1024).toFixed(0).padStart(4)} KiB in ${srcs.size} files`,
+      );
     }
   } finally {
     const { closeMarketReader } = await import('../app/services/market/store/open-store.server');

@@ -11,7 +11,19 @@ import { mulberry32 } from '../app/services/metrics/testing/synthetic-universe';
 import { compileScreen, explainSecurity, prepareUniverse, screenPage, type SecurityMeta } from '../app/services/screener/engine';
 import { ScreenSchema, ruleFromText } from '../app/services/screener/model';
 
-const SECTORS = ['Technology', 'Energy', 'Financials', 'Health Care', 'Industrials', 'Utilities', 'Materials', 'Consumer Staples', 'Consumer Discretionary', 'Real Estate', 'Communication'];
+const SECTORS = [
+  'Technology',
+  'Energy',
+  'Financials',
+  'Health Care',
+  'Industrials',
+  'Utilities',
+  'Materials',
+  'Consumer Staples',
+  'Consumer Discretionary',
+  'Real Estate',
+  'Communication',
+];
 
 function syntheticSnapshot(size: number, seed: number): { snapshot: MetricSnapshot; securities: SecurityMeta[] } {
   const rand = mulberry32(seed);
@@ -99,10 +111,16 @@ export default function run(opts: { quick?: boolean } = {}) {
 
   const ms = (x: number) => `${x.toFixed(3)} ms`;
   const ratio = (x: number) => `${(x / baseline.p50).toFixed(1)}× baseline`;
-  console.log(`universe ${size} securities, ${TEN_RULES.length} rules, composite rank of 2 metrics, page of 50; ${matched} match (${iterations} runs)`);
+  console.log(
+    `universe ${size} securities, ${TEN_RULES.length} rules, composite rank of 2 metrics, page of 50; ${matched} match (${iterations} runs)`,
+  );
   console.log(`baseline (one pass over one column):      p50 ${ms(baseline.p50)}  p95 ${ms(baseline.p95)}`);
-  console.log(`parse + join + evaluate + rank + page:    p50 ${ms(full.p50)}  p95 ${ms(full.p95)}   (${ratio(full.p50)} p50, ${ratio(full.p95)} p95)`);
-  console.log(`evaluate + rank + page (prepared, compiled): p50 ${ms(evalOnly.p50)}  p95 ${ms(evalOnly.p95)}   (${ratio(evalOnly.p50)} p50)`);
+  console.log(
+    `parse + join + evaluate + rank + page:    p50 ${ms(full.p50)}  p95 ${ms(full.p95)}   (${ratio(full.p50)} p50, ${ratio(full.p95)} p95)`,
+  );
+  console.log(
+    `evaluate + rank + page (prepared, compiled): p50 ${ms(evalOnly.p50)}  p95 ${ms(evalOnly.p95)}   (${ratio(evalOnly.p50)} p50)`,
+  );
   console.log(`explain one security:                     p50 ${ms(explain.p50)}  p95 ${ms(explain.p95)}`);
   if (sink < 0) console.log(sink);
   return { size, matched, baseline, full, evalOnly, explain };

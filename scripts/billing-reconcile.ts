@@ -9,7 +9,9 @@ import { reconcileSubscriptions } from '../app/services/billing/reconcile.server
 async function main(): Promise<number> {
   try {
     if (!config().billing) {
-      console.error('Billing is not enabled: set BILLING_PROVIDER, BILLING_API_KEY, BILLING_STORE_ID, BILLING_VARIANT_IDS and BILLING_WEBHOOK_SECRET.');
+      console.error(
+        'Billing is not enabled: set BILLING_PROVIDER, BILLING_API_KEY, BILLING_STORE_ID, BILLING_VARIANT_IDS and BILLING_WEBHOOK_SECRET.',
+      );
       return 2;
     }
     const r = await reconcileSubscriptions();

@@ -34,14 +34,18 @@ export default function HomePage() {
       <p>Every figure in Quarry is point in time: it shows what was known on the day you pick, and links to the filing it came from.</p>
       <AsOfForm action="/" asOf={asOf} error={error} />
       <p>
-        <Link to="/company">Find a company</Link> · <Link to="/data-browser">Browse any metric</Link> · <Link to="/screener">Screen stocks</Link> · <Link to="/watchlist">Watchlist</Link>
+        <Link to="/company">Find a company</Link> · <Link to="/data-browser">Browse any metric</Link> ·{' '}
+        <Link to="/screener">Screen stocks</Link> · <Link to="/watchlist">Watchlist</Link>
       </p>
       {noData ? <p className="card">{noData}</p> : null}
       {overview ? (
         <>
           <p className="as-of-line" data-testid="as-of">
             Market as of <strong>{overview.date ?? 'n/a'}</strong>
-            {overview.snapshotDate && overview.snapshotDate !== overview.date ? <span className="muted"> (sectors and movers from the snapshot of {overview.snapshotDate})</span> : null} · {overview.companies} listed companies
+            {overview.snapshotDate && overview.snapshotDate !== overview.date ? (
+              <span className="muted"> (sectors and movers from the snapshot of {overview.snapshotDate})</span>
+            ) : null}{' '}
+            · {overview.companies} listed companies
           </p>
           {overview.hasDemo ? <p className="demo-note">Demo data: the companies in this market are fictional.</p> : null}
           <section aria-labelledby="bench-title">
@@ -49,7 +53,12 @@ export default function HomePage() {
             <p>
               Total return: <strong data-testid="benchmark-return">{percent(overview.benchmarkReturn)}</strong>
             </p>
-            <LineChart label="Equal-weighted universe index, past 12 months (start = 100)" series={[{ id: 'ew', label: 'Equal-weighted index', points: overview.benchmark }]} format={(v) => (v === null ? 'n/a' : v.toFixed(1))} height={220} />
+            <LineChart
+              label="Equal-weighted universe index, past 12 months (start = 100)"
+              series={[{ id: 'ew', label: 'Equal-weighted index', points: overview.benchmark }]}
+              format={(v) => (v === null ? 'n/a' : v.toFixed(1))}
+              height={220}
+            />
           </section>
           <div className="overview-grid">
             <section aria-labelledby="movers-up" className="card">
@@ -131,7 +140,15 @@ export default function HomePage() {
   );
 }
 
-function MoverTable({ rows, labelledBy, asOf }: { rows: { permaticker: number; ticker: string; name: string; price: number | null; change: number | null }[]; labelledBy: string; asOf: string | null }) {
+function MoverTable({
+  rows,
+  labelledBy,
+  asOf,
+}: {
+  rows: { permaticker: number; ticker: string; name: string; price: number | null; change: number | null }[];
+  labelledBy: string;
+  asOf: string | null;
+}) {
   if (rows.length === 0) return <p>None.</p>;
   return (
     <table className="data-table" aria-labelledby={labelledBy}>

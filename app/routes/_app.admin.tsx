@@ -46,16 +46,28 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     if (intent === 'job-retry') {
       const job = await retryJobAsAdmin(user.id, jobId);
-      return redirectWithModal(session, '/admin#jobs', { kind: 'info', title: 'Job queued again', content: `The ${job.kind} job is back in the queue.`, mode: 'success' });
+      return redirectWithModal(session, '/admin#jobs', {
+        kind: 'info',
+        title: 'Job queued again',
+        content: `The ${job.kind} job is back in the queue.`,
+        mode: 'success',
+      });
     }
     const job = await cancelJobAsAdmin(user.id, jobId);
-    const content = job.cancelRequested ? `The running ${job.kind} job was asked to stop; it stops at its next step.` : `The ${job.kind} job was cancelled before it started.`;
+    const content = job.cancelRequested
+      ? `The running ${job.kind} job was asked to stop; it stops at its next step.`
+      : `The ${job.kind} job was cancelled before it started.`;
     return redirectWithModal(session, '/admin#jobs', { kind: 'info', title: 'Job cancelled', content, mode: 'info' });
   } catch (e) {
     if (!isDomainError(e)) throw e;
     if (e.status === 404) throw new Response(e.detail, { status: 404 });
     if (e.status === 403) return redirect('/');
-    return redirectWithModal(session, '/admin#jobs', { kind: 'error', title: 'Could not change the job', error: { detail: e.detail }, warning: true });
+    return redirectWithModal(session, '/admin#jobs', {
+      kind: 'error',
+      title: 'Could not change the job',
+      error: { detail: e.detail },
+      warning: true,
+    });
   }
 }
 

@@ -15,7 +15,9 @@ import type { ModalState } from '~/ui/modals/modal-state';
 // follow the rules), superuser role, disable / enable, delete (confirm dialog). Every change is
 // a POST form that redirects back with a message; the guard's /admin rule covers this path.
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data && 'user' in data ? data.user.email : 'User'} · Admin · Quarry` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data && 'user' in data ? data.user.email : 'User'} · Admin · Quarry` },
+];
 export const handle = { pageName: 'admin-user' };
 
 const IdSchema = z.string().regex(/^[A-Za-z0-9-]{1,64}$/);
@@ -76,7 +78,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       case 'access': {
         const u = await setAccess(actor.id, id, v.access);
         const how = { grant: 'is granted', revoke: 'is revoked', rules: 'now follows the rules' }[v.access];
-        return done('Access changed', `Access for ${u.email} ${how}: ${u.has_access ? 'full access' : 'no access'} from the next page they open.`);
+        return done(
+          'Access changed',
+          `Access for ${u.email} ${how}: ${u.has_access ? 'full access' : 'no access'} from the next page they open.`,
+        );
       }
       case 'superuser': {
         const u = await setSuperuser(actor.id, id, v.superuser === 'make');
@@ -93,7 +98,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
       case 'delete': {
         if (v.confirmed !== 'true') return redirect(back);
         const { email } = await deleteUserAsAdmin(actor.id, id);
-        return redirectWithModal(session, '/admin', { kind: 'info', title: 'Account deleted', content: `${email} and its data were deleted.`, mode: 'info' });
+        return redirectWithModal(session, '/admin', {
+          kind: 'info',
+          title: 'Account deleted',
+          content: `${email} and its data were deleted.`,
+          mode: 'info',
+        });
       }
     }
   } catch (e) {
@@ -101,13 +111,30 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (e.status === 404) throw new Response(e.detail, { status: 404 });
     // The actor lost the superuser role meanwhile: /admin is no longer theirs.
     if (e.status === 403) return redirect('/');
-    return redirectWithModal(session, back, { kind: 'error', title: 'Could not change the account', error: { detail: e.detail }, warning: true });
+    return redirectWithModal(session, back, {
+      kind: 'error',
+      title: 'Could not change the account',
+      error: { detail: e.detail },
+      warning: true,
+    });
   }
 }
 
 type Detail = AdminUserDetail;
 
-function ActionButton({ intent, name, value, children, danger }: { intent: string; name?: string; value?: string; children: string; danger?: boolean }) {
+function ActionButton({
+  intent,
+  name,
+  value,
+  children,
+  danger,
+}: {
+  intent: string;
+  name?: string;
+  value?: string;
+  children: string;
+  danger?: boolean;
+}) {
   return (
     <Form method="post" className="inline-form">
       <input type="hidden" name="intent" value={intent} />

@@ -25,7 +25,13 @@ import type { ModalState } from '~/ui/modals/modal-state';
 // its result. The guard sends /backtest without either to /screener (spec §2).
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
-  { title: d ? (d.mode === 'form' ? `Backtest “${d.screener.name}” · Quarry` : `${d.backtest.name} · Backtest · Quarry`) : 'Backtest · Quarry' },
+  {
+    title: d
+      ? d.mode === 'form'
+        ? `Backtest “${d.screener.name}” · Quarry`
+        : `${d.backtest.name} · Backtest · Quarry`
+      : 'Backtest · Quarry',
+  },
 ];
 export const handle = { pageName: 'backtest' };
 
@@ -67,7 +73,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const modal = await pageModal(url, user.id);
   if (backtestId !== null && backtestId.trim() !== '') {
     const page = await backtestPage(user.id, backtestId.trim(), url.searchParams);
-    const body = { mode: 'backtest' as const, ...page, result: page.result ? { ...page.result, curve: thinCurve(page.result.curve) } : null, origin: url.origin, modal };
+    const body = {
+      mode: 'backtest' as const,
+      ...page,
+      result: page.result ? { ...page.result, curve: thinCurve(page.result.curve) } : null,
+      origin: url.origin,
+      modal,
+    };
     return data(body, { status: page.problems.length > 0 ? 400 : 200 });
   }
   const page = await backtestFormPage(user.id, (url.searchParams.get('screener_id') ?? '').trim(), url.searchParams.get('from'));
@@ -86,7 +98,8 @@ export async function action({ request }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: BacktestFormSchema });
       if (submission.status !== 'success') return invalidForm(submission);
       const screenerId = url.searchParams.get('screener_id');
-      if (!isBacktestId(screenerId)) return data({ detail: 'A backtest runs from a saved screener: open /backtest?screener_id=….' }, { status: 400 });
+      if (!isBacktestId(screenerId))
+        return data({ detail: 'A backtest runs from a saved screener: open /backtest?screener_id=….' }, { status: 400 });
       try {
         const created = await runBacktestFromForm(user.id, screenerId, submission.value);
         return redirect(`/backtest?backtest_id=${created.id}`);
@@ -109,7 +122,12 @@ export async function action({ request }: ActionFunctionArgs) {
       case 'delete': {
         if (v.confirmed !== 'true') return redirect(here);
         const { name, backTo } = await deleteBacktestFromPage(user.id, v.id);
-        return redirectWithModal(session, backTo, { kind: 'info', title: 'Backtest deleted', content: `The backtest “${name}” was deleted.`, mode: 'info' });
+        return redirectWithModal(session, backTo, {
+          kind: 'info',
+          title: 'Backtest deleted',
+          content: `The backtest “${name}” was deleted.`,
+          mode: 'info',
+        });
       }
     }
   } catch (e) {
@@ -128,8 +146,9 @@ export default function BacktestPage() {
       <div className="backtest-page">
         <h1>Backtest “{d.screener.name}”</h1>
         <p>
-          Runs the saved screen through history: on every rebalance date it is evaluated with only what was known then, including companies delisted later.{' '}
-          <Link to="/backtest/methodology">Methodology</Link> · <Link to={`/screener?${d.screener.query}&saved=${d.screener.id}`}>Open the screen</Link>
+          Runs the saved screen through history: on every rebalance date it is evaluated with only what was known then, including companies
+          delisted later. <Link to="/backtest/methodology">Methodology</Link> ·{' '}
+          <Link to={`/screener?${d.screener.query}&saved=${d.screener.id}`}>Open the screen</Link>
         </p>
         {failure ? (
           <p className="form-errors" role="alert">
@@ -191,9 +210,25 @@ export default function BacktestPage() {
           <BacktestResult result={d.result} base={base} csvQuery={`backtest_id=${b.id}`} />
         </>
       ) : (
-        <BacktestProgress id={b.id} status={b.status} progress={b.progress} message={b.message} error={b.error} runAgainHref={runAgain ?? '/screener/manage'} canCancel />
+        <BacktestProgress
+          id={b.id}
+          status={b.status}
+          progress={b.progress}
+          message={b.message}
+          error={b.error}
+          runAgainHref={runAgain ?? '/screener/manage'}
+          canCancel
+        />
       )}
-      <RunDetails params={b.params} benchmark={b.benchmark} screen={b.screen} snapshotId={b.snapshotId} engineVersion={b.engineVersion} createdAt={b.createdAt} finishedAt={b.finishedAt} />
+      <RunDetails
+        params={b.params}
+        benchmark={b.benchmark}
+        screen={b.screen}
+        snapshotId={b.snapshotId}
+        engineVersion={b.engineVersion}
+        createdAt={b.createdAt}
+        finishedAt={b.finishedAt}
+      />
     </div>
   );
 }

@@ -21,8 +21,9 @@ export default function MethodologyPage() {
     <article className="backtest-methodology">
       <h1>Backtest methodology</h1>
       <p>
-        {methodology.title}, for engine version <code>{engineVersion}</code>. Every result stores its parameters, the market data snapshot it read and the engine version,
-        so the same inputs give the same numbers. <Link to="/screener/manage">Backtest a saved screen</Link>.
+        {methodology.title}, for engine version <code>{engineVersion}</code>. Every result stores its parameters, the market data snapshot
+        it read and the engine version, so the same inputs give the same numbers. <Link to="/screener/manage">Backtest a saved screen</Link>
+        .
       </p>
       <nav aria-labelledby="contents-title">
         <h2 id="contents-title">Contents</h2>

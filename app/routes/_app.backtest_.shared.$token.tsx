@@ -12,7 +12,9 @@ import { RunDetails } from '~/ui/backtest/RunDetails';
 // the owner's page, without cancel, share or delete. Who may open it follows the route rules
 // like every page (the shared screener link is the precedent): any account with access.
 
-export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: `${d?.backtest.name ?? 'Shared backtest'} · Shared backtest · Quarry` }];
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
+  { title: `${d?.backtest.name ?? 'Shared backtest'} · Shared backtest · Quarry` },
+];
 export const handle = { pageName: 'backtest-shared' };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -32,7 +34,8 @@ export default function SharedBacktestPage() {
     <div className="backtest-page">
       <h1>Shared backtest “{b.name}”</h1>
       <p>
-        A read-only copy of someone’s backtest. <Link to="/backtest/methodology">Methodology</Link> · <Link to={`/screener?${b.screen.query}`}>Open the screen in the screener</Link>
+        A read-only copy of someone’s backtest. <Link to="/backtest/methodology">Methodology</Link> ·{' '}
+        <Link to={`/screener?${b.screen.query}`}>Open the screen in the screener</Link>
       </p>
       {d.problems.length > 0 ? (
         <ul className="form-errors" role="alert">
@@ -44,9 +47,25 @@ export default function SharedBacktestPage() {
       {d.result ? (
         <BacktestResult result={d.result} base={base} csvQuery={`token=${encodeURIComponent(d.token)}`} />
       ) : (
-        <BacktestProgress id={b.id} status={b.status} progress={b.progress} message={b.message} error={b.error} runAgainHref={null} canCancel={false} />
+        <BacktestProgress
+          id={b.id}
+          status={b.status}
+          progress={b.progress}
+          message={b.message}
+          error={b.error}
+          runAgainHref={null}
+          canCancel={false}
+        />
       )}
-      <RunDetails params={b.params} benchmark={b.benchmark} screen={b.screen} snapshotId={b.snapshotId} engineVersion={b.engineVersion} createdAt={b.createdAt} finishedAt={b.finishedAt} />
+      <RunDetails
+        params={b.params}
+        benchmark={b.benchmark}
+        screen={b.screen}
+        snapshotId={b.snapshotId}
+        engineVersion={b.engineVersion}
+        createdAt={b.createdAt}
+        finishedAt={b.finishedAt}
+      />
     </div>
   );
 }

@@ -35,7 +35,9 @@ export default function CompanyChart() {
     const n = { ...q, ...over };
     return `?${new URLSearchParams({ ...(asOf ? { as_of: asOf } : {}), range: n.range, adjusted: n.adjusted, ma: n.ma }).toString()}`;
   };
-  const series: ChartSeries[] = [{ id: 'close', label: `${company.ticker} close`, points: chart.prices.map((p) => ({ date: p.date, value: p.close })) }];
+  const series: ChartSeries[] = [
+    { id: 'close', label: `${company.ticker} close`, points: chart.prices.map((p) => ({ date: p.date, value: p.close })) },
+  ];
   if (q.ma === '1') {
     series.push({ id: 'sma50', label: 'SMA 50', points: chart.prices.map((p, i) => ({ date: p.date, value: chart.sma50[i] })) });
     series.push({ id: 'sma200', label: 'SMA 200', points: chart.prices.map((p, i) => ({ date: p.date, value: chart.sma200[i] })) });
@@ -65,11 +67,26 @@ export default function CompanyChart() {
       </nav>
       <LineChart label={`${company.ticker} ${kind} close, range ${q.range}`} series={series} format={money} />
       <h3>Volume</h3>
-      <BarChart label={`${company.ticker} daily volume, range ${q.range}`} seriesLabel="Volume" points={chart.prices.map((p) => ({ date: p.date, value: p.volume }))} format={shares} height={160} colorIndex={5} />
+      <BarChart
+        label={`${company.ticker} daily volume, range ${q.range}`}
+        seriesLabel="Volume"
+        points={chart.prices.map((p) => ({ date: p.date, value: p.volume }))}
+        format={shares}
+        height={160}
+        colorIndex={5}
+      />
       <p className="downloads">
-        Data: <a href={`/api/v1/prices/${company.permaticker}?${new URLSearchParams({ ...(chart.from ? { from: chart.from } : {}), to: chart.end ?? '', adjusted: q.adjusted === '1' ? 'true' : 'false' }).toString()}`}>JSON</a>
+        Data:{' '}
+        <a
+          href={`/api/v1/prices/${company.permaticker}?${new URLSearchParams({ ...(chart.from ? { from: chart.from } : {}), to: chart.end ?? '', adjusted: q.adjusted === '1' ? 'true' : 'false' }).toString()}`}
+        >
+          JSON
+        </a>
         {' · '}
-        <a href={`/api/v1/company-prices/${company.permaticker}${asOfQuery(asOf, { range: q.range, adjusted: q.adjusted, format: 'csv' })}`} download>
+        <a
+          href={`/api/v1/company-prices/${company.permaticker}${asOfQuery(asOf, { range: q.range, adjusted: q.adjusted, format: 'csv' })}`}
+          download
+        >
           CSV
         </a>
       </p>

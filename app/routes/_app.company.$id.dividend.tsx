@@ -11,7 +11,10 @@ import { AsOfLine, BadAsOf } from '~/ui/company/BadAsOf';
 import { money, percent } from '~/ui/company/format';
 
 /** Dividends per share need more than two decimals (0.0825 a quarter is common). */
-const perShare = (v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? 'n/a' : `$${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(v)}`);
+const perShare = (v: number | null | undefined) =>
+  v === null || v === undefined || !Number.isFinite(v)
+    ? 'n/a'
+    : `$${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(v)}`;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await guard(request);
@@ -57,7 +60,14 @@ export default function CompanyDividend() {
       ) : (
         <>
           <h3 id="annual-title">Per calendar year</h3>
-          <BarChart label={`${company.ticker} dividends per share by calendar year`} seriesLabel="Dividends per share" points={dividends.annual.map((a) => ({ date: String(a.year), value: a.total }))} format={perShare} height={200} colorIndex={1} />
+          <BarChart
+            label={`${company.ticker} dividends per share by calendar year`}
+            seriesLabel="Dividends per share"
+            points={dividends.annual.map((a) => ({ date: String(a.year), value: a.total }))}
+            format={perShare}
+            height={200}
+            colorIndex={1}
+          />
           <table className="data-table" aria-labelledby="annual-title">
             <thead>
               <tr>

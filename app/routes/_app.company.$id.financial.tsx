@@ -32,11 +32,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export default function CompanyFinancial() {
   const { error, company, asOf, q, statement } = useLoaderData<typeof loader>();
   if (error || !statement) return <BadAsOf message={error ?? ''} />;
-  const link = (over: Record<string, string>) => `?${new URLSearchParams({ ...(asOf ? { as_of: asOf } : {}), statement: q.statement, period: q.period, ...over }).toString()}`;
+  const link = (over: Record<string, string>) =>
+    `?${new URLSearchParams({ ...(asOf ? { as_of: asOf } : {}), statement: q.statement, period: q.period, ...over }).toString()}`;
   const selected = statement.lines.find((l) => l.id === q.line) ?? statement.lines[0];
-  const chartPoints = [...statement.columns]
-    .map((c, i) => ({ date: c.label, value: selected?.cells[i]?.value ?? null }))
-    .reverse();
+  const chartPoints = [...statement.columns].map((c, i) => ({ date: c.label, value: selected?.cells[i]?.value ?? null })).reverse();
   const title = `${STATEMENTS[q.statement].label} (${PERIOD_LABELS[q.period]})`;
   return (
     <section aria-labelledby="fin-title">
@@ -56,7 +55,9 @@ export default function CompanyFinancial() {
           </Link>
         ))}
       </nav>
-      {company.is_demo ? <p className="muted">Demo company: each value shows its filing date and fictional accession instead of an SEC link.</p> : null}
+      {company.is_demo ? (
+        <p className="muted">Demo company: each value shows its filing date and fictional accession instead of an SEC link.</p>
+      ) : null}
       {statement.columns.length === 0 ? (
         <p>No {title.toLowerCase()} known on this date.</p>
       ) : (
@@ -77,12 +78,18 @@ export default function CompanyFinancial() {
               Chart
             </button>
           </Form>
-          {selected ? <BarChart label={`${company.ticker} ${selected.label}, ${PERIOD_LABELS[q.period]}`} seriesLabel={selected.label} points={chartPoints} format={(v) => statementValue(selected.unit, v)} height={220} /> : null}
+          {selected ? (
+            <BarChart
+              label={`${company.ticker} ${selected.label}, ${PERIOD_LABELS[q.period]}`}
+              seriesLabel={selected.label}
+              points={chartPoints}
+              format={(v) => statementValue(selected.unit, v)}
+              height={220}
+            />
+          ) : null}
           <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="statement-caption">
             <table className="data-table statement">
-              <caption id="statement-caption">
-                {title}, newest first; each value links to its filing
-              </caption>
+              <caption id="statement-caption">{title}, newest first; each value links to its filing</caption>
               <thead>
                 <tr>
                   <th scope="col">Line</th>
@@ -130,12 +137,19 @@ export default function CompanyFinancial() {
               </tbody>
             </table>
           </div>
-          <p className="muted">* computed from filed values (fourth quarters as the fiscal year minus three quarters, TTM as four quarters, free cash flow as operating cash flow minus capex); the date is that of the newest filing used.</p>
+          <p className="muted">
+            * computed from filed values (fourth quarters as the fiscal year minus three quarters, TTM as four quarters, free cash flow as
+            operating cash flow minus capex); the date is that of the newest filing used.
+          </p>
         </>
       )}
       <p className="downloads">
-        Data: <a href={`/api/v1/financials/${company.permaticker}${asOfQuery(asOf, { statement: q.statement, period: q.period })}`}>JSON</a> ·{' '}
-        <a href={`/api/v1/financials/${company.permaticker}${asOfQuery(asOf, { statement: q.statement, period: q.period, format: 'csv' })}`} download>
+        Data: <a href={`/api/v1/financials/${company.permaticker}${asOfQuery(asOf, { statement: q.statement, period: q.period })}`}>JSON</a>{' '}
+        ·{' '}
+        <a
+          href={`/api/v1/financials/${company.permaticker}${asOfQuery(asOf, { statement: q.statement, period: q.period, format: 'csv' })}`}
+          download
+        >
           CSV
         </a>
       </p>

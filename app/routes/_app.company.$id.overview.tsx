@@ -68,12 +68,20 @@ export default function CompanyOverview() {
         </div>
       </div>
       <h3>Price, last 12 months</h3>
-      <LineChart label={`${company.ticker} adjusted close, last 12 months`} series={[{ id: 'close', label: `${company.ticker} close`, points: overview.prices.map((p) => ({ date: p.date, value: p.close })) }]} format={money} height={220} />
+      <LineChart
+        label={`${company.ticker} adjusted close, last 12 months`}
+        series={[{ id: 'close', label: `${company.ticker} close`, points: overview.prices.map((p) => ({ date: p.date, value: p.close })) }]}
+        format={money}
+        height={220}
+      />
       <p>
-        <Link to={`/company/${company.permaticker}/chart${q}`}>Full price chart</Link> · <Link to={`/data-browser/${company.permaticker}/price`}>Price in the data browser</Link>
+        <Link to={`/company/${company.permaticker}/chart${q}`}>Full price chart</Link> ·{' '}
+        <Link to={`/data-browser/${company.permaticker}/price`}>Price in the data browser</Link>
       </p>
       <h3 id="filings-title">Latest filings</h3>
-      {company.is_demo ? <p className="muted">Demo company: accession numbers are fictional, so filings are listed without SEC links.</p> : null}
+      {company.is_demo ? (
+        <p className="muted">Demo company: accession numbers are fictional, so filings are listed without SEC links.</p>
+      ) : null}
       {overview.filings.length === 0 ? (
         <p>No filings known on this date.</p>
       ) : (
@@ -103,7 +111,10 @@ export default function CompanyOverview() {
         </table>
       )}
       <p className="downloads">
-        Data: <a href={`/api/v1/company-overview/${company.permaticker}${q}`}>JSON</a> · <a href={`/api/v1/company-overview/${company.permaticker}${asOfQuery(asOf, { format: 'csv' })}`} download>CSV (filings)</a>
+        Data: <a href={`/api/v1/company-overview/${company.permaticker}${q}`}>JSON</a> ·{' '}
+        <a href={`/api/v1/company-overview/${company.permaticker}${asOfQuery(asOf, { format: 'csv' })}`} download>
+          CSV (filings)
+        </a>
       </p>
     </section>
   );

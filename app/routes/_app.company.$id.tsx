@@ -56,4 +56,6 @@ export default function CompanyLayout() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.company.ticker} · ${data.company.name} · Quarry` : 'Company · Quarry' }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.company.ticker} · ${data.company.name} · Quarry` : 'Company · Quarry' },
+];

@@ -32,7 +32,9 @@ export default function CompanyValuation() {
       ) : (
         <>
           <table className="data-table" aria-labelledby="val-summary">
-            <caption id="val-summary">Now against the company&apos;s own 5-year average and the {valuation.sector ?? 'unclassified'} sector median</caption>
+            <caption id="val-summary">
+              Now against the company&apos;s own 5-year average and the {valuation.sector ?? 'unclassified'} sector median
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Multiple</th>
@@ -55,7 +57,9 @@ export default function CompanyValuation() {
               })}
             </tbody>
           </table>
-          <p className="muted">Negative multiples (losses) have no meaning as a price and show as n/a; they are left out of averages and medians.</p>
+          <p className="muted">
+            Negative multiples (losses) have no meaning as a price and show as n/a; they are left out of averages and medians.
+          </p>
           {valuation.series.map((s) => {
             const def = getMetric(s.metric)!;
             return (

@@ -32,7 +32,15 @@ export default function CompanySearch() {
       <h1>Companies</h1>
       <Form method="get" role="search" className="search-form" aria-label="Company search">
         <label htmlFor="company-query">Ticker or company name</label>
-        <input id="company-query" name="query" type="search" defaultValue={query} autoComplete="off" onChange={(e) => setTyped(e.currentTarget.value)} aria-describedby="company-query-hint" />
+        <input
+          id="company-query"
+          name="query"
+          type="search"
+          defaultValue={query}
+          autoComplete="off"
+          onChange={(e) => setTyped(e.currentTarget.value)}
+          aria-describedby="company-query-hint"
+        />
         <button type="submit" className="button button--primary">
           Search
         </button>

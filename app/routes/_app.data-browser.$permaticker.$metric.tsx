@@ -30,7 +30,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       const added = await resolveCompanyId(view.add).catch((e) => {
         throw asPageResponse(e);
       });
-      if (added === null) return data({ errors: { add: [`No company with ticker or permaticker “${view.add}”.`] }, view: null, result: null, query: url.search }, { status: 400 });
+      if (added === null)
+        return data(
+          { errors: { add: [`No company with ticker or permaticker “${view.add}”.`] }, view: null, result: null, query: url.search },
+          { status: 400 },
+        );
       if (added !== permaticker && !compare.includes(added)) compare = [...compare, added];
     }
     const nextMetric = getMetric(url.searchParams.get('metric_id') ?? '') ? (url.searchParams.get('metric_id') as string) : metric.id;
@@ -81,7 +85,8 @@ export default function DataBrowserMetric() {
       </p>
       {companies.some((c) => c.is_demo) ? <p className="demo-note">Demo data: these companies and their numbers are fictional.</p> : null}
       <p className="as-of-line" data-testid="as-of">
-        Values as known on <strong>{view.asOf ?? 'the latest date'}</strong> · {MODE_LABELS[view.mode]} · from {result.from ?? 'the first value'} to {view.to ?? 'the last value'}
+        Values as known on <strong>{view.asOf ?? 'the latest date'}</strong> · {MODE_LABELS[view.mode]} · from{' '}
+        {result.from ?? 'the first value'} to {view.to ?? 'the last value'}
       </p>
       <Form method="get" className="card browser-controls" aria-label="View options">
         {compare.length > 0 ? <input type="hidden" name="compare" value={compare.join(',')} /> : null}
@@ -122,7 +127,9 @@ export default function DataBrowserMetric() {
         </button>
       </Form>
       <section aria-labelledby="compare-title" className="browser-compare">
-        <h2 id="compare-title">Companies ({companies.length} of {MAX_COMPANIES})</h2>
+        <h2 id="compare-title">
+          Companies ({companies.length} of {MAX_COMPANIES})
+        </h2>
         <ul>
           {companies.map((c, i) => (
             <li key={c.permaticker}>
@@ -131,7 +138,11 @@ export default function DataBrowserMetric() {
               </Link>
               {c.is_demo ? <span className="badge badge--demo">demo</span> : null}
               {i > 0 ? (
-                <Link className="remove-link" to={`${base}${viewQuery({ ...view, compare: compare.filter((p) => p !== c.permaticker) })}`} aria-label={`Remove ${c.ticker} from the comparison`}>
+                <Link
+                  className="remove-link"
+                  to={`${base}${viewQuery({ ...view, compare: compare.filter((p) => p !== c.permaticker) })}`}
+                  aria-label={`Remove ${c.ticker} from the comparison`}
+                >
                   Remove
                 </Link>
               ) : null}
@@ -159,12 +170,20 @@ export default function DataBrowserMetric() {
       </section>
       <LineChart
         label={`${metric.label} of ${companies.map((c) => c.ticker).join(', ')}`}
-        series={result.series.map((s) => ({ id: String(s.permaticker), label: s.ticker, points: s.points.map((p) => ({ date: p.date, value: p.value })) }))}
+        series={result.series.map((s) => ({
+          id: String(s.permaticker),
+          label: s.ticker,
+          points: s.points.map((p) => ({ date: p.date, value: p.value })),
+        }))}
         format={fmt}
         scale={view.scale}
       />
       <p className="downloads">
-        Download: <a href={csvHref} download data-testid="csv-link">CSV of this table</a> · <a href={`/api/v1/data-browser/${main.permaticker}/${metric.id}${csvQuery}`}>JSON</a>
+        Download:{' '}
+        <a href={csvHref} download data-testid="csv-link">
+          CSV of this table
+        </a>{' '}
+        · <a href={`/api/v1/data-browser/${main.permaticker}/${metric.id}${csvQuery}`}>JSON</a>
       </p>
       <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="history-caption">
         <table className="data-table" data-testid="history-table">
@@ -199,5 +218,11 @@ export default function DataBrowserMetric() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: d?.result ? `${d.result.metric.label} · ${d.result.companies.map((c) => c.ticker).join(', ')} · Data browser · Quarry` : 'Data browser · Quarry' }];
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
+  {
+    title: d?.result
+      ? `${d.result.metric.label} · ${d.result.companies.map((c) => c.ticker).join(', ')} · Data browser · Quarry`
+      : 'Data browser · Quarry',
+  },
+];
 export const handle = { pageName: 'data-browser' };

@@ -37,7 +37,14 @@ export default function DataBrowserPage() {
       <Form method="get" className="card browser-pick" aria-label="Pick a company and a metric">
         <div className="field">
           <label htmlFor="db-company">Company (ticker or permaticker)</label>
-          <input id="db-company" name="company" defaultValue={company} autoComplete="off" aria-invalid={error ? true : undefined} aria-describedby={error ? 'db-error' : undefined} />
+          <input
+            id="db-company"
+            name="company"
+            defaultValue={company}
+            autoComplete="off"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'db-error' : undefined}
+          />
         </div>
         <div className="field">
           <label htmlFor="db-metric">Metric</label>

@@ -73,7 +73,19 @@ function MetricInput({ id, name, text, defaultValue }: { id: string; name: strin
   );
 }
 
-function Select({ id, name, text, options, defaultValue }: { id: string; name: string; text: string; options: readonly (string | [string, string])[]; defaultValue?: string }) {
+function Select({
+  id,
+  name,
+  text,
+  options,
+  defaultValue,
+}: {
+  id: string;
+  name: string;
+  text: string;
+  options: readonly (string | [string, string])[];
+  defaultValue?: string;
+}) {
   return (
     <div className="field">
       <label htmlFor={id}>{text}</label>
@@ -141,7 +153,15 @@ function RuleFields({ data }: { data: Data }) {
           return (
             <li key={`${i}-${text}`}>
               <label htmlFor={`rule-${i}`}>Rule {i + 1}</label>
-              <input id={`rule-${i}`} name="r" defaultValue={text} className="screener-rule-input" aria-invalid={err ? true : undefined} aria-describedby={err ? `rule-${i}-error` : undefined} spellCheck={false} />
+              <input
+                id={`rule-${i}`}
+                name="r"
+                defaultValue={text}
+                className="screener-rule-input"
+                aria-invalid={err ? true : undefined}
+                aria-describedby={err ? `rule-${i}-error` : undefined}
+                spellCheck={false}
+              />
               <button type="submit" name="remove" value={i} className="button">
                 Remove rule {i + 1}
               </button>
@@ -202,7 +222,15 @@ function RuleFields({ data }: { data: Data }) {
           <fieldset>
             <legend>Sector, industry or exchange</legend>
             <Select id="cat-field" name="cat_field" text="Field" options={['sector', 'industry', 'exchange']} />
-            <Select id="cat-op" name="cat_op" text="Operator" options={[['in', 'is one of'], ['not_in', 'is none of']]} />
+            <Select
+              id="cat-op"
+              name="cat_op"
+              text="Operator"
+              options={[
+                ['in', 'is one of'],
+                ['not_in', 'is none of'],
+              ]}
+            />
             <div className="field">
               <label htmlFor="cat-values">Values (comma-separated)</label>
               <input id="cat-values" name="cat_values" />
@@ -248,7 +276,15 @@ function RankingAndColumns({ data }: { data: Data }) {
             ))}
           </ul>
           <MetricInput id="rank-add-metric" name="rank_add_metric" text="Rank by metric" />
-          <Select id="rank-add-dir" name="rank_add_dir" text="Better is" options={[['desc', 'higher'], ['asc', 'lower']]} />
+          <Select
+            id="rank-add-dir"
+            name="rank_add_dir"
+            text="Better is"
+            options={[
+              ['desc', 'higher'],
+              ['asc', 'lower'],
+            ]}
+          />
           <div className="field">
             <label htmlFor="rank-add-weight">Weight</label>
             <input id="rank-add-weight" name="rank_add_weight" type="number" min="0.01" step="any" defaultValue="1" />
@@ -342,7 +378,12 @@ function Results({ data, search, pathWithSearch }: { data: Data; search: string;
     const active = sort.key === key;
     const nextDir = active && sort.dir === 'asc' ? 'desc' : active ? 'asc' : numeric && key !== 'rank' ? 'desc' : 'asc';
     return (
-      <th scope="col" key={key} aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined} className={numeric ? 'num' : undefined}>
+      <th
+        scope="col"
+        key={key}
+        aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+        className={numeric ? 'num' : undefined}
+      >
         <Link to={withParams(search, { sort: `${key}:${nextDir}`, page: null })}>
           {text}
           <span className="visually-hidden">, sort {nextDir === 'asc' ? 'ascending' : 'descending'}</span>
@@ -356,7 +397,8 @@ function Results({ data, search, pathWithSearch }: { data: Data; search: string;
     <section aria-labelledby="results-heading">
       <h2 id="results-heading">Results</h2>
       <p className="screener-summary" data-testid="screener-count">
-        <strong>{r.count}</strong> {r.count === 1 ? 'match' : 'matches'} of {r.universeCount} in the universe, as of <time dateTime={r.asOf}>{r.asOf}</time>.
+        <strong>{r.count}</strong> {r.count === 1 ? 'match' : 'matches'} of {r.universeCount} in the universe, as of{' '}
+        <time dateTime={r.asOf}>{r.asOf}</time>.
       </p>
       <p className="screener-actions">
         <a href={csvHref} className="button" download>
@@ -368,7 +410,8 @@ function Results({ data, search, pathWithSearch }: { data: Data; search: string;
           </Link>
         ) : (
           <span>
-            <Link to="/register">Register</Link> or <Link to={`/login?redirectTo=${encodeURIComponent(pathWithSearch)}`}>sign in</Link> to save screens.
+            <Link to="/register">Register</Link> or <Link to={`/login?redirectTo=${encodeURIComponent(pathWithSearch)}`}>sign in</Link> to
+            save screens.
           </span>
         )}
         {data.saved && data.signedIn ? (
@@ -394,7 +437,9 @@ function Results({ data, search, pathWithSearch }: { data: Data; search: string;
       ) : (
         <div className="table-scroll">
           <table className="data-table" data-testid="screener-results">
-            <caption className="visually-hidden">Securities passing the screen, page {r.page} of {r.pageCount}</caption>
+            <caption className="visually-hidden">
+              Securities passing the screen, page {r.page} of {r.pageCount}
+            </caption>
             <thead>
               <tr>
                 {ranked ? header('rank', 'Rank', true) : null}

@@ -12,7 +12,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const data = await screenerPageData(url.searchParams, user?.id ?? null);
   if (data.errors.length > 0 || !data.results) {
     const text = data.errors.length > 0 ? data.errors.map((e) => e.message).join('\n') : (data.unavailable ?? 'No results.');
-    return new Response(`${text}\n`, { status: data.errors.length > 0 ? 400 : 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+    return new Response(`${text}\n`, {
+      status: data.errors.length > 0 ? 400 : 503,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    });
   }
   const csv = resultsCsv(data.results, { rank: data.screen.ranking.length > 0 });
   return new Response(csv, {

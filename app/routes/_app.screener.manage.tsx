@@ -8,7 +8,16 @@ import { redirectWithModal } from '~/services/auth/session.server';
 import { listBacktests } from '~/services/backtest/backtests.server';
 import { isDomainError } from '~/services/http/errors';
 import { ruleToText } from '~/services/screener/model';
-import { createScreener, deleteScreener, duplicateScreener, getScreener, listScreeners, renameOrThrow, setScreenerShared, updateScreener } from '~/services/screener/saved.server';
+import {
+  createScreener,
+  deleteScreener,
+  duplicateScreener,
+  getScreener,
+  listScreeners,
+  renameOrThrow,
+  setScreenerShared,
+  updateScreener,
+} from '~/services/screener/saved.server';
 import { screenFromSearchParams, screenToQuery } from '~/services/screener/url';
 import { BacktestList } from '~/ui/backtest/BacktestList';
 import { EmptyState } from '~/ui/layout/EmptyState';
@@ -41,9 +50,27 @@ async function pageModal(url: URL, userId: string): Promise<ModalState | null> {
     throw e;
   });
   if (kind === 'rename') {
-    return { kind: 'prompt', title: 'Rename screener', content: `New name for “${s.name}”.`, action: '/screener/manage', label: 'Name', name: 'name', defaultValue: s.name, maxLength: 100, fields: { intent: 'rename', id: s.id } };
+    return {
+      kind: 'prompt',
+      title: 'Rename screener',
+      content: `New name for “${s.name}”.`,
+      action: '/screener/manage',
+      label: 'Name',
+      name: 'name',
+      defaultValue: s.name,
+      maxLength: 100,
+      fields: { intent: 'rename', id: s.id },
+    };
   }
-  return { kind: 'confirm', title: 'Delete screener?', content: `“${s.name}” will be deleted for good.`, action: '/screener/manage', confirmLabel: 'Delete screener', danger: true, fields: { intent: 'delete', id: s.id } };
+  return {
+    kind: 'confirm',
+    title: 'Delete screener?',
+    content: `“${s.name}” will be deleted for good.`,
+    action: '/screener/manage',
+    confirmLabel: 'Delete screener',
+    danger: true,
+    fields: { intent: 'delete', id: s.id },
+  };
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -60,7 +87,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     lastMatchCount: s.lastMatchCount,
     updatedAt: s.updatedAt,
   }));
-  return { signedIn: true as const, screeners, backtests: await listBacktests(user.id), modal: await pageModal(url, user.id), origin: url.origin };
+  return {
+    signedIn: true as const,
+    screeners,
+    backtests: await listBacktests(user.id),
+    modal: await pageModal(url, user.id),
+    origin: url.origin,
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -71,28 +104,52 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: ActionSchema });
   if (submission.status !== 'success') return data({ detail: 'Unknown action.' }, { status: 400 });
   const v = submission.value;
-  const fail = (detail: string) => redirectWithModal(session, '/screener/manage', { kind: 'error', title: 'Could not save', error: { detail }, warning: true });
+  const fail = (detail: string) =>
+    redirectWithModal(session, '/screener/manage', { kind: 'error', title: 'Could not save', error: { detail }, warning: true });
   try {
     switch (v.intent) {
       case 'create':
       case 'update': {
         const parsed = screenFromSearchParams(new URLSearchParams(v.query));
         if (!parsed.ok) return fail(parsed.errors[0].message);
-        const saved = v.intent === 'create' ? await createScreener(user.id, { name: renameOrThrow(v.name), screen: parsed.screen }) : await updateScreener(user.id, v.id, { screen: parsed.screen });
-        return redirectWithModal(session, `/screener?${screenToQuery(saved.screen)}&saved=${saved.id}`, { kind: 'info', title: 'Screen saved', content: `Saved as “${saved.name}”.`, mode: 'success' });
+        const saved =
+          v.intent === 'create'
+            ? await createScreener(user.id, { name: renameOrThrow(v.name), screen: parsed.screen })
+            : await updateScreener(user.id, v.id, { screen: parsed.screen });
+        return redirectWithModal(session, `/screener?${screenToQuery(saved.screen)}&saved=${saved.id}`, {
+          kind: 'info',
+          title: 'Screen saved',
+          content: `Saved as “${saved.name}”.`,
+          mode: 'success',
+        });
       }
       case 'rename': {
         const s = await updateScreener(user.id, v.id, { name: renameOrThrow(v.name) });
-        return redirectWithModal(session, '/screener/manage', { kind: 'info', title: 'Renamed', content: `The screener is now called “${s.name}”.`, mode: 'success' });
+        return redirectWithModal(session, '/screener/manage', {
+          kind: 'info',
+          title: 'Renamed',
+          content: `The screener is now called “${s.name}”.`,
+          mode: 'success',
+        });
       }
       case 'duplicate': {
         const s = await duplicateScreener(user.id, v.id);
-        return redirectWithModal(session, '/screener/manage', { kind: 'info', title: 'Duplicated', content: `Created “${s.name}”.`, mode: 'success' });
+        return redirectWithModal(session, '/screener/manage', {
+          kind: 'info',
+          title: 'Duplicated',
+          content: `Created “${s.name}”.`,
+          mode: 'success',
+        });
       }
       case 'delete': {
         if (v.confirmed !== 'true') return redirect('/screener/manage');
         await deleteScreener(user.id, v.id);
-        return redirectWithModal(session, '/screener/manage', { kind: 'info', title: 'Deleted', content: 'The screener was deleted.', mode: 'info' });
+        return redirectWithModal(session, '/screener/manage', {
+          kind: 'info',
+          title: 'Deleted',
+          content: 'The screener was deleted.',
+          mode: 'info',
+        });
       }
       case 'share':
       case 'unshare':
@@ -157,7 +214,9 @@ export default function ManageScreenersPage() {
                     <Link to={`/screener?${s.query}&saved=${s.id}`}>{s.name}</Link>
                   </th>
                   <td>
-                    {s.rules.length === 0 ? 'none' : (
+                    {s.rules.length === 0 ? (
+                      'none'
+                    ) : (
                       <ul className="plain-list">
                         {s.rules.map((r, i) => (
                           <li key={i}>

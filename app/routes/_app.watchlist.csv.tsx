@@ -13,7 +13,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const { view } = await watchlistPageData(user.id, url.searchParams.get('list'));
     const safeName = view.watchlist.name.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 60) || 'watchlist';
     return new Response(watchlistCsv(view.rows, view.watchlist.columns), {
-      headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${safeName}.csv"`, 'Cache-Control': 'no-store' },
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${safeName}.csv"`,
+        'Cache-Control': 'no-store',
+      },
     });
   } catch (e) {
     if (isDomainError(e) && e.status === 404) throw new Response('Watchlist not found.', { status: 404 });

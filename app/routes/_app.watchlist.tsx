@@ -10,7 +10,15 @@ import { isDomainError } from '~/services/http/errors';
 import { METRICS, getMetric } from '~/services/metrics/catalogue';
 import { formatMetricValue } from '~/services/metrics/format';
 import { defaultWatchlistId, resolveSecurity, watchlistPageData } from '~/services/watchlist/page.server';
-import { addItem, createWatchlist, deleteWatchlist, getWatchlist, removeItem, setItemNote, updateWatchlist } from '~/services/watchlist/watchlists.server';
+import {
+  addItem,
+  createWatchlist,
+  deleteWatchlist,
+  getWatchlist,
+  removeItem,
+  setItemNote,
+  updateWatchlist,
+} from '~/services/watchlist/watchlists.server';
 import { EmptyState } from '~/ui/layout/EmptyState';
 import type { ModalState } from '~/ui/modals/modal-state';
 
@@ -21,9 +29,19 @@ export const meta: MetaFunction = () => [{ title: 'Watchlist · Quarry' }];
 export const handle = { pageName: 'watchlist' };
 
 const List = z.string().min(1).max(64);
-const Perm = z.coerce.number().int().positive().max(2 ** 31 - 1);
+const Perm = z.coerce
+  .number()
+  .int()
+  .positive()
+  .max(2 ** 31 - 1);
 const ActionSchema = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('add'), list: List.optional(), permaticker: Perm.optional(), security: z.string().max(40).optional(), redirect_to: z.string().max(4000).optional() }),
+  z.object({
+    intent: z.literal('add'),
+    list: List.optional(),
+    permaticker: Perm.optional(),
+    security: z.string().max(40).optional(),
+    redirect_to: z.string().max(4000).optional(),
+  }),
   z.object({ intent: z.literal('remove'), list: List, permaticker: Perm }),
   z.object({ intent: z.literal('note'), list: List, permaticker: Perm, note: z.string().max(5000).default('') }),
   z.object({ intent: z.literal('add-column'), list: List, column: z.string().max(64) }),
@@ -37,11 +55,38 @@ const ActionSchema = z.discriminatedUnion('intent', [
 function modalFor(kind: string | null, list: { id: string; name: string }): ModalState | null {
   switch (kind) {
     case 'new-list':
-      return { kind: 'prompt', title: 'New watchlist', content: 'Name the new list.', action: '/watchlist', label: 'Name', name: 'name', maxLength: 100, fields: { intent: 'create-list' } };
+      return {
+        kind: 'prompt',
+        title: 'New watchlist',
+        content: 'Name the new list.',
+        action: '/watchlist',
+        label: 'Name',
+        name: 'name',
+        maxLength: 100,
+        fields: { intent: 'create-list' },
+      };
     case 'rename-list':
-      return { kind: 'prompt', title: 'Rename watchlist', content: `New name for “${list.name}”.`, action: '/watchlist', label: 'Name', name: 'name', defaultValue: list.name, maxLength: 100, fields: { intent: 'rename-list', list: list.id } };
+      return {
+        kind: 'prompt',
+        title: 'Rename watchlist',
+        content: `New name for “${list.name}”.`,
+        action: '/watchlist',
+        label: 'Name',
+        name: 'name',
+        defaultValue: list.name,
+        maxLength: 100,
+        fields: { intent: 'rename-list', list: list.id },
+      };
     case 'delete-list':
-      return { kind: 'confirm', title: 'Delete watchlist?', content: `“${list.name}” and its notes will be deleted for good.`, action: '/watchlist', confirmLabel: 'Delete watchlist', danger: true, fields: { intent: 'delete-list', list: list.id } };
+      return {
+        kind: 'confirm',
+        title: 'Delete watchlist?',
+        content: `“${list.name}” and its notes will be deleted for good.`,
+        action: '/watchlist',
+        confirmLabel: 'Delete watchlist',
+        danger: true,
+        fields: { intent: 'delete-list', list: list.id },
+      };
     default:
       return null;
   }
@@ -69,7 +114,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: ActionSchema });
   if (submission.status !== 'success') return data({ detail: 'Unknown action.' }, { status: 400 });
   const v = submission.value;
-  const fail = (detail: string, to = back) => redirectWithModal(session, to, { kind: 'error', title: 'Watchlist', error: { detail }, warning: true });
+  const fail = (detail: string, to = back) =>
+    redirectWithModal(session, to, { kind: 'error', title: 'Watchlist', error: { detail }, warning: true });
   try {
     switch (v.intent) {
       case 'add': {
@@ -84,7 +130,12 @@ export async function action({ request }: ActionFunctionArgs) {
           throw e;
         }
         const { created } = await addItem(user.id, list.id, { permaticker: security.permaticker });
-        return redirectWithModal(session, to, { kind: 'info', title: 'Watchlist', content: created ? `Added ${security.ticker} to ${list.name}.` : `${security.ticker} is already on ${list.name}.`, mode: 'success' });
+        return redirectWithModal(session, to, {
+          kind: 'info',
+          title: 'Watchlist',
+          content: created ? `Added ${security.ticker} to ${list.name}.` : `${security.ticker} is already on ${list.name}.`,
+          mode: 'success',
+        });
       }
       case 'remove':
         await removeItem(user.id, v.list, v.permaticker);
@@ -112,7 +163,12 @@ export async function action({ request }: ActionFunctionArgs) {
       case 'delete-list':
         if (v.confirmed !== 'true') return redirect(back);
         await deleteWatchlist(user.id, v.list);
-        return redirectWithModal(session, '/watchlist', { kind: 'info', title: 'Watchlist deleted', content: 'The list was deleted.', mode: 'info' });
+        return redirectWithModal(session, '/watchlist', {
+          kind: 'info',
+          title: 'Watchlist deleted',
+          content: 'The list was deleted.',
+          mode: 'info',
+        });
     }
   } catch (e) {
     if (!isDomainError(e)) throw e;
@@ -123,11 +179,27 @@ export async function action({ request }: ActionFunctionArgs) {
 
 type SignedIn = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { signedIn: true }>;
 
-function SortHeader({ listId, sortKey, text, sort, numeric }: { listId: string; sortKey: string; text: string; sort: { key: string; dir: string }; numeric?: boolean }) {
+function SortHeader({
+  listId,
+  sortKey,
+  text,
+  sort,
+  numeric,
+}: {
+  listId: string;
+  sortKey: string;
+  text: string;
+  sort: { key: string; dir: string };
+  numeric?: boolean;
+}) {
   const active = sort.key === sortKey;
   const next = active && sort.dir === 'asc' ? 'desc' : active ? 'asc' : numeric ? 'desc' : 'asc';
   return (
-    <th scope="col" aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined} className={numeric ? 'num' : undefined}>
+    <th
+      scope="col"
+      aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+      className={numeric ? 'num' : undefined}
+    >
       <Form method="post" className="inline-form">
         <input type="hidden" name="intent" value="sort" />
         <input type="hidden" name="list" value={listId} />
@@ -219,7 +291,8 @@ export default function WatchlistPage() {
         <h1>Watchlist</h1>
         <EmptyState title="Sign in to keep watchlists">
           <p>
-            <Link to="/register">Register</Link> (free) or <Link to="/login?redirectTo=%2Fwatchlist">sign in</Link> to keep lists of companies with your notes.
+            <Link to="/register">Register</Link> (free) or <Link to="/login?redirectTo=%2Fwatchlist">sign in</Link> to keep lists of
+            companies with your notes.
           </p>
         </EmptyState>
       </>

@@ -16,7 +16,9 @@ export const meta: MetaFunction = () => [{ title: 'Finish your profile · Quarry
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await guard(request);
   return {
-    user: user ? { full_name: user.full_name, email: user.email, has_access: user.has_access, profile_finished: user.profile_finished } : null,
+    user: user
+      ? { full_name: user.full_name, email: user.email, has_access: user.has_access, profile_finished: user.profile_finished }
+      : null,
     billingEnabled: config().billingEnabled,
   };
 }
@@ -87,8 +89,8 @@ export default function FinishProfilePage() {
     <>
       <h1>Finish your profile</h1>
       <p>
-        Signed in as <strong>{user.email}</strong>. Confirm the name we show on your account to open the screener, backtests and
-        watchlists{billingEnabled ? ' (a subscription is needed too)' : ''}.
+        Signed in as <strong>{user.email}</strong>. Confirm the name we show on your account to open the screener, backtests and watchlists
+        {billingEnabled ? ' (a subscription is needed too)' : ''}.
       </p>
       <Form method="post" {...getFormProps(form)} className="form">
         <FormErrors id={form.errorId} errors={form.errors} />

@@ -48,7 +48,13 @@ export default function RegisterPage() {
         <FormErrors id={form.errorId} errors={form.errors} />
         <TextField meta={fields.email} label="E-mail" type="email" autoComplete="email" autoFocus />
         <TextField meta={fields.full_name} label="Full name" autoComplete="name" />
-        <TextField meta={fields.password} label="Password" type="password" autoComplete="new-password" hint="8 to 128 characters. A long phrase is easiest to remember." />
+        <TextField
+          meta={fields.password}
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          hint="8 to 128 characters. A long phrase is easiest to remember."
+        />
         <TextField meta={fields.password_confirmation} label="Repeat password" type="password" autoComplete="new-password" />
         <button type="submit" className="button button--primary">
           Create account

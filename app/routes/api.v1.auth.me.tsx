@@ -35,4 +35,3 @@ export const action = ({ request }: ActionFunctionArgs) =>
         return methodNotAllowed(ALLOWED);
     }
   });
-

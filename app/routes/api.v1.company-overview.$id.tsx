@@ -13,7 +13,12 @@ export const loader = ({ params, request }: LoaderFunctionArgs) =>
     const asOf = asOfOf(url);
     const company = await apiCompany(params.id);
     const o = await companyOverview(company, asOf);
-    return respond(format, { company, as_of: asOf, date: o.metrics.date, metrics: o.metrics.values, prices: o.prices, filings: o.filings }, () => filingsTable(o.filings), `${company.ticker}-filings.csv`);
+    return respond(
+      format,
+      { company, as_of: asOf, date: o.metrics.date, metrics: o.metrics.values, prices: o.prices, filings: o.filings },
+      () => filingsTable(o.filings),
+      `${company.ticker}-filings.csv`,
+    );
   });
 
 export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

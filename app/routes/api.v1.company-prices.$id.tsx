@@ -15,11 +15,19 @@ export const loader = ({ params, request }: LoaderFunctionArgs) =>
     const url = new URL(request.url);
     const format = formatOf(url);
     const asOf = asOfOf(url);
-    const q = Query.safeParse({ range: url.searchParams.get('range') ?? undefined, adjusted: url.searchParams.get('adjusted') ?? undefined });
+    const q = Query.safeParse({
+      range: url.searchParams.get('range') ?? undefined,
+      adjusted: url.searchParams.get('adjusted') ?? undefined,
+    });
     if (!q.success) throw unprocessable('Invalid query parameters.', zodFieldErrors(q.error));
     const company = await apiCompany(params.id);
     const chart = await companyChart(company, asOf, q.data.range, q.data.adjusted === '1');
-    return respond(format, { company, as_of: asOf, range: q.data.range, adjusted: q.data.adjusted === '1', ...chart }, () => pricesTable(chart), `${company.ticker}-prices-${q.data.range}.csv`);
+    return respond(
+      format,
+      { company, as_of: asOf, range: q.data.range, adjusted: q.data.adjusted === '1', ...chart },
+      () => pricesTable(chart),
+      `${company.ticker}-prices-${q.data.range}.csv`,
+    );
   });
 
 export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

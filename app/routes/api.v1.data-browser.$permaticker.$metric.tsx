@@ -24,7 +24,16 @@ export const loader = ({ params, request }: LoaderFunctionArgs) =>
     const m = b.metric;
     return respond(
       format,
-      { metric: { id: m.id, label: m.label, unit: m.unit, format: m.format, frequency: m.frequency }, companies: b.companies, mode: v.mode, from: b.from, to: b.to, as_of: v.asOf, rows: b.rows, series: b.series },
+      {
+        metric: { id: m.id, label: m.label, unit: m.unit, format: m.format, frequency: m.frequency },
+        companies: b.companies,
+        mode: v.mode,
+        from: b.from,
+        to: b.to,
+        as_of: v.asOf,
+        rows: b.rows,
+        series: b.series,
+      },
       () => browserTable(b),
       `${b.companies.map((c) => c.ticker).join('-')}-${m.id}.csv`,
     );

@@ -12,7 +12,12 @@ export const loader = ({ params, request }: LoaderFunctionArgs) =>
     const asOf = asOfOf(url);
     const company = await apiCompany(params.id);
     const d = await companyDividends(company, asOf);
-    return respond(format, { company, as_of: asOf, date: d.metrics.date, metrics: d.metrics.values, history: d.history, annual: d.annual, splits: d.splits }, () => dividendsTable(d), `${company.ticker}-dividends.csv`);
+    return respond(
+      format,
+      { company, as_of: asOf, date: d.metrics.date, metrics: d.metrics.values, history: d.history, annual: d.annual, splits: d.splits },
+      () => dividendsTable(d),
+      `${company.ticker}-dividends.csv`,
+    );
   });
 
 export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

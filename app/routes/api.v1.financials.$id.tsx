@@ -19,11 +19,19 @@ export const loader = ({ params, request }: LoaderFunctionArgs) =>
     const url = new URL(request.url);
     const format = formatOf(url);
     const asOf = asOfOf(url);
-    const q = Query.safeParse({ statement: url.searchParams.get('statement') ?? undefined, period: url.searchParams.get('period') ?? undefined });
+    const q = Query.safeParse({
+      statement: url.searchParams.get('statement') ?? undefined,
+      period: url.searchParams.get('period') ?? undefined,
+    });
     if (!q.success) throw unprocessable('Invalid query parameters.', zodFieldErrors(q.error));
     const company = await apiCompany(params.id);
     const statement = await companyFinancials(company, asOf, q.data.statement, q.data.period);
-    return respond(format, { company, as_of: asOf, statement }, () => statementTable(statement), `${company.ticker}-${q.data.statement}-${q.data.period}.csv`);
+    return respond(
+      format,
+      { company, as_of: asOf, statement },
+      () => statementTable(statement),
+      `${company.ticker}-${q.data.statement}-${q.data.period}.csv`,
+    );
   });
 
 export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

@@ -16,7 +16,8 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     const format = formatOf(url);
     const asOf = asOfOf(url);
     const table = Table.safeParse(url.searchParams.get('table') ?? 'sectors');
-    if (!table.success) throw unprocessable('`table` must be sectors, movers or filings.', { table: ['Must be sectors, movers or filings.'] });
+    if (!table.success)
+      throw unprocessable('`table` must be sectors, movers or filings.', { table: ['Must be sectors, movers or filings.'] });
     const o = await marketOverview(asOf);
     return respond(format, { as_of: asOf, ...o }, () => marketTable(o, table.data), `market-${table.data}-${o.date ?? 'none'}.csv`);
   });

@@ -21,4 +21,3 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const explanation = body.explain === undefined ? undefined : await explainScreen(screen, body.explain, { asOf });
     return jsonResponse({ ...pageJson(page), ...(explanation ? { explanation } : {}) });
   });
-

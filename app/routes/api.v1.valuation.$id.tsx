@@ -12,7 +12,12 @@ export const loader = ({ params, request }: LoaderFunctionArgs) =>
     const asOf = asOfOf(url);
     const company = await apiCompany(params.id);
     const v = await companyValuation(company, asOf);
-    return respond(format, { company, as_of: asOf, snapshot_date: v.asOf, sector: v.sector, series: v.series }, () => valuationTable(v), `${company.ticker}-valuation.csv`);
+    return respond(
+      format,
+      { company, as_of: asOf, snapshot_date: v.asOf, sector: v.sector, series: v.series },
+      () => valuationTable(v),
+      `${company.ticker}-valuation.csv`,
+    );
   });
 
 export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

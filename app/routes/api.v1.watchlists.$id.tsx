@@ -22,7 +22,12 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
       case 'PATCH': {
         const { user } = await requireAccount(request);
         const body = await readApiBody(request, WatchlistPatchBody);
-        const updated = await updateWatchlist(user.id, id, { name: body.name, columns: body.columns, sort: body.sort, isDefault: body.is_default });
+        const updated = await updateWatchlist(user.id, id, {
+          name: body.name,
+          columns: body.columns,
+          sort: body.sort,
+          isDefault: body.is_default,
+        });
         return jsonResponse(watchlistJson(updated));
       }
       case 'DELETE': {

@@ -28,6 +28,10 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (e) {
     if (!isDomainError(e)) throw e;
     if (wantsJson) return errorResponse(e.status, e.detail, { errors: e.fields, headers: e.headers });
-    return redirectWithModal(session, '/profile', { kind: 'error', title: 'The checkout could not be opened', error: { detail: e.detail } });
+    return redirectWithModal(session, '/profile', {
+      kind: 'error',
+      title: 'The checkout could not be opened',
+      error: { detail: e.detail },
+    });
   }
 }

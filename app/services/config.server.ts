@@ -39,8 +39,14 @@ const EnvSchema = z.object({
     .transform((v) => v !== '0' && v !== 'false'),
   // Every Redis key of a deployment starts with REDIS_PREFIX (rate limits, and the job queue
   // unless JOBS_QUEUE_PREFIX says otherwise), so deployments can share one Redis server.
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]{1,60}$/, 'letters, digits, _ : - (at most 60)').default('quarry'),
-  JOBS_QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]{1,60}$/, 'letters, digits, _ : - (at most 60)').optional(),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_:-]{1,60}$/, 'letters, digits, _ : - (at most 60)')
+    .default('quarry'),
+  JOBS_QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_:-]{1,60}$/, 'letters, digits, _ : - (at most 60)')
+    .optional(),
   // Guest mode: visitors without an account browse the data browser (spec §6).
   GUEST_MODE: z
     .string()
@@ -116,7 +122,13 @@ export type BillingConfig = {
   checkoutOrigin: string;
 };
 
-const BILLING_REQUIRED = ['BILLING_PROVIDER', 'BILLING_API_KEY', 'BILLING_STORE_ID', 'BILLING_VARIANT_IDS', 'BILLING_WEBHOOK_SECRET'] as const;
+const BILLING_REQUIRED = [
+  'BILLING_PROVIDER',
+  'BILLING_API_KEY',
+  'BILLING_STORE_ID',
+  'BILLING_VARIANT_IDS',
+  'BILLING_WEBHOOK_SECRET',
+] as const;
 
 function httpUrl(name: string, value: string): string {
   let url: URL;
@@ -135,16 +147,27 @@ function billingConfig(e: z.infer<typeof EnvSchema>): BillingConfig | null {
   if (set.length === 0) return null;
   const missing = BILLING_REQUIRED.filter((k) => !set.includes(k));
   if (missing.length > 0) {
-    throw new ConfigError(`Billing is half configured: set ${missing.join(', ')} too, or unset every BILLING_* variable to turn billing off.`);
+    throw new ConfigError(
+      `Billing is half configured: set ${missing.join(', ')} too, or unset every BILLING_* variable to turn billing off.`,
+    );
   }
   const provider = e.BILLING_PROVIDER!.trim().toLowerCase();
   if (provider !== 'lemonsqueezy') throw new ConfigError(`BILLING_PROVIDER "${e.BILLING_PROVIDER}" is not supported; use "lemonsqueezy".`);
   const storeId = e.BILLING_STORE_ID!.trim();
   if (!/^\d{1,20}$/.test(storeId)) throw new ConfigError(`BILLING_STORE_ID "${storeId}" must be the numeric store id.`);
-  const variantIds = [...new Set(e.BILLING_VARIANT_IDS!.split(',').map((v) => v.trim()).filter(Boolean))];
+  const variantIds = [
+    ...new Set(
+      e
+        .BILLING_VARIANT_IDS!.split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ),
+  ];
   const badVariant = variantIds.find((v) => !/^\d{1,20}$/.test(v));
   if (variantIds.length === 0 || badVariant !== undefined) {
-    throw new ConfigError(`BILLING_VARIANT_IDS must be a comma-separated list of numeric variant ids${badVariant ? ` ("${badVariant}" is not one)` : ''}.`);
+    throw new ConfigError(
+      `BILLING_VARIANT_IDS must be a comma-separated list of numeric variant ids${badVariant ? ` ("${badVariant}" is not one)` : ''}.`,
+    );
   }
   const webhookSecret = e.BILLING_WEBHOOK_SECRET!;
   // Lemon Squeezy's signing secrets are 6 to 40 characters.
@@ -168,12 +191,17 @@ function pictureBucketConfig(e: z.infer<typeof EnvSchema>): S3BucketConfig | nul
   const set = S3_REQUIRED.filter((k) => (e[k] ?? '').trim() !== '');
   if (set.length === 0) {
     const stray = (['S3_ENDPOINT', 'S3_REGION', 'S3_PREFIX'] as const).find((k) => (e[k] ?? '').trim() !== '');
-    if (stray) throw new ConfigError(`${stray} is set but S3_BUCKET is not: set S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or unset every S3_* variable to keep pictures in DATA_DIR.`);
+    if (stray)
+      throw new ConfigError(
+        `${stray} is set but S3_BUCKET is not: set S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or unset every S3_* variable to keep pictures in DATA_DIR.`,
+      );
     return null;
   }
   const missing = S3_REQUIRED.filter((k) => !set.includes(k));
   if (missing.length > 0) {
-    throw new ConfigError(`The picture bucket is half configured: set ${missing.join(', ')} too, or unset every S3_* variable to keep pictures in DATA_DIR.`);
+    throw new ConfigError(
+      `The picture bucket is half configured: set ${missing.join(', ')} too, or unset every S3_* variable to keep pictures in DATA_DIR.`,
+    );
   }
   const bucket = e.S3_BUCKET!.trim();
   // S3's bucket naming rules (what every S3-compatible store accepts).
@@ -234,7 +262,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = path.resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const sessionSecrets = e.SESSION_SECRET
-    ? e.SESSION_SECRET.split(',').map((s) => s.trim()).filter(Boolean)
+    ? e.SESSION_SECRET.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
     : [generatedSecret(dataDir, 'session')];
   return {
     env: e.NODE_ENV,

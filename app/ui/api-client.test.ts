@@ -14,7 +14,9 @@ afterEach(() => {
 
 describe('enhanced fetches open the error modal (spec §8)', () => {
   it('shows the detail of a failed answer', async () => {
-    await expect(apiRequest('/api/v1/x', {}, { fetcher: answer(422, '{"detail":"Unknown metric: foo"}'), sleep: noSleep })).rejects.toThrow();
+    await expect(
+      apiRequest('/api/v1/x', {}, { fetcher: answer(422, '{"detail":"Unknown metric: foo"}'), sleep: noSleep }),
+    ).rejects.toThrow();
     expect(opened).toHaveLength(1);
     expect(opened[0]?.kind).toBe('error');
     expect(opened[0]?.kind === 'error' && errorModalText(opened[0].error)).toBe('Unknown metric: foo');

@@ -73,7 +73,10 @@ test('revoke, then grant: the user is sent away, then reaches a full-access page
   await page.getByRole('link', { name: '← Back to administration' }).click();
   await expect(auditRow(page, 'user.access.grant', target.email)).toContainText(admin.email);
   await expect(auditRow(page, 'user.access.revoke', target.email)).toContainText(admin.email);
-  await expect(auditRow(page, 'user.access.grant', target.email).locator('time')).toHaveAttribute('datetime', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  await expect(auditRow(page, 'user.access.grant', target.email).locator('time')).toHaveAttribute(
+    'datetime',
+    /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/,
+  );
   await theirs.context().close();
 });
 

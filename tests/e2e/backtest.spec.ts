@@ -49,10 +49,17 @@ async function downloadCsv(page: Page, name: string): Promise<string[]> {
   const downloading = page.waitForEvent('download');
   await page.getByRole('link', { name }).click();
   const download = await downloading;
-  return readFileSync(await download.path(), 'utf8').trim().split('\r\n');
+  return readFileSync(await download.path(), 'utf8')
+    .trim()
+    .split('\r\n');
 }
 
-test('run a saved screen through history, read it, share it, compare with survivors, delete', async ({ page, browser, createUser, signIn }) => {
+test('run a saved screen through history, read it, share it, compare with survivors, delete', async ({
+  page,
+  browser,
+  createUser,
+  signIn,
+}) => {
   test.setTimeout(300_000);
   // Hydration problems and failed client navigations show up as console errors.
   const consoleErrors: string[] = [];
@@ -98,7 +105,9 @@ test('run a saved screen through history, read it, share it, compare with surviv
     await cancel.click({ timeout: 10_000 }).catch(async (e: unknown) => {
       if ((await cancel.count()) > 0) throw e;
     });
-    await expect(page.getByRole('heading', { name: 'The backtest was cancelled' }).or(resultHeading(page))).toBeVisible({ timeout: RESULT_TIMEOUT });
+    await expect(page.getByRole('heading', { name: 'The backtest was cancelled' }).or(resultHeading(page))).toBeVisible({
+      timeout: RESULT_TIMEOUT,
+    });
   }
   const cancelledRun = page.url();
   // The slow runs have done their job: stop them, if they still run.

@@ -62,7 +62,10 @@ for (const [tab, heading] of [
     await page.goto(`/company/${c.permaticker}/overview`);
     await page.getByRole('navigation', { name: 'Company sections' }).getByRole('link', { name: tab }).click();
     await expect(page.getByRole('heading', { name: heading, level: 2 })).toBeVisible();
-    await expect(page.getByRole('navigation', { name: 'Company sections' }).getByRole('link', { name: tab })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('navigation', { name: 'Company sections' }).getByRole('link', { name: tab })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
     // Every chart is an SVG rendered by the server, named, with its table.
     const charts = page.locator('figure.chart svg[role="img"]');
     if ((await charts.count()) > 0) await expect(charts.first()).toHaveAttribute('aria-label', /.+/);
@@ -75,7 +78,10 @@ test('chart ranges and options are links; financial periods and statements', asy
   await page.goto(`/company/${c.permaticker}/chart`);
   await page.getByRole('navigation', { name: 'Chart range' }).getByRole('link', { name: '5Y' }).click();
   await expect(page).toHaveURL(/range=5Y/);
-  await expect(page.getByRole('navigation', { name: 'Chart range' }).getByRole('link', { name: '5Y' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('navigation', { name: 'Chart range' }).getByRole('link', { name: '5Y' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
   await page.getByRole('link', { name: 'Unadjusted' }).click();
   await expect(page).toHaveURL(/adjusted=0/);
   await expect(page.getByRole('link', { name: 'Unadjusted' })).toHaveAttribute('aria-current', 'true');
@@ -223,7 +229,10 @@ test('suggestions as you type with JavaScript; the results list without it', asy
     await expect(page.getByRole('table').getByRole('link', { name: c.ticker, exact: true })).toBeVisible();
   } else {
     await expect(page.getByRole('heading', { name: 'Suggestions' })).toBeVisible();
-    await page.locator('.suggestions').getByRole('link', { name: new RegExp(`^${c.ticker} `) }).click();
+    await page
+      .locator('.suggestions')
+      .getByRole('link', { name: new RegExp(`^${c.ticker} `) })
+      .click();
     await expect(page).toHaveURL(new RegExp(`/company/${c.permaticker}/overview$`));
   }
 });
@@ -241,7 +250,10 @@ test('home: market overview as of a date, links into the screener and data brows
   await page.getByLabel('As of date').fill('2023-03-15');
   await page.getByRole('button', { name: 'Show' }).click();
   await expect(page.getByTestId('as-of')).toContainText('2023-03-15');
-  const filed = await page.locator('section', { has: page.getByRole('heading', { name: 'Most recent filings' }) }).locator('tbody td:nth-child(3)').allTextContents();
+  const filed = await page
+    .locator('section', { has: page.getByRole('heading', { name: 'Most recent filings' }) })
+    .locator('tbody td:nth-child(3)')
+    .allTextContents();
   expect(filed.length).toBeGreaterThan(0);
   for (const t of filed) expect(t.match(/\d{4}-\d{2}-\d{2}/)![0] < '2023-03-15').toBe(true);
 });

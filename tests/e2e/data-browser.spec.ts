@@ -66,7 +66,9 @@ test('compare three companies, switch scale and values, and download exactly the
   const downloadPromise = page.waitForEvent('download');
   await page.getByTestId('csv-link').click();
   const download = await downloadPromise;
-  const csv = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+  const csv = readFileSync((await download.path())!, 'utf8')
+    .trim()
+    .split('\r\n');
   expect(csv[0]).toBe(`date,${a.ticker} (${a.permaticker}),${b.ticker} (${b.permaticker}),${c.ticker} (${c.permaticker})`);
 
   const rows = page.getByTestId('history-table').locator('tbody tr');

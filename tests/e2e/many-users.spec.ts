@@ -219,7 +219,9 @@ test.describe(`two app processes on one PostgreSQL and Redis${UNSET}`, () => {
       await signIn(page, user.email, user.password);
       await page.goto(`${a.url}/profile`);
       const pictures = page.getByRole('region', { name: 'Profile picture', exact: true });
-      const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#16a34a' } }).png().toBuffer();
+      const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#16a34a' } })
+        .png()
+        .toBuffer();
       await pictures.getByLabel('Picture file').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
       await pictures.getByRole('button', { name: 'Upload picture' }).click();
       await acknowledgeInfo(page, 'Picture saved');

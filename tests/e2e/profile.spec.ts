@@ -15,7 +15,10 @@ function section(page: Page, heading: string) {
   return page.getByRole('region', { name: heading, exact: true });
 }
 
-type Fixtures = { createUser: (options?: CreateUserOptions) => Promise<TestUser>; signIn: (page: Page, email: string, password: string) => Promise<void> };
+type Fixtures = {
+  createUser: (options?: CreateUserOptions) => Promise<TestUser>;
+  signIn: (page: Page, email: string, password: string) => Promise<void>;
+};
 
 /** A fresh account with access, signed in through the real pages, on its profile. */
 async function signedInProfile(page: Page, { createUser, signIn }: Fixtures, name: string): Promise<TestUser> {
@@ -39,11 +42,17 @@ test('change the name with the form', async ({ page, createUser, signIn }) => {
   await expect(userInitials(page)).toHaveText('KJ');
 });
 
-test('upload a PNG: it is shown, served as a safe 256 × 256 WebP; a non-image is refused; remove it', async ({ page, createUser, signIn }) => {
+test('upload a PNG: it is shown, served as a safe 256 × 256 WebP; a non-image is refused; remove it', async ({
+  page,
+  createUser,
+  signIn,
+}) => {
   await signedInProfile(page, { createUser, signIn }, 'Picture Person');
   const pictures = section(page, 'Profile picture');
   await expect(pictures.getByText('PNG, JPEG or WebP, at most 5 MB and 4096 × 4096 pixels.')).toBeVisible();
-  const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#2563eb' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#2563eb' } })
+    .png()
+    .toBuffer();
   await pictures.getByLabel('Picture file').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
   await pictures.getByRole('button', { name: 'Upload picture' }).click();
   await acknowledgeInfo(page, 'Picture saved');
@@ -68,7 +77,9 @@ test('upload a PNG: it is shown, served as a safe 256 × 256 WebP; a non-image i
   await expectNoAxeViolations(page);
 
   // A text file calling itself a PNG.
-  await pictures.getByLabel('Picture file').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('these are my notes, not a picture\n') });
+  await pictures
+    .getByLabel('Picture file')
+    .setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('these are my notes, not a picture\n') });
   await pictures.getByRole('button', { name: 'Upload picture' }).click();
   await expect(pictures.getByText('This file is not a PNG, JPEG or WebP picture.')).toBeVisible();
   await expect(pictures.getByLabel('Picture file')).toHaveAttribute('aria-invalid', 'true');
@@ -77,7 +88,9 @@ test('upload a PNG: it is shown, served as a safe 256 × 256 WebP; a non-image i
 
   // Over 5 MB: refused with the limit in words (by the browser with JavaScript, by the server
   // through the real HTTP stack without it).
-  await pictures.getByLabel('Picture file').setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.concat([png, Buffer.alloc(6 * 1024 * 1024)]) });
+  await pictures
+    .getByLabel('Picture file')
+    .setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.concat([png, Buffer.alloc(6 * 1024 * 1024)]) });
   await pictures.getByRole('button', { name: 'Upload picture' }).click();
   await expect(pictures.getByText('The picture is larger than 5 MB. Choose a smaller file.')).toBeVisible();
   await expect(pictures.getByRole('img', { name: 'Your profile picture' })).toHaveAttribute('src', src);

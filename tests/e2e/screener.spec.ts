@@ -54,12 +54,16 @@ test('build a four-rule screen, sort, explain, save, rename, duplicate and delet
   await expectNoAxeViolations(page);
 
   // Sort by price, descending (first click on a numeric column).
-  await results(page).getByRole('link', { name: /^Price\s*, sort descending/ }).click();
+  await results(page)
+    .getByRole('link', { name: /^Price\s*, sort descending/ })
+    .click();
   await expect(results(page).getByRole('columnheader', { name: /^Price\b/ })).toHaveAttribute('aria-sort', 'descending');
   const headers = (await results(page).locator('thead th').allInnerTexts()).map((t) => t.trim());
   const column = headers.findIndex((t) => t.startsWith('Price'));
   expect(column).toBeGreaterThan(0);
-  const prices = await results(page).locator(`tbody tr > :nth-child(${column + 1})`).allInnerTexts();
+  const prices = await results(page)
+    .locator(`tbody tr > :nth-child(${column + 1})`)
+    .allInnerTexts();
   const numbers = prices.map((t) => Number(t.replace(/[$,]/g, '')));
   expect(numbers.length).toBeGreaterThan(1);
   expect(numbers.every((n) => Number.isFinite(n))).toBe(true);
@@ -67,7 +71,9 @@ test('build a four-rule screen, sort, explain, save, rename, duplicate and delet
 
   // Explain the first row.
   const firstTicker = (await results(page).locator('tbody tr').first().getByRole('rowheader').innerText()).trim();
-  await results(page).getByRole('link', { name: `Explain ${firstTicker}`, exact: true }).click();
+  await results(page)
+    .getByRole('link', { name: `Explain ${firstTicker}`, exact: true })
+    .click();
   const why = page.getByRole('region', { name: `Why ${firstTicker} is in` });
   await expect(why).toBeVisible();
   await expect(why.getByRole('row')).toHaveCount(1 + 1 + 4);

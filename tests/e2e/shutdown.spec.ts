@@ -32,7 +32,8 @@ test.describe('stopping the app', () => {
       // The default embedded setup (SQLite, the in-app worker polling the jobs table), plus Redis
       // rate limits and BullMQ when REDIS_URL is set: each holds the process open if left running.
       const env: Record<string, string> = { DATA_DIR: dataDir, MARKET_DB: market!.file, SESSION_SECRET: 'shutdown-spec-not-a-secret' };
-      if (process.env.REDIS_URL) Object.assign(env, { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `quarry-shutdown-${Date.now().toString(36)}` });
+      if (process.env.REDIS_URL)
+        Object.assign(env, { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `quarry-shutdown-${Date.now().toString(36)}` });
       const app = await startAppProcess(E2E_EXTRA_APP_PORTS[2], env);
       try {
         // A failed sign-in touches the database and the rate limiter before the signal.

@@ -14,7 +14,10 @@ async function addTwoResults(page: Page): Promise<string[]> {
   for (const i of [0, 1]) {
     const ticker = (await rows.nth(i).getByRole('rowheader').innerText()).trim();
     tickers.push(ticker);
-    await rows.nth(i).getByRole('button', { name: `Add ${ticker} to watchlist` }).click();
+    await rows
+      .nth(i)
+      .getByRole('button', { name: `Add ${ticker} to watchlist` })
+      .click();
     await acknowledgeInfo(page, 'Watchlist', ticker);
   }
   return tickers;

@@ -13,7 +13,10 @@ import { forEachDatabase } from '../support/databases';
 let clock = Date.UTC(2025, 0, 1);
 const tick = () => new Date((clock += 1000)).toISOString();
 
-async function seedJob(status: JobStatus, over: { userId?: string | null; kind?: string; error?: string | null; attempts?: number; cancelRequested?: boolean } = {}): Promise<string> {
+async function seedJob(
+  status: JobStatus,
+  over: { userId?: string | null; kind?: string; error?: string | null; attempts?: number; cancelRequested?: boolean } = {},
+): Promise<string> {
   const db = await getDb();
   const id = randomUUID();
   const at = tick();
@@ -73,7 +76,19 @@ forEachDatabase('admin: jobs', () => {
     ] as const) {
       await db
         .insertInto('users')
-        .values({ id, email, full_name: email, password_hash: null, profile_picture: null, profile_finished: 1, access_override: null, is_superuser: su, disabled: 0, created_at: now, updated_at: now })
+        .values({
+          id,
+          email,
+          full_name: email,
+          password_hash: null,
+          profile_picture: null,
+          profile_finished: 1,
+          access_override: null,
+          is_superuser: su,
+          disabled: 0,
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
     }
   });
@@ -81,7 +96,15 @@ forEachDatabase('admin: jobs', () => {
   it('retries a failed or cancelled job: queued again, attempts reset, error cleared', async () => {
     const failed = await seedJob('failed', { attempts: 3 });
     expect(await retryJob(failed)).toMatchObject({ from: 'failed', to: 'queued', kind: 'backtest' });
-    expect(await job(failed)).toMatchObject({ status: 'queued', attempts: 0, error: null, started_at: null, finished_at: null, locked_by: null, cancel_requested: 0 });
+    expect(await job(failed)).toMatchObject({
+      status: 'queued',
+      attempts: 0,
+      error: null,
+      started_at: null,
+      finished_at: null,
+      locked_by: null,
+      cancel_requested: 0,
+    });
     const cancelled = await seedJob('cancelled');
     await retryJob(cancelled);
     expect((await job(cancelled)).status).toBe('queued');
@@ -125,8 +148,20 @@ forEachDatabase('admin: jobs', () => {
     expect(jobs.active.map((j) => j.id)).toEqual([q1, r1, q2]);
     expect(jobs.failed.map((j) => j.id)).toEqual([f2, f1]);
     expect(jobs.recent.map((j) => j.id)).toEqual([c1, s1]);
-    expect(jobs.active[0]).toMatchObject({ user_email: 'member@example.com', status: 'queued', attempts: 0, progress: 0, cancel_requested: false });
-    expect(jobs.active[1]).toMatchObject({ user_email: null, status: 'running', progress: 0.4, message: 'Rebalance 4 of 10', cancel_requested: true });
+    expect(jobs.active[0]).toMatchObject({
+      user_email: 'member@example.com',
+      status: 'queued',
+      attempts: 0,
+      progress: 0,
+      cancel_requested: false,
+    });
+    expect(jobs.active[1]).toMatchObject({
+      user_email: null,
+      status: 'running',
+      progress: 0.4,
+      message: 'Rebalance 4 of 10',
+      cancel_requested: true,
+    });
     expect(jobs.failed[0]).toMatchObject({ kind: 'import', error: 'sec: bad file' });
   });
 

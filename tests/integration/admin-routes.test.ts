@@ -22,7 +22,13 @@ import { forEachDatabase } from '../support/databases';
 type Loose = any;
 
 async function signedIn(email: string, opts: { superuser?: boolean; access?: boolean } = {}): Promise<{ id: string; cookie: string }> {
-  const user = await createUser({ email, password: 'correct horse battery', full_name: email.split('@')[0], access: opts.access ?? true, superuser: opts.superuser });
+  const user = await createUser({
+    email,
+    password: 'correct horse battery',
+    full_name: email.split('@')[0],
+    access: opts.access ?? true,
+    superuser: opts.superuser,
+  });
   const session = await getSession(new Request('http://localhost/'));
   setSignedIn(session, await issueUserToken(user.id), user);
   return { id: user.id, cookie: (await commitSession(session)).split(';')[0] };
@@ -96,13 +102,27 @@ forEachDatabase('admin routes', (target) => {
 
   it('sends a non-superuser away from /admin and every user page, and changes nothing for them', async () => {
     expect(await callRoute(adminRoute, { path: '/admin', cookie: member.cookie })).toMatchObject({ status: 302, location: '/' });
-    expect(await callRoute(userRoute, { path: `/admin/users/${root.id}`, params: { id: root.id }, cookie: member.cookie })).toMatchObject({ status: 302, location: '/' });
-    const post = await callRoute(userRoute, { path: `/admin/users/${member.id}`, params: { id: member.id }, cookie: member.cookie, form: { intent: 'superuser', superuser: 'make' } });
+    expect(await callRoute(userRoute, { path: `/admin/users/${root.id}`, params: { id: root.id }, cookie: member.cookie })).toMatchObject({
+      status: 302,
+      location: '/',
+    });
+    const post = await callRoute(userRoute, {
+      path: `/admin/users/${member.id}`,
+      params: { id: member.id },
+      cookie: member.cookie,
+      form: { intent: 'superuser', superuser: 'make' },
+    });
     expect(post).toMatchObject({ status: 302, location: '/' });
-    const jobPost = await callRoute(adminRoute, { path: '/admin', cookie: member.cookie, form: { intent: 'job-cancel', job_id: randomUUID() } });
+    const jobPost = await callRoute(adminRoute, {
+      path: '/admin',
+      cookie: member.cookie,
+      form: { intent: 'job-cancel', job_id: randomUUID() },
+    });
     expect(jobPost).toMatchObject({ status: 302, location: '/' });
     const db = await getDb();
-    expect((await db.selectFrom('users').select('is_superuser').where('id', '=', member.id).executeTakeFirstOrThrow()).is_superuser).toBe(0);
+    expect((await db.selectFrom('users').select('is_superuser').where('id', '=', member.id).executeTakeFirstOrThrow()).is_superuser).toBe(
+      0,
+    );
     expect(await db.selectFrom('audit_log').select('id').execute()).toEqual([]);
   });
 
@@ -117,7 +137,8 @@ forEachDatabase('admin routes', (target) => {
     expect(r.status).toBe(403);
   });
 
-  const post = (id: string, form: Record<string, string>) => callRoute(userRoute, { path: `/admin/users/${encodeURIComponent(id)}`, params: { id }, cookie: root.cookie, form });
+  const post = (id: string, form: Record<string, string>) =>
+    callRoute(userRoute, { path: `/admin/users/${encodeURIComponent(id)}`, params: { id }, cookie: root.cookie, form });
 
   it('answers unknown intents, bad values and bad ids with 4xx and a message', async () => {
     for (const form of <Array<Record<string, string>>>[
@@ -139,13 +160,22 @@ forEachDatabase('admin routes', (target) => {
     }
     const unknown = randomUUID();
     expect((await post(unknown, { intent: 'disable' })).status).toBe(404);
-    expect((await callRoute(userRoute, { path: `/admin/users/${unknown}`, params: { id: unknown }, cookie: root.cookie })).status).toBe(404);
-    for (const form of <Array<Record<string, string>>>[{ intent: 'job-retry' }, { intent: 'job-nuke', job_id: 'a' }, { intent: 'job-cancel', job_id: 'x'.repeat(121) }, { intent: 'job-cancel', job_id: '' }]) {
+    expect((await callRoute(userRoute, { path: `/admin/users/${unknown}`, params: { id: unknown }, cookie: root.cookie })).status).toBe(
+      404,
+    );
+    for (const form of <Array<Record<string, string>>>[
+      { intent: 'job-retry' },
+      { intent: 'job-nuke', job_id: 'a' },
+      { intent: 'job-cancel', job_id: 'x'.repeat(121) },
+      { intent: 'job-cancel', job_id: '' },
+    ]) {
       const r = await callRoute(adminRoute, { path: '/admin', cookie: root.cookie, form });
       expect(r.status, JSON.stringify(form)).toBe(400);
       expect(r.body).toEqual({ detail: 'Unknown action.' });
     }
-    expect((await callRoute(adminRoute, { path: '/admin', cookie: root.cookie, form: { intent: 'job-cancel', job_id: randomUUID() } })).status).toBe(404);
+    expect(
+      (await callRoute(adminRoute, { path: '/admin', cookie: root.cookie, form: { intent: 'job-cancel', job_id: randomUUID() } })).status,
+    ).toBe(404);
     const db = await getDb();
     expect(await db.selectFrom('audit_log').select('id').execute()).toEqual([]);
   });
@@ -167,18 +197,35 @@ forEachDatabase('admin routes', (target) => {
     const last = await post(root.id, { intent: 'superuser', superuser: 'unmake' });
     expect(last).toMatchObject({ status: 302, location: `/admin/users/${root.id}` });
     const modal = await flashed(last.headers.get('Set-Cookie'));
-    expect(modal).toMatchObject({ kind: 'error', error: { detail: expect.stringMatching(/root@example\.com is the last active superuser/) } });
+    expect(modal).toMatchObject({
+      kind: 'error',
+      error: { detail: expect.stringMatching(/root@example\.com is the last active superuser/) },
+    });
     const self = await post(root.id, { intent: 'disable' });
     expect((await flashed(self.headers.get('Set-Cookie'))).error.detail).toBe('You cannot disable your own account.');
     const db = await getDb();
-    expect(await db.selectFrom('users').select(['is_superuser', 'disabled']).where('id', '=', root.id).executeTakeFirstOrThrow()).toEqual({ is_superuser: 1, disabled: 0 });
+    expect(await db.selectFrom('users').select(['is_superuser', 'disabled']).where('id', '=', root.id).executeTakeFirstOrThrow()).toEqual({
+      is_superuser: 1,
+      disabled: 0,
+    });
   });
 
   it('deletes only after the confirm dialog says yes', async () => {
     const victim = await signedIn('victim@example.com');
-    const page = await callRoute(userRoute, { path: `/admin/users/${victim.id}?modal=delete`, params: { id: victim.id }, cookie: root.cookie });
-    expect((page.body as Loose).modal).toMatchObject({ kind: 'confirm', action: `/admin/users/${victim.id}`, fields: { intent: 'delete' } });
-    expect(await post(victim.id, { intent: 'delete', confirmed: 'false', cancelled: 'true' })).toMatchObject({ status: 302, location: `/admin/users/${victim.id}` });
+    const page = await callRoute(userRoute, {
+      path: `/admin/users/${victim.id}?modal=delete`,
+      params: { id: victim.id },
+      cookie: root.cookie,
+    });
+    expect((page.body as Loose).modal).toMatchObject({
+      kind: 'confirm',
+      action: `/admin/users/${victim.id}`,
+      fields: { intent: 'delete' },
+    });
+    expect(await post(victim.id, { intent: 'delete', confirmed: 'false', cancelled: 'true' })).toMatchObject({
+      status: 302,
+      location: `/admin/users/${victim.id}`,
+    });
     expect(await post(victim.id, { intent: 'delete' })).toMatchObject({ status: 302, location: `/admin/users/${victim.id}` });
     const db = await getDb();
     expect(await db.selectFrom('users').select('id').where('id', '=', victim.id).executeTakeFirst()).toBeDefined();
@@ -198,7 +245,9 @@ forEachDatabase('admin routes', (target) => {
       expect(d.data.state).toBe('ok');
       expect(d.data.status).toMatchObject({ securities: 8, listed: 4, delisted: 4 });
       expect(d.data.status.snapshotId).toMatch(/^[0-9a-f]{32}$/);
-      expect(d.data.status.latestErrors).toEqual([expect.objectContaining({ source: 'sec', status: 'failed', detail: 'companyfacts/CIK1.json:1: not JSON' })]);
+      expect(d.data.status.latestErrors).toEqual([
+        expect.objectContaining({ source: 'sec', status: 'failed', detail: 'companyfacts/CIK1.json:1: not JSON' }),
+      ]);
       expect(d.data.status.lastImportPerSource.map((r: Loose) => r.source)).toEqual(['fixture', 'sec']);
     } finally {
       closeMarketReader();

@@ -11,7 +11,16 @@ import { forEachDatabase } from '../support/databases';
 // The admin's account services on SQLite and PostgreSQL: the list (search, sort, pages), one
 // account, and every change with its audit entry in the same transaction.
 
-type Seed = { email: string; name: string; created: string; updated?: string; superuser?: boolean; disabled?: boolean; finished?: boolean; override?: number | null };
+type Seed = {
+  email: string;
+  name: string;
+  created: string;
+  updated?: string;
+  superuser?: boolean;
+  disabled?: boolean;
+  finished?: boolean;
+  override?: number | null;
+};
 
 async function seedUser(s: Seed): Promise<string> {
   const db = await getDb();
@@ -47,7 +56,10 @@ async function expectDomainError(p: Promise<unknown>, status: number, detail?: R
 
 async function auditCount(): Promise<number> {
   const db = await getDb();
-  const { n } = await db.selectFrom('audit_log').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+  const { n } = await db
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(n);
 }
 
@@ -225,7 +237,17 @@ forEachDatabase('admin: changes and the audit log', () => {
     const now = new Date().toISOString();
     await db
       .insertInto('watchlists')
-      .values({ id: randomUUID(), user_id: member, name: 'W', is_default: 1, columns: '[]', sort_key: 'ticker', sort_dir: 'asc', created_at: now, updated_at: now })
+      .values({
+        id: randomUUID(),
+        user_id: member,
+        name: 'W',
+        is_default: 1,
+        columns: '[]',
+        sort_key: 'ticker',
+        sort_dir: 'asc',
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     await issueUserToken(member);
     expect((await getAdminUser(member)).counts).toMatchObject({ watchlists: 1, sessions: 1, screeners: 0, backtests: 0 });

@@ -150,18 +150,29 @@ forEachDatabase('auth JSON API', () => {
 
   it('sign-up: duplicate e-mail 409, mismatched passwords 422 with a field message', async () => {
     const { email } = await signUp();
-    const dup = await callRoute(signUpRoute, { json: { email: email.toUpperCase(), full_name: 'X', password: PASSWORD, password_confirmation: PASSWORD } });
+    const dup = await callRoute(signUpRoute, {
+      json: { email: email.toUpperCase(), full_name: 'X', password: PASSWORD, password_confirmation: PASSWORD },
+    });
     expectDetail(dup, 409, 'An account with this e-mail already exists.');
-    const mismatch = await callRoute(signUpRoute, { json: { email: newEmail('mm'), full_name: 'X', password: PASSWORD, password_confirmation: 'other password' } });
+    const mismatch = await callRoute(signUpRoute, {
+      json: { email: newEmail('mm'), full_name: 'X', password: PASSWORD, password_confirmation: 'other password' },
+    });
     const body = expectDetail(mismatch, 422);
     expect(body.errors?.password_confirmation).toEqual(['Passwords do not match.']);
-    const short = await callRoute(signUpRoute, { json: { email: newEmail('short'), full_name: 'X', password: 'short', password_confirmation: 'short' } });
+    const short = await callRoute(signUpRoute, {
+      json: { email: newEmail('short'), full_name: 'X', password: 'short', password_confirmation: 'short' },
+    });
     expect(expectDetail(short, 422).errors?.password).toEqual(['Your password must be at least 8 characters long.']);
     const long = 'x'.repeat(129);
-    const tooLong = await callRoute(signUpRoute, { json: { email: newEmail('long'), full_name: 'X', password: long, password_confirmation: long } });
+    const tooLong = await callRoute(signUpRoute, {
+      json: { email: newEmail('long'), full_name: 'X', password: long, password_confirmation: long },
+    });
     expect(expectDetail(tooLong, 422).errors?.password).toEqual(['Your password must be at most 128 characters long.']);
     const max = 'ü'.repeat(128);
-    expect((await callRoute(signUpRoute, { json: { email: newEmail('max'), full_name: 'X', password: max, password_confirmation: max } })).status).toBe(201);
+    expect(
+      (await callRoute(signUpRoute, { json: { email: newEmail('max'), full_name: 'X', password: max, password_confirmation: max } }))
+        .status,
+    ).toBe(201);
   });
 
   it('sign-in: unknown e-mail and wrong password answer the same', async () => {
@@ -179,7 +190,11 @@ forEachDatabase('auth JSON API', () => {
     const first = await signInCode(email);
     const second = await signInCode(email);
     const wrong = first === '000000' ? '000001' : '000000';
-    expectDetail(await callRoute(otpVerifyRoute, { json: { token: wrong === second ? '999999' : wrong, email } }), 400, 'The code is wrong or has expired.');
+    expectDetail(
+      await callRoute(otpVerifyRoute, { json: { token: wrong === second ? '999999' : wrong, email } }),
+      400,
+      'The code is wrong or has expired.',
+    );
     if (first !== second) {
       expectDetail(await callRoute(otpVerifyRoute, { json: { token: first, email } }), 400, 'The code is wrong or has expired.');
     }
@@ -202,9 +217,20 @@ forEachDatabase('auth JSON API', () => {
     const details = answers.map((a) => expectDetail(a, 400).detail);
     expect(details.filter((d) => d === 'The code is wrong or has expired.')).toHaveLength(4);
     expect(details.filter((d) => d === 'Too many wrong codes. Sign in again to get a new code.')).toHaveLength(16);
-    const row = await (await getDb()).selectFrom('one_time_codes').select('attempts').where('email', '=', email).where('purpose', '=', 'signin').executeTakeFirstOrThrow();
+    const row = await (
+      await getDb()
+    )
+      .selectFrom('one_time_codes')
+      .select('attempts')
+      .where('email', '=', email)
+      .where('purpose', '=', 'signin')
+      .executeTakeFirstOrThrow();
     expect(row.attempts).toBe(5);
-    expectDetail(await callRoute(otpVerifyRoute, { json: { token: code, email } }), 400, 'Too many wrong codes. Sign in again to get a new code.');
+    expectDetail(
+      await callRoute(otpVerifyRoute, { json: { token: code, email } }),
+      400,
+      'Too many wrong codes. Sign in again to get a new code.',
+    );
     // Signing in again gives a fresh, working code.
     await signIn(email);
   });
@@ -218,7 +244,14 @@ forEachDatabase('auth JSON API', () => {
 
   it('/me without or with a bad Authorization header is 401', async () => {
     expectDetail(await callRoute(meRoute), 401);
-    for (const authorization of ['Bearer', 'Basic dXNlcjpwYXNz', 'Bearer a b', `Bearer ${'x'.repeat(5000)}`, 'Bearer g.forged.sig', "Bearer ' OR 1=1 --"]) {
+    for (const authorization of [
+      'Bearer',
+      'Basic dXNlcjpwYXNz',
+      'Bearer a b',
+      `Bearer ${'x'.repeat(5000)}`,
+      'Bearer g.forged.sig',
+      "Bearer ' OR 1=1 --",
+    ]) {
       expectDetail(await callRoute(meRoute, { authorization }), 401);
     }
   });
@@ -255,12 +288,16 @@ forEachDatabase('auth JSON API', () => {
       await callRoute(resetRoute, { json: { email } });
       const code = codeIn(await smtp.waitForMessage(email));
       const newPassword = 'a brand new password';
-      const ok = await callRoute(resetConfirmRoute, { json: { email, token: code, password: newPassword, password_confirmation: newPassword } });
+      const ok = await callRoute(resetConfirmRoute, {
+        json: { email, token: code, password: newPassword, password_confirmation: newPassword },
+      });
       expect(ok.status, ok.text).toBe(200);
       expect(ok.body).toEqual({ ok: true });
       for (const t of [signUpToken, signedIn]) expectDetail(await callRoute(meRoute, { token: t }), 401, 'Invalid token');
       expectDetail(
-        await callRoute(resetConfirmRoute, { json: { email, token: code, password: 'another one!', password_confirmation: 'another one!' } }),
+        await callRoute(resetConfirmRoute, {
+          json: { email, token: code, password: 'another one!', password_confirmation: 'another one!' },
+        }),
         400,
         'The code is wrong or has expired.',
       );
@@ -275,7 +312,9 @@ forEachDatabase('auth JSON API', () => {
       const code = codeIn(await smtp.waitForMessage(email));
       vi.setSystemTime(Date.now() + CODE_TTL_MS + 1000);
       expectDetail(
-        await callRoute(resetConfirmRoute, { json: { email, token: code, password: 'new password 1', password_confirmation: 'new password 1' } }),
+        await callRoute(resetConfirmRoute, {
+          json: { email, token: code, password: 'new password 1', password_confirmation: 'new password 1' },
+        }),
         400,
         'The code is wrong or has expired.',
       );
@@ -285,7 +324,9 @@ forEachDatabase('auth JSON API', () => {
 
     it('checks the new password like sign-up does', async () => {
       const body = expectDetail(
-        await callRoute(resetConfirmRoute, { json: { email: newEmail('x'), token: '123456', password: 'new password 1', password_confirmation: 'new password 2' } }),
+        await callRoute(resetConfirmRoute, {
+          json: { email: newEmail('x'), token: '123456', password: 'new password 1', password_confirmation: 'new password 2' },
+        }),
         422,
       );
       expect(body.errors?.password_confirmation).toEqual(['Passwords do not match.']);
@@ -324,29 +365,55 @@ forEachDatabase('auth JSON API', () => {
     });
 
     it.each(posts)('%s: missing fields, wrong types, arrays and null are 422 with field errors', async (_name, mod) => {
-      for (const json of [{}, { email: 42, password: true, full_name: ['x'], token: 123456, password_confirmation: null }, [], null, 'text', 7]) {
+      for (const json of [
+        {},
+        { email: 42, password: true, full_name: ['x'], token: 123456, password_confirmation: null },
+        [],
+        null,
+        'text',
+        7,
+      ]) {
         const body = expectDetail(await callRoute(mod, { json }), 422);
         expect(body.errors).toBeTypeOf('object');
       }
     });
 
     it.each(posts)('%s: invalid JSON is 400, a 1 MB body is 413, a non-JSON type is 415', async (_name, mod) => {
-      expectDetail(await callRoute(mod, { body: '{"email": "a@b.c",', headers: { 'Content-Type': 'application/json' } }), 400, 'Request body is not valid JSON.');
+      expectDetail(
+        await callRoute(mod, { body: '{"email": "a@b.c",', headers: { 'Content-Type': 'application/json' } }),
+        400,
+        'Request body is not valid JSON.',
+      );
       const huge = JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(1024 * 1024) });
       expectDetail(await callRoute(mod, { body: huge, headers: { 'Content-Type': 'application/json' } }), 413);
-      expectDetail(await callRoute(mod, { body: huge, headers: { 'Content-Type': 'application/json', 'Content-Length': String(huge.length) } }), 413);
+      expectDetail(
+        await callRoute(mod, { body: huge, headers: { 'Content-Type': 'application/json', 'Content-Length': String(huge.length) } }),
+        413,
+      );
       expectDetail(await callRoute(mod, { body: '<xml/>', headers: { 'Content-Type': 'text/xml' } }), 415);
     });
 
     it.each(posts)('%s: SQL, HTML and NUL in the e-mail are 422', async (_name, mod) => {
-      for (const email of ["' OR 1=1 --@x.com", '<script>alert(1)</script>@example.com', 'a\u0000b@example.com', 'x'.repeat(300) + '@example.com']) {
-        const r = await callRoute(mod, { json: { email, password: PASSWORD, password_confirmation: PASSWORD, full_name: 'X', token: '123456' } });
+      for (const email of [
+        "' OR 1=1 --@x.com",
+        '<script>alert(1)</script>@example.com',
+        'a\u0000b@example.com',
+        'x'.repeat(300) + '@example.com',
+      ]) {
+        const r = await callRoute(mod, {
+          json: { email, password: PASSWORD, password_confirmation: PASSWORD, full_name: 'X', token: '123456' },
+        });
         expectDetail(r, 422);
       }
     });
 
     it('unicode, SQL and HTML in names are stored verbatim', async () => {
-      for (const name of ['Zoë Ångström-山田 🙂', "Robert'); DROP TABLE users;--", '<img src=x onerror=alert(1)>', '\uD800 lone surrogate']) {
+      for (const name of [
+        'Zoë Ångström-山田 🙂',
+        "Robert'); DROP TABLE users;--",
+        '<img src=x onerror=alert(1)>',
+        '\uD800 lone surrogate',
+      ]) {
         const email = newEmail('uni');
         const r = await callRoute(signUpRoute, { json: { email, full_name: name, password: PASSWORD, password_confirmation: PASSWORD } });
         expect(r.status, r.text).toBe(201);
@@ -356,17 +423,42 @@ forEachDatabase('auth JSON API', () => {
         // A lone surrogate cannot be stored as UTF-8: it comes back as U+FFFD, never as an error.
         expect(stored).toBe(name.replace('\uD800', '\uFFFD'));
       }
-      expectDetail(await callRoute(signUpRoute, { json: { email: newEmail('nul'), full_name: 'a\u0000b', password: PASSWORD, password_confirmation: PASSWORD } }), 422);
-      expectDetail(await callRoute(signUpRoute, { json: { email: newEmail('long'), full_name: 'x'.repeat(101), password: PASSWORD, password_confirmation: PASSWORD } }), 422);
+      expectDetail(
+        await callRoute(signUpRoute, {
+          json: { email: newEmail('nul'), full_name: 'a\u0000b', password: PASSWORD, password_confirmation: PASSWORD },
+        }),
+        422,
+      );
+      expectDetail(
+        await callRoute(signUpRoute, {
+          json: { email: newEmail('long'), full_name: 'x'.repeat(101), password: PASSWORD, password_confirmation: PASSWORD },
+        }),
+        422,
+      );
     });
 
     it('PATCH /me: wrong types, bad URLs, huge and invalid bodies are 4xx', async () => {
       const { token } = await signUp();
-      for (const json of [{ full_name: 5 }, { full_name: '' }, { profile_picture: 'javascript:alert(1)' }, { profile_picture: 'ftp://x/y.png' }, { profile_picture: 12 }, []]) {
+      for (const json of [
+        { full_name: 5 },
+        { full_name: '' },
+        { profile_picture: 'javascript:alert(1)' },
+        { profile_picture: 'ftp://x/y.png' },
+        { profile_picture: 12 },
+        [],
+      ]) {
         expectDetail(await callRoute(meRoute, { method: 'PATCH', token, json }), 422);
       }
       expectDetail(await callRoute(meRoute, { method: 'PATCH', token, body: '{', headers: { 'Content-Type': 'application/json' } }), 400);
-      expectDetail(await callRoute(meRoute, { method: 'PATCH', token, body: JSON.stringify({ full_name: 'x'.repeat(2_000_000) }), headers: { 'Content-Type': 'application/json' } }), 413);
+      expectDetail(
+        await callRoute(meRoute, {
+          method: 'PATCH',
+          token,
+          body: JSON.stringify({ full_name: 'x'.repeat(2_000_000) }),
+          headers: { 'Content-Type': 'application/json' },
+        }),
+        413,
+      );
       expectDetail(await callRoute(meRoute, { method: 'POST', token, json: {} }), 405);
       expectDetail(await callRoute(meRoute, { method: 'PATCH', json: { full_name: 'No Token' } }), 401);
       const cleared = await callRoute(meRoute, { method: 'PATCH', token, json: { profile_picture: '' } });

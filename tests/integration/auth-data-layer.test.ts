@@ -106,13 +106,21 @@ forEachDatabase('account data layer', (target) => {
       const e = email('Case').toUpperCase();
       const user = await createUser({ email: e, password: 'password-1', full_name: '  Ada Lovelace ' });
       expect(user).toMatchObject({ email: e.toLowerCase(), full_name: 'Ada Lovelace', has_access: false, is_superuser: false });
-      await expectDomainError(createUser({ email: e.toLowerCase(), password: 'password-1', full_name: 'X' }), 409, 'An account with this e-mail already exists.');
+      await expectDomainError(
+        createUser({ email: e.toLowerCase(), password: 'password-1', full_name: 'X' }),
+        409,
+        'An account with this e-mail already exists.',
+      );
     });
 
     it('rejects bad CLI input with field messages', async () => {
       const err = await expectDomainError(createUser({ email: 'nope', password: 'short', full_name: '' }), 422);
       expect(Object.keys(err.fields ?? {}).sort()).toEqual(['email', 'full_name', 'password']);
-      await expectDomainError(createUser({ email: email('p'), password: 'short', full_name: 'A' }), 422, 'Your password must be at least 8 characters long.');
+      await expectDomainError(
+        createUser({ email: email('p'), password: 'short', full_name: 'A' }),
+        422,
+        'Your password must be at least 8 characters long.',
+      );
     });
 
     it('--access finishes the profile and grants access; --superuser makes a superuser', async () => {
@@ -129,7 +137,13 @@ forEachDatabase('account data layer', (target) => {
 
     it('has_access needs an active subscription when billing is on', () => {
       // Billing is all-or-nothing: every required variable (the provider is never called here).
-      const billingEnv = { BILLING_PROVIDER: 'lemonsqueezy', BILLING_API_KEY: 'key', BILLING_STORE_ID: '1', BILLING_VARIANT_IDS: '1', BILLING_WEBHOOK_SECRET: 'secret' };
+      const billingEnv = {
+        BILLING_PROVIDER: 'lemonsqueezy',
+        BILLING_API_KEY: 'key',
+        BILLING_STORE_ID: '1',
+        BILLING_VARIANT_IDS: '1',
+        BILLING_WEBHOOK_SECRET: 'secret',
+      };
       Object.assign(process.env, billingEnv);
       resetConfigForTests();
       try {
@@ -166,7 +180,10 @@ forEachDatabase('account data layer', (target) => {
       await issueCode({ purpose: 'signin', email: u.email, userId: u.id });
       await issueCode({ purpose: 'reset', email: u.email, userId: null });
       const db = await getDb();
-      await db.insertInto('oauth_accounts').values({ provider: 'github', subject: `s-${u.id}`, user_id: u.id, email: u.email, created_at: new Date().toISOString() }).execute();
+      await db
+        .insertInto('oauth_accounts')
+        .values({ provider: 'github', subject: `s-${u.id}`, user_id: u.id, email: u.email, created_at: new Date().toISOString() })
+        .execute();
 
       await deleteAccount(u.id);
 
@@ -325,7 +342,13 @@ forEachDatabase('account data layer', (target) => {
       if (first.code !== second.code) {
         await expectDomainError(consumeCode({ purpose: 'signin', email: e, code: first.code }), 400, CODE_WRONG_DETAIL);
       }
-      const old = await (await getDb()).selectFrom('one_time_codes').select('consumed_at').where('id', '=', first.id).executeTakeFirstOrThrow();
+      const old = await (
+        await getDb()
+      )
+        .selectFrom('one_time_codes')
+        .select('consumed_at')
+        .where('id', '=', first.id)
+        .executeTakeFirstOrThrow();
       expect(old.consumed_at).not.toBeNull();
       expect((await consumeCode({ purpose: 'signin', email: e, code: second.code })).id).toBe(second.id);
     });
@@ -339,7 +362,13 @@ forEachDatabase('account data layer', (target) => {
       }
       await expectDomainError(consumeCode({ purpose: 'signin', email: e, code: wrong }), 400, tooManyWrongCodesDetail('signin'));
       await expectDomainError(consumeCode({ purpose: 'signin', email: e, code }), 400, tooManyWrongCodesDetail('signin'));
-      const row = await (await getDb()).selectFrom('one_time_codes').select(['attempts', 'consumed_at']).where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await (
+        await getDb()
+      )
+        .selectFrom('one_time_codes')
+        .select(['attempts', 'consumed_at'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       expect(row).toEqual({ attempts: CODE_MAX_ATTEMPTS, consumed_at: null });
     });
 
@@ -347,9 +376,7 @@ forEachDatabase('account data layer', (target) => {
       const e = email('race');
       const { id, code } = await issueCode({ purpose: 'signin', email: e, userId: null });
       const wrong = code === '000000' ? '111111' : '000000';
-      const results = await Promise.allSettled(
-        Array.from({ length: 20 }, () => consumeCode({ purpose: 'signin', email: e, code: wrong })),
-      );
+      const results = await Promise.allSettled(Array.from({ length: 20 }, () => consumeCode({ purpose: 'signin', email: e, code: wrong })));
       const details = results.map((r) => (r.status === 'rejected' ? (r.reason as DomainError).detail : 'accepted'));
       expect(details.filter((d) => d === CODE_WRONG_DETAIL)).toHaveLength(CODE_MAX_ATTEMPTS - 1);
       expect(details.filter((d) => d === tooManyWrongCodesDetail('signin'))).toHaveLength(20 - (CODE_MAX_ATTEMPTS - 1));
@@ -369,7 +396,14 @@ forEachDatabase('account data layer', (target) => {
   describe('OAuth accounts', () => {
     it('creates an account keyed by provider + subject and finds it again', async () => {
       const e = email('oauth');
-      const profile = { provider: 'github', subject: `sub-${e}`, email: e, emailVerified: false, name: 'Octo Cat', picture: 'https://example.com/o.png' };
+      const profile = {
+        provider: 'github',
+        subject: `sub-${e}`,
+        email: e,
+        emailVerified: false,
+        name: 'Octo Cat',
+        picture: 'https://example.com/o.png',
+      };
       const u = await findOrCreateOAuthUser(profile);
       expect(u).toMatchObject({ email: e, full_name: 'Octo Cat', profile_picture: 'https://example.com/o.png', has_access: false });
       const again = await findOrCreateOAuthUser({ ...profile, email: email('changed') });
@@ -385,13 +419,23 @@ forEachDatabase('account data layer', (target) => {
         findOrCreateOAuthUser({ provider: 'google', subject: `u-${e}`, email: e, emailVerified: false, name: 'Mallory', picture: null }),
         409,
       );
-      const linked = await findOrCreateOAuthUser({ provider: 'google', subject: `v-${e}`, email: e.toUpperCase(), emailVerified: true, name: 'Ignored', picture: null });
+      const linked = await findOrCreateOAuthUser({
+        provider: 'google',
+        subject: `v-${e}`,
+        email: e.toUpperCase(),
+        emailVerified: true,
+        name: 'Ignored',
+        picture: null,
+      });
       expect(linked.id).toBe(existing.id);
       expect(linked.full_name).toBe('Has Password');
     });
 
     it('refuses a provider answer without an e-mail', async () => {
-      await expectDomainError(findOrCreateOAuthUser({ provider: 'github', subject: 'no-mail', email: null, emailVerified: false, name: 'X', picture: null }), 400);
+      await expectDomainError(
+        findOrCreateOAuthUser({ provider: 'github', subject: 'no-mail', email: null, emailVerified: false, name: 'X', picture: null }),
+        400,
+      );
     });
   });
 });

@@ -48,7 +48,14 @@ const form = (over: Record<string, string> = {}) => ({
 
 type Page = {
   mode: string;
-  backtest: { id: string; status: string; params: Record<string, unknown>; benchmark: string; shareToken: string | null; screenerId: string | null };
+  backtest: {
+    id: string;
+    status: string;
+    params: Record<string, unknown>;
+    benchmark: string;
+    shareToken: string | null;
+    screenerId: string | null;
+  };
   result: null | {
     statistics: Record<string, unknown>;
     rebalances: { page: number; pageCount: number; total: number; rows: { n: number; holdingCount: number }[] };
@@ -86,7 +93,8 @@ forEachDatabase(
     let worker: JobWorker | null = null;
     let doneId = '';
     const load = (path: string, cookie = a.cookie) => callPage(backtestRoute.loader, path, cookie);
-    const post = (path: string, fields: Record<string, string>, cookie = a.cookie) => callPage(backtestRoute.action, path, cookie, { form: fields });
+    const post = (path: string, fields: Record<string, string>, cookie = a.cookie) =>
+      callPage(backtestRoute.action, path, cookie, { form: fields });
 
     beforeAll(async () => {
       a = await signIn('bp-a@example.com');
@@ -101,10 +109,22 @@ forEachDatabase(
     it('shows the run form prefilled from the market data, and sends /backtest without ids to /screener', async () => {
       const page = await load(`/backtest?screener_id=${screenerId}`);
       expect(page.status).toBe(200);
-      const v = page.value as { mode: string; screener: { name: string; rules: string[] }; defaults: Record<string, string>; backtests: unknown[] };
+      const v = page.value as {
+        mode: string;
+        screener: { name: string; rules: string[] };
+        defaults: Record<string, string>;
+        backtests: unknown[];
+      };
       expect(v.mode).toBe('form');
       expect(v.screener).toMatchObject({ name: 'Momentum', rules: ['price > 1', 'ret_6m in top 50% of universe'] });
-      expect(v.defaults).toMatchObject({ rebalance: 'monthly', topN: '20', weighting: 'equal', benchmark: '', riskFreeRate: '0', initialCapital: '10000' });
+      expect(v.defaults).toMatchObject({
+        rebalance: 'monthly',
+        topN: '20',
+        weighting: 'equal',
+        benchmark: '',
+        riskFreeRate: '0',
+        initialCapital: '10000',
+      });
       expect(v.defaults.start < v.defaults.end).toBe(true);
       expect(v.backtests).toEqual([]);
       for (const path of ['/backtest', '/backtest?screener_id=', '/backtest?backtest_id=%20']) {
@@ -141,7 +161,9 @@ forEachDatabase(
 
       const unknownBenchmark = await post(path, form({ benchmark: 'NOSUCHTICKER' }));
       expect(unknownBenchmark.status).toBe(422);
-      expect((unknownBenchmark.value as { error: Record<string, string[]> }).error.benchmark.join(' ')).toContain('No company has the ticker or permaticker “NOSUCHTICKER”');
+      expect((unknownBenchmark.value as { error: Record<string, string[]> }).error.benchmark.join(' ')).toContain(
+        'No company has the ticker or permaticker “NOSUCHTICKER”',
+      );
 
       const outside = await post(path, form({ start: '1990-01-02', end: '1991-01-02' }));
       expect(outside.status).toBe(422);
@@ -247,7 +269,9 @@ forEachDatabase(
       const csv = await callPage(csvRoute.loader, `/backtest/csv?token=${token}&table=trades`, b.cookie);
       expect(csv.status).toBe(200);
       for (const bad of ['nope', 'x'.repeat(300), '%3Cscript%3E', `${token}x`]) {
-        expect((await callPage(sharedRoute.loader, `/backtest/shared/${bad}`, b.cookie, { params: { token: decodeURIComponent(bad) } })).status).toBe(404);
+        expect(
+          (await callPage(sharedRoute.loader, `/backtest/shared/${bad}`, b.cookie, { params: { token: decodeURIComponent(bad) } })).status,
+        ).toBe(404);
       }
       await post(`/backtest?backtest_id=${doneId}`, { intent: 'unshare', id: doneId });
       expect((await callPage(sharedRoute.loader, `/backtest/shared/${token}`, b.cookie, { params: { token } })).status).toBe(404);

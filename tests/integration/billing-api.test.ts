@@ -25,7 +25,8 @@ const { sim, env } = useLemonSqueezy({
 const HOUR = 3_600_000;
 const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
 
-const checkout = (token: string | undefined, json: unknown) => callRoute(initCheckoutRoute, { token, json, path: '/api/v1/order/init-checkout' });
+const checkout = (token: string | undefined, json: unknown) =>
+  callRoute(initCheckoutRoute, { token, json, path: '/api/v1/order/init-checkout' });
 
 forEachDatabase(
   'billing API',
@@ -61,15 +62,32 @@ forEachDatabase(
     it('init-checkout refuses plans that are not offered and bad bodies with 422', async () => {
       const user = await billingUser('bad-checkout@example.com');
       const checkoutsBefore = sim().checkouts.length;
-      for (const json of [{ variant_id: '999' }, { variant_id: '1e3' }, { variant_id: '../v1/stores' }, { variant_id: null }, {}, { variant_id: -1 }, { variant_id: 101.5 }, { variant_id: ['101'] }]) {
+      for (const json of [
+        { variant_id: '999' },
+        { variant_id: '1e3' },
+        { variant_id: '../v1/stores' },
+        { variant_id: null },
+        {},
+        { variant_id: -1 },
+        { variant_id: 101.5 },
+        { variant_id: ['101'] },
+      ]) {
         const answer = await checkout(user.token, json);
         expect(answer.status, JSON.stringify(json)).toBe(422);
         expect(answer.body).toMatchObject({ errors: { variant_id: ['Choose one of the plans offered.'] } });
       }
       expect((await checkout(user.token, [])).status).toBe(422);
-      const text = await callRoute(initCheckoutRoute, { token: user.token, body: 'variant_id=101', headers: { 'Content-Type': 'text/plain' } });
+      const text = await callRoute(initCheckoutRoute, {
+        token: user.token,
+        body: 'variant_id=101',
+        headers: { 'Content-Type': 'text/plain' },
+      });
       expect(text.status).toBe(415);
-      const broken = await callRoute(initCheckoutRoute, { token: user.token, body: '{"variant_id":', headers: { 'Content-Type': 'application/json' } });
+      const broken = await callRoute(initCheckoutRoute, {
+        token: user.token,
+        body: '{"variant_id":',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect([broken.status, broken.body]).toEqual([400, { detail: 'Request body is not valid JSON.' }]);
       expect(sim().checkouts.length).toBe(checkoutsBefore);
     });
@@ -88,7 +106,11 @@ forEachDatabase(
       expect(answer.status).toBe(503);
       expect(answer.body).toEqual({ detail: 'The payment provider is not answering (create the checkout). Try again in a minute.' });
       expect(answer.headers.get('Retry-After')).toBe('30');
-      expect(sim().requests.slice(before).map((r) => r.path)).toEqual(['/v1/checkouts', '/v1/checkouts', '/v1/checkouts']);
+      expect(
+        sim()
+          .requests.slice(before)
+          .map((r) => r.path),
+      ).toEqual(['/v1/checkouts', '/v1/checkouts', '/v1/checkouts']);
 
       sim().failNext(500, 1, '/v1/checkouts');
       const healed = await checkout(user.token, { variant_id: '101' });
@@ -101,7 +123,10 @@ forEachDatabase(
       const before = sim().requests.length;
       sim().failNext(422, 1, '/v1/checkouts');
       const answer = await checkout(user.token, { variant_id: '101' });
-      expect([answer.status, answer.body]).toEqual([502, { detail: 'The payment provider refused to create the checkout (HTTP 422: Simulated 422.).' }]);
+      expect([answer.status, answer.body]).toEqual([
+        502,
+        { detail: 'The payment provider refused to create the checkout (HTTP 422: Simulated 422.).' },
+      ]);
       expect(sim().requests.length - before).toBe(1);
     });
 
@@ -109,13 +134,27 @@ forEachDatabase(
       const user = await billingUser('subscribed@example.com');
       await deliver(webhookBody('subscription_created', sim().putSubscription('31', { updated_at: at(-HOUR) }), { user_id: user.id }));
       const answer = await checkout(user.token, { variant_id: '102' });
-      expect([answer.status, answer.body]).toEqual([409, { detail: 'You already have an active subscription. Manage it from your profile.' }]);
+      expect([answer.status, answer.body]).toEqual([
+        409,
+        { detail: 'You already have an active subscription. Manage it from your profile.' },
+      ]);
     });
 
     it('lists the caller’s subscriptions and the plans with name, price and interval', async () => {
       const user = await billingUser('list@example.com');
       const other = await billingUser('list-other@example.com');
-      await deliver(webhookBody('subscription_created', sim().putSubscription('41', { variant_id: 102, variant_name: 'Quarterly', renews_at: '2031-01-02T03:04:05.000000Z', updated_at: at(-HOUR) }), { user_id: user.id }));
+      await deliver(
+        webhookBody(
+          'subscription_created',
+          sim().putSubscription('41', {
+            variant_id: 102,
+            variant_name: 'Quarterly',
+            renews_at: '2031-01-02T03:04:05.000000Z',
+            updated_at: at(-HOUR),
+          }),
+          { user_id: user.id },
+        ),
+      );
       await deliver(webhookBody('subscription_created', sim().putSubscription('42', { updated_at: at(-HOUR) }), { user_id: other.id }));
 
       const answer = await callRoute(subscriptionsRoute, { token: user.token, path: '/api/v1/subscription/' });
@@ -138,8 +177,26 @@ forEachDatabase(
         },
       ]);
       expect(body.plans).toEqual([
-        { id: '102', name: 'Quarterly', price: 2400, currency: 'EUR', price_formatted: '€24.00', interval: 'month', interval_count: 3, interval_label: 'every 3 months' },
-        { id: '101', name: 'Monthly', price: 900, currency: 'EUR', price_formatted: '€9.00', interval: 'month', interval_count: 1, interval_label: 'per month' },
+        {
+          id: '102',
+          name: 'Quarterly',
+          price: 2400,
+          currency: 'EUR',
+          price_formatted: '€24.00',
+          interval: 'month',
+          interval_count: 3,
+          interval_label: 'every 3 months',
+        },
+        {
+          id: '101',
+          name: 'Monthly',
+          price: 900,
+          currency: 'EUR',
+          price_formatted: '€9.00',
+          interval: 'month',
+          interval_count: 1,
+          interval_label: 'per month',
+        },
       ]);
     });
 
@@ -151,13 +208,20 @@ forEachDatabase(
       // The provider moved on (a webhook got lost): the read shows and stores the new state.
       sim().putSubscription('51', { status: 'cancelled', cancelled: true, ends_at: at(5 * 24 * HOUR), updated_at: at(-HOUR) });
 
-      const answer = await callRoute(subscriptionRoute, { token: user.token, params: { subscription_id: '51' }, path: '/api/v1/subscription/51' });
+      const answer = await callRoute(subscriptionRoute, {
+        token: user.token,
+        params: { subscription_id: '51' },
+        path: '/api/v1/subscription/51',
+      });
       expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({
         id: '51',
         status: 'cancelled',
         grants_access: true,
-        urls: { customer_portal: `${sim().url}/billing?expires=1&user=51&signature=def`, update_payment_method: expect.stringContaining('/subscription/51/payment-details') },
+        urls: {
+          customer_portal: `${sim().url}/billing?expires=1&user=51&signature=def`,
+          update_payment_method: expect.stringContaining('/subscription/51/payment-details'),
+        },
       });
       const list = await callRoute(subscriptionsRoute, { token: user.token });
       expect((list.body as { subscriptions: { status: string }[] }).subscriptions[0].status).toBe('cancelled');
@@ -172,7 +236,19 @@ forEachDatabase(
     it('serves configured variants only; other ids are 404 without asking the provider', async () => {
       const user = await billingUser('variant@example.com');
       const plan = await callRoute(variantRoute, { token: user.token, params: { variant_id: '101' } });
-      expect([plan.status, plan.body]).toEqual([200, { id: '101', name: 'Monthly', price: 900, currency: 'EUR', price_formatted: '€9.00', interval: 'month', interval_count: 1, interval_label: 'per month' }]);
+      expect([plan.status, plan.body]).toEqual([
+        200,
+        {
+          id: '101',
+          name: 'Monthly',
+          price: 900,
+          currency: 'EUR',
+          price_formatted: '€9.00',
+          interval: 'month',
+          interval_count: 1,
+          interval_label: 'per month',
+        },
+      ]);
       const before = sim().requests.length;
       for (const id of ['999', '12345', 'monthly', '101.5']) {
         const answer = await callRoute(variantRoute, { token: user.token, params: { variant_id: id } });

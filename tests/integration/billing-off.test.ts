@@ -29,7 +29,11 @@ forEachDatabase('billing off', () => {
       await callRoute(subscriptionRoute, { token, params: { subscription_id: '1' } }),
       await callRoute(variantRoute, { token, params: { variant_id: '1' } }),
       await callRoute(initCheckoutRoute, { token, json: { variant_id: '1' } }),
-      await callRoute(webhookRoute, { method: 'POST', body, headers: { 'X-Signature': signWebhook(body, WEBHOOK_SECRET), 'Content-Type': 'application/json' } }),
+      await callRoute(webhookRoute, {
+        method: 'POST',
+        body,
+        headers: { 'X-Signature': signWebhook(body, WEBHOOK_SECRET), 'Content-Type': 'application/json' },
+      }),
     ];
     for (const a of answers) expect([a.status, a.body]).toEqual([404, OFF]);
   });

@@ -28,7 +28,12 @@ const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
 type Fn = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => unknown;
 type Outcome = { status: number; location: string | null; value: unknown; text: string; cookie: string | null };
 
-async function call(fn: unknown, path: string, cookie: string, init: { form?: Record<string, string>; json?: unknown; headers?: Record<string, string>; params?: Record<string, string> } = {}): Promise<Outcome> {
+async function call(
+  fn: unknown,
+  path: string,
+  cookie: string,
+  init: { form?: Record<string, string>; json?: unknown; headers?: Record<string, string>; params?: Record<string, string> } = {},
+): Promise<Outcome> {
   const headers = new Headers({ Cookie: cookie, ...init.headers });
   let body: string | undefined;
   if (init.form) {
@@ -43,7 +48,14 @@ async function call(fn: unknown, path: string, cookie: string, init: { form?: Re
   const request = new Request(`http://localhost${path}`, { method: body !== undefined ? 'POST' : 'GET', headers, body });
   try {
     const value = await (fn as Fn)({ request, params: init.params ?? {}, context: {} });
-    if (value instanceof Response) return { status: value.status, location: value.headers.get('Location'), value: null, text: await value.text(), cookie: value.headers.get('Set-Cookie') };
+    if (value instanceof Response)
+      return {
+        status: value.status,
+        location: value.headers.get('Location'),
+        value: null,
+        text: await value.text(),
+        cookie: value.headers.get('Set-Cookie'),
+      };
     return { status: 200, location: null, value, text: '', cookie: null };
   } catch (thrown) {
     if (!(thrown instanceof Response)) throw thrown;
@@ -104,14 +116,23 @@ forEachDatabase(
       const { cookie } = await signIn('checkout-fails@example.com');
       const bad = await call(checkoutRoute.action, '/profile/checkout', cookie, { form: { variant_id: '777' } });
       expect([bad.status, bad.location]).toEqual([302, '/profile']);
-      expect(await flashedModal(bad.cookie)).toEqual({ kind: 'error', title: 'The checkout could not be opened', error: { detail: 'Choose one of the plans offered.' } });
+      expect(await flashedModal(bad.cookie)).toEqual({
+        kind: 'error',
+        title: 'The checkout could not be opened',
+        error: { detail: 'Choose one of the plans offered.' },
+      });
 
       sim().failNext(502, 3, '/v1/checkouts');
       const down = await call(checkoutRoute.action, '/profile/checkout', cookie, { json: { variant_id: '101' } });
       expect(down.status).toBe(503);
-      expect(JSON.parse(down.text)).toEqual({ detail: 'The payment provider is not answering (create the checkout). Try again in a minute.' });
+      expect(JSON.parse(down.text)).toEqual({
+        detail: 'The payment provider is not answering (create the checkout). Try again in a minute.',
+      });
 
-      const foreign = await call(checkoutRoute.action, '/profile/checkout', cookie, { form: { variant_id: '101' }, headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' } });
+      const foreign = await call(checkoutRoute.action, '/profile/checkout', cookie, {
+        form: { variant_id: '101' },
+        headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+      });
       expect(foreign.status).toBe(403);
       const guest = await call(checkoutRoute.action, '/profile/checkout', '', { form: { variant_id: '101' } });
       expect(guest.status).toBe(302);
@@ -121,20 +142,30 @@ forEachDatabase(
     it('lists the subscription with its dates and sends "Manage subscription" to the provider’s portal', async () => {
       const { cookie, id } = await signIn('manage@example.com');
       const other = await billingUser('manage-other@example.com');
-      await deliver(webhookBody('subscription_created', sim().putSubscription('81', { renews_at: '2031-05-06T00:00:00.000000Z', updated_at: at(-HOUR) }), { user_id: id }));
+      await deliver(
+        webhookBody(
+          'subscription_created',
+          sim().putSubscription('81', { renews_at: '2031-05-06T00:00:00.000000Z', updated_at: at(-HOUR) }),
+          { user_id: id },
+        ),
+      );
       await deliver(webhookBody('subscription_created', sim().putSubscription('82', { updated_at: at(-HOUR) }), { user_id: other.id }));
 
       const page = await call(profileRoute.loader, '/profile', cookie);
       const panel = (page.value as { billing: SubscriptionPanelData }).billing;
       expect(panel.subscribed).toBe(true);
       expect(panel.plans).toEqual([]);
-      expect(panel.subscriptions).toEqual([expect.objectContaining({ id: '81', status_label: 'Active', renews_at: '2031-05-06T00:00:00.000Z', grants_access: true })]);
+      expect(panel.subscriptions).toEqual([
+        expect.objectContaining({ id: '81', status_label: 'Active', renews_at: '2031-05-06T00:00:00.000Z', grants_access: true }),
+      ]);
 
       const portal = await call(portalRoute.loader, '/profile/billing-portal/81', cookie, { params: { subscription_id: '81' } });
       expect([portal.status, portal.location]).toEqual([302, `${sim().url}/billing?expires=1&user=81&signature=def`]);
 
       for (const foreignId of ['82', '0', 'x']) {
-        const foreign = await call(portalRoute.loader, `/profile/billing-portal/${foreignId}`, cookie, { params: { subscription_id: foreignId } });
+        const foreign = await call(portalRoute.loader, `/profile/billing-portal/${foreignId}`, cookie, {
+          params: { subscription_id: foreignId },
+        });
         expect([foreign.status, foreign.text]).toEqual([404, 'Subscription not found.']);
       }
 
@@ -166,7 +197,9 @@ forEachDatabase(
       expect(answer.status).toBe(200);
       const panel = (answer.value as { billing: SubscriptionPanelData }).billing;
       expect(panel.plans).toEqual([]);
-      expect(panel.plansError).toBe('The plans could not be loaded: The payment provider is not answering (read the store). Try again in a minute.');
+      expect(panel.plansError).toBe(
+        'The plans could not be loaded: The payment provider is not answering (read the store). Try again in a minute.',
+      );
       const api = await callRoute(subscriptionsRoute, { token: (await billingUser('api-down@example.com')).token });
       expect(api.status).toBe(503);
       expect(api.body).toEqual({ detail: expect.stringContaining('The payment provider is not answering') });

@@ -25,9 +25,15 @@ const run = promisify(execFile);
 const TSX = path.resolve('node_modules/.bin/tsx');
 const SCRIPT = path.resolve('scripts/billing-reconcile.ts');
 
-async function cli(target: DatabaseTarget, extraEnv: Record<string, string | undefined>): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(
+  target: DatabaseTarget,
+  extraEnv: Record<string, string | undefined>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(TSX, [SCRIPT], { env: { ...process.env, DATA_DIR: target.dataDir, ...extraEnv }, timeout: 60_000 });
+    const { stdout, stderr } = await run(TSX, [SCRIPT], {
+      env: { ...process.env, DATA_DIR: target.dataDir, ...extraEnv },
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string };
@@ -74,21 +80,38 @@ forEachDatabase(
       const reports = await Promise.all([reconcileSubscriptions(), reconcileSubscriptions(), reconcileSubscriptions()]);
       for (const r of reports) expect(r.stale).toBeGreaterThanOrEqual(1);
       expect(await statusOf('62')).toBe('cancelled');
-      const rows = await (await getDb()).selectFrom('subscriptions').select(['provider_id', 'status', 'provider_updated_at']).orderBy('provider_id').execute();
+      const rows = await (
+        await getDb()
+      )
+        .selectFrom('subscriptions')
+        .select(['provider_id', 'status', 'provider_updated_at'])
+        .orderBy('provider_id')
+        .execute();
       const again = await reconcileSubscriptions();
       expect(again.gone).toBe(0);
-      expect(await (await getDb()).selectFrom('subscriptions').select(['provider_id', 'status', 'provider_updated_at']).orderBy('provider_id').execute()).toEqual(rows);
+      expect(
+        await (
+          await getDb()
+        )
+          .selectFrom('subscriptions')
+          .select(['provider_id', 'status', 'provider_updated_at'])
+          .orderBy('provider_id')
+          .execute(),
+      ).toEqual(rows);
     });
 
     it('reads every page of the store’s list, skips other stores and odd entries, and marks vanished subscriptions expired', async () => {
       const user = await billingUser('paged@example.com');
-      for (let i = 0; i < 130; i++) sim().putSubscription(String(1000 + i), { user_email: `stranger${i}@example.com`, updated_at: at(-HOUR) });
+      for (let i = 0; i < 130; i++)
+        sim().putSubscription(String(1000 + i), { user_email: `stranger${i}@example.com`, updated_at: at(-HOUR) });
       sim().putSubscription('1200', { user_email: 'paged@example.com', updated_at: at(-HOUR) });
       sim().putSubscription('1201', { store_id: 1, user_email: 'paged@example.com', updated_at: at(-HOUR) });
       sim().putSubscription('1202', { status: 'Not A Status!', user_email: 'paged@example.com', updated_at: at(-HOUR) });
       const before = sim().requests.length;
       const report = await reconcileSubscriptions();
-      const pages = sim().requests.slice(before).filter((r) => r.path.startsWith('/v1/subscriptions?'));
+      const pages = sim()
+        .requests.slice(before)
+        .filter((r) => r.path.startsWith('/v1/subscriptions?'));
       expect(pages.map((r) => new URL(r.path, sim().url).searchParams.get('page[number]'))).toEqual(['1', '2']);
       expect(pages.every((r) => new URL(r.path, sim().url).searchParams.get('filter[store_id]') === sim().storeId)).toBe(true);
       expect(report.unlinked).toBe(130);
@@ -109,10 +132,19 @@ forEachDatabase(
     it('prunes processed-webhook keys past the retention, keeping recent ones', async () => {
       const db = await getDb();
       const old = new Date(Date.now() - (WEBHOOK_KEY_RETENTION_DAYS + 1) * 24 * HOUR).toISOString();
-      await db.insertInto('billing_webhook_events').values([
-        { dedupe_key: 'a'.repeat(64), event_name: 'subscription_updated', outcome: 'applied', subscription_id: '1', received_at: old },
-        { dedupe_key: 'b'.repeat(64), event_name: 'subscription_updated', outcome: 'applied', subscription_id: '1', received_at: at(-HOUR) },
-      ]).execute();
+      await db
+        .insertInto('billing_webhook_events')
+        .values([
+          { dedupe_key: 'a'.repeat(64), event_name: 'subscription_updated', outcome: 'applied', subscription_id: '1', received_at: old },
+          {
+            dedupe_key: 'b'.repeat(64),
+            event_name: 'subscription_updated',
+            outcome: 'applied',
+            subscription_id: '1',
+            received_at: at(-HOUR),
+          },
+        ])
+        .execute();
       expect((await reconcileSubscriptions()).prunedWebhookKeys).toBe(1);
       const keys = (await db.selectFrom('billing_webhook_events').select('dedupe_key').execute()).map((r) => r.dedupe_key);
       expect(keys).toContain('b'.repeat(64));
@@ -125,7 +157,10 @@ forEachDatabase(
       expect(before.length).toBeGreaterThan(0);
       sim().putSubscription('61', { status: 'active', ends_at: null, updated_at: at(0) });
       sim().failNext(503, 3, '/v1/subscriptions');
-      await expect(reconcileSubscriptions()).rejects.toMatchObject({ status: 503, detail: expect.stringContaining('not answering (list the subscriptions)') });
+      await expect(reconcileSubscriptions()).rejects.toMatchObject({
+        status: 503,
+        detail: expect.stringContaining('not answering (list the subscriptions)'),
+      });
       expect(await rows()).toEqual(before);
     });
 
@@ -138,7 +173,10 @@ forEachDatabase(
       expect(ok.stdout).toMatch(/^Reconciled \d+ subscription\(s\): \d+ stored, .* old webhook key\(s\) pruned\.$/m);
       expect(await subscriptionGrantsAccess(user.id)).toBe(true);
 
-      const off = await cli(target, { ...Object.fromEntries(Object.keys(env).map((k) => [k, ''])), DATABASE_URL: process.env.DATABASE_URL });
+      const off = await cli(target, {
+        ...Object.fromEntries(Object.keys(env).map((k) => [k, ''])),
+        DATABASE_URL: process.env.DATABASE_URL,
+      });
       expect(off.code).toBe(2);
       expect(off.stderr).toContain('Billing is not enabled');
       const half = await cli(target, { ...env, BILLING_WEBHOOK_SECRET: '', DATABASE_URL: process.env.DATABASE_URL });

@@ -39,13 +39,24 @@ forEachDatabase(
     it('accepts a signed subscription_created once: access granted, a replay changes nothing', async () => {
       const user = await billingUser('created@example.com');
       expect(await hasAccessNow(user.token)).toBe(false);
-      const body = webhookBody('subscription_created', sim().putSubscription('1', { user_email: 'someone-else@example.com', updated_at: at(-HOUR) }), { user_id: user.id });
+      const body = webhookBody(
+        'subscription_created',
+        sim().putSubscription('1', { user_email: 'someone-else@example.com', updated_at: at(-HOUR) }),
+        { user_id: user.id },
+      );
 
       const first = await deliver(body);
       expect([first.status, first.body]).toEqual([200, { received: true }]);
       expect(await hasAccessNow(user.token)).toBe(true);
       const stored = await subscriptionRow('1');
-      expect(stored).toMatchObject({ user_id: user.id, status: 'active', variant_id: '101', product_name: 'Quarry Pro', variant_name: 'Monthly', cancelled: 0 });
+      expect(stored).toMatchObject({
+        user_id: user.id,
+        status: 'active',
+        variant_id: '101',
+        product_name: 'Quarry Pro',
+        variant_name: 'Monthly',
+        cancelled: 0,
+      });
 
       const replay = await deliver(body);
       expect([replay.status, replay.body]).toEqual([first.status, first.body]);
@@ -56,7 +67,9 @@ forEachDatabase(
 
     it('refuses a tampered body or signature with 401 and changes nothing', async () => {
       const user = await billingUser('tampered@example.com');
-      const body = webhookBody('subscription_created', sim().putSubscription('2', { user_email: user.email, updated_at: at(-HOUR) }), { user_id: user.id });
+      const body = webhookBody('subscription_created', sim().putSubscription('2', { user_email: user.email, updated_at: at(-HOUR) }), {
+        user_id: user.id,
+      });
       const good = signWebhook(body, 'whsec-test-0123456789');
       const flipped = good.slice(0, -1) + (good.endsWith('0') ? '1' : '0');
       const forged = body.replace('"active"', '"on_trial"');
@@ -91,10 +104,22 @@ forEachDatabase(
         ['[1, 2, 3]', /not a Lemon Squeezy event \(meta: Required\)|not a Lemon Squeezy event/],
         [JSON.stringify({ data: subscription }), /meta/],
         [JSON.stringify({ meta: { event_name: 'Robert"); DROP TABLE' }, data: subscription }), /meta\.event_name/],
-        [webhookBody('subscription_updated', { ...subscription, attributes: { ...subscription.attributes, status: undefined } }), /subscription_updated event does not carry a subscription \(data\.attributes\.status/],
-        [webhookBody('subscription_updated', { ...subscription, attributes: { ...subscription.attributes, updated_at: 'yesterday' } }), /attributes\.updated_at/],
+        [
+          webhookBody('subscription_updated', { ...subscription, attributes: { ...subscription.attributes, status: undefined } }),
+          /subscription_updated event does not carry a subscription \(data\.attributes\.status/,
+        ],
+        [
+          webhookBody('subscription_updated', { ...subscription, attributes: { ...subscription.attributes, updated_at: 'yesterday' } }),
+          /attributes\.updated_at/,
+        ],
         [webhookBody('subscription_updated', { ...subscription, type: 'orders' }), /data\.type/],
-        [webhookBody('subscription_expired', { ...subscription, attributes: { ...subscription.attributes, urls: { customer_portal: 'javascript:alert(1)' } } }), /urls\.customer_portal/],
+        [
+          webhookBody('subscription_expired', {
+            ...subscription,
+            attributes: { ...subscription.attributes, urls: { customer_portal: 'javascript:alert(1)' } },
+          }),
+          /urls\.customer_portal/,
+        ],
       ];
       for (const [body, detail] of cases) {
         const answer = await deliver(body);
@@ -112,8 +137,16 @@ forEachDatabase(
       const subscription = sim().putSubscription('5', { user_email: user.email, updated_at: at(-HOUR) });
       for (const body of [
         webhookBody('subscription_teleported', subscription, { user_id: user.id }),
-        webhookBody('order_created', { type: 'orders', id: '77', attributes: { store_id: 4242, user_email: user.email, status: 'paid' } }, { user_id: user.id }),
-        webhookBody('subscription_payment_success', { type: 'subscription-invoices', id: '88', attributes: { subscription_id: 5, status: 'paid' } }),
+        webhookBody(
+          'order_created',
+          { type: 'orders', id: '77', attributes: { store_id: 4242, user_email: user.email, status: 'paid' } },
+          { user_id: user.id },
+        ),
+        webhookBody('subscription_payment_success', {
+          type: 'subscription-invoices',
+          id: '88',
+          attributes: { subscription_id: 5, status: 'paid' },
+        }),
       ]) {
         const answer = await deliver(body);
         expect([answer.status, answer.body]).toEqual([200, { received: true }]);
@@ -132,7 +165,11 @@ forEachDatabase(
       await deliver(webhookBody('subscription_created', sim().putSubscription('6', { updated_at: at(-2 * HOUR) }), { user_id: user.id }));
       const endsAt = at(10 * DAY);
       const cancelled = await deliver(
-        webhookBody('subscription_cancelled', sim().putSubscription('6', { status: 'cancelled', cancelled: true, ends_at: endsAt, updated_at: at(-HOUR) }), { user_id: user.id }),
+        webhookBody(
+          'subscription_cancelled',
+          sim().putSubscription('6', { status: 'cancelled', cancelled: true, ends_at: endsAt, updated_at: at(-HOUR) }),
+          { user_id: user.id },
+        ),
       );
       expect(cancelled.status).toBe(200);
       expect(await subscriptionRow('6')).toMatchObject({ status: 'cancelled', cancelled: 1, ends_at: endsAt });
@@ -146,14 +183,24 @@ forEachDatabase(
       const user = await billingUser('expired@example.com');
       await deliver(webhookBody('subscription_created', sim().putSubscription('7', { updated_at: at(-2 * HOUR) }), { user_id: user.id }));
       expect(await hasAccessNow(user.token)).toBe(true);
-      await deliver(webhookBody('subscription_expired', sim().putSubscription('7', { status: 'expired', ends_at: at(-HOUR), updated_at: at(-HOUR) }), { user_id: user.id }));
+      await deliver(
+        webhookBody('subscription_expired', sim().putSubscription('7', { status: 'expired', ends_at: at(-HOUR), updated_at: at(-HOUR) }), {
+          user_id: user.id,
+        }),
+      );
       expect(await hasAccessNow(user.token)).toBe(false);
     });
 
     it('an older snapshot arriving late does not undo a newer one', async () => {
       const user = await billingUser('order@example.com');
-      const older = webhookBody('subscription_updated', sim().putSubscription('8', { status: 'active', updated_at: at(-2 * HOUR) }), { user_id: user.id });
-      const newer = webhookBody('subscription_expired', sim().putSubscription('8', { status: 'expired', ends_at: at(-HOUR), updated_at: at(-HOUR) }), { user_id: user.id });
+      const older = webhookBody('subscription_updated', sim().putSubscription('8', { status: 'active', updated_at: at(-2 * HOUR) }), {
+        user_id: user.id,
+      });
+      const newer = webhookBody(
+        'subscription_expired',
+        sim().putSubscription('8', { status: 'expired', ends_at: at(-HOUR), updated_at: at(-HOUR) }),
+        { user_id: user.id },
+      );
       expect((await deliver(newer)).status).toBe(200);
       expect((await deliver(older)).status).toBe(200);
       expect(await subscriptionRow('8')).toMatchObject({ status: 'expired' });
@@ -163,16 +210,24 @@ forEachDatabase(
 
     it('links by e-mail without custom data; acknowledges subscriptions of nobody and of other stores', async () => {
       const user = await billingUser('by-email@example.com');
-      await deliver(webhookBody('subscription_created', sim().putSubscription('9', { user_email: 'BY-EMAIL@example.com', updated_at: at(-HOUR) })));
+      await deliver(
+        webhookBody('subscription_created', sim().putSubscription('9', { user_email: 'BY-EMAIL@example.com', updated_at: at(-HOUR) })),
+      );
       expect(await subscriptionRow('9')).toMatchObject({ user_id: user.id });
       expect(await hasAccessNow(user.token)).toBe(true);
 
-      const nobody = await deliver(webhookBody('subscription_created', sim().putSubscription('10', { user_email: 'nobody@example.com', updated_at: at(-HOUR) }), { user_id: 'no-such-user' }));
+      const nobody = await deliver(
+        webhookBody('subscription_created', sim().putSubscription('10', { user_email: 'nobody@example.com', updated_at: at(-HOUR) }), {
+          user_id: 'no-such-user',
+        }),
+      );
       expect(nobody.status).toBe(200);
       expect(await subscriptionRow('10')).toBeUndefined();
 
       const other = await billingUser('other-store@example.com');
-      const foreign = await deliver(webhookBody('subscription_created', sim().putSubscription('11', { store_id: 1, updated_at: at(-HOUR) }), { user_id: other.id }));
+      const foreign = await deliver(
+        webhookBody('subscription_created', sim().putSubscription('11', { store_id: 1, updated_at: at(-HOUR) }), { user_id: other.id }),
+      );
       expect(foreign.status).toBe(200);
       expect(await subscriptionRow('11')).toBeUndefined();
       expect(await hasAccessNow(other.token)).toBe(false);
@@ -198,7 +253,9 @@ forEachDatabase(
 
       const unfinished = await billingUser('unfinished@example.com');
       await db.updateTable('users').set({ profile_finished: 0 }).where('id', '=', unfinished.id).execute();
-      await deliver(webhookBody('subscription_created', sim().putSubscription('14', { updated_at: at(-HOUR) }), { user_id: unfinished.id }));
+      await deliver(
+        webhookBody('subscription_created', sim().putSubscription('14', { updated_at: at(-HOUR) }), { user_id: unfinished.id }),
+      );
       expect(await hasAccessNow(unfinished.token)).toBe(false);
     });
 

@@ -9,7 +9,14 @@ import { callRoute } from '../support/api';
 /** Route file name → URL path template (Remix flat routes: dots are slashes, $x is {x}, [.] a dot, _index a trailing slash). */
 function pathOf(file: string): string {
   const name = file.replace(/\.tsx?$/, '').replaceAll('[.]', '\u0000');
-  return '/' + name.split('.').map((s) => (s.startsWith('$') ? `{${s.slice(1) === 'permaticker' ? 'permaticker' : s.slice(1)}}` : s === '_index' ? '' : s)).join('/').replaceAll('\u0000', '.');
+  return (
+    '/' +
+    name
+      .split('.')
+      .map((s) => (s.startsWith('$') ? `{${s.slice(1) === 'permaticker' ? 'permaticker' : s.slice(1)}}` : s === '_index' ? '' : s))
+      .join('/')
+      .replaceAll('\u0000', '.')
+  );
 }
 
 describe('GET /api/openapi.json', () => {
@@ -26,7 +33,9 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('marks the CSV tables and the authenticated calls', async () => {
-    const doc = (await callRoute(openapi, { path: '/api/openapi.json' })).body as { paths: Record<string, Record<string, { security?: unknown; responses: Record<string, { content?: Record<string, unknown> }> }>> };
+    const doc = (await callRoute(openapi, { path: '/api/openapi.json' })).body as {
+      paths: Record<string, Record<string, { security?: unknown; responses: Record<string, { content?: Record<string, unknown> }> }>>;
+    };
     expect(Object.keys(doc.paths['/api/v1/financials/{id}'].get.responses['200'].content ?? {})).toContain('text/csv');
     expect(doc.paths['/api/v1/auth/me'].get.security).toEqual([{ bearer: [] }]);
     expect(Object.keys(doc.paths['/api/v1/auth/me'])).toEqual(['get', 'patch', 'delete']);

@@ -41,7 +41,8 @@ async function load(mod: { loader: unknown }, url: string, params: Record<string
   try {
     const value: Loose = await (mod.loader as Loader)({ request, params, context: {} });
     // data(value, {status}) from @remix-run/node
-    if (value && value.type === 'DataWithResponseInit') return { status: value.init?.status ?? 200, location: null, value: value.data, text: '' };
+    if (value && value.type === 'DataWithResponseInit')
+      return { status: value.init?.status ?? 200, location: null, value: value.data, text: '' };
     return { status: 200, location: null, value, text: '' };
   } catch (thrown) {
     if (!(thrown instanceof Response)) throw thrown;
@@ -59,18 +60,27 @@ let others: number[] = [];
 
 beforeAll(async () => {
   const file = path.join(db.dataDir, 'market.duckdb');
-  await loadDemoUniverse(file, { companies: 24, years: 6, seed: 5 }, silentProgress, { beforePublish: (work) => buildSnapshots({ marketDb: work }) });
+  await loadDemoUniverse(file, { companies: 24, years: 6, seed: 5 }, silentProgress, {
+    beforePublish: (work) => buildSnapshots({ marketDb: work }),
+  });
   const reader = await openMarketReader(file);
   const rows = await reader.all<{ permaticker: number; ticker: string }>(
     `SELECT s.permaticker, s.ticker FROM securities s WHERE NOT is_delisted AND first_price_date < DATE '2021-03-01' AND EXISTS (SELECT 1 FROM facts f WHERE f.permaticker = s.permaticker) ORDER BY permaticker`,
   );
-  const payers = await reader.all<{ permaticker: number }>(`SELECT permaticker FROM corporate_actions WHERE action = 'dividend' GROUP BY permaticker HAVING count(*) > 8 ORDER BY permaticker LIMIT 1`);
+  const payers = await reader.all<{ permaticker: number }>(
+    `SELECT permaticker FROM corporate_actions WHERE action = 'dividend' GROUP BY permaticker HAVING count(*) > 8 ORDER BY permaticker LIMIT 1`,
+  );
   reader.close();
   ({ permaticker, ticker } = rows[0]);
   others = rows.slice(1, 3).map((r) => r.permaticker);
   payer = payers[0].permaticker;
   const session = await getSession(new Request('http://localhost/'));
-  const user = await createUser({ email: 'reader@example.com', password: 'correct horse battery', full_name: 'Grace Reader', access: true });
+  const user = await createUser({
+    email: 'reader@example.com',
+    password: 'correct horse battery',
+    full_name: 'Grace Reader',
+    access: true,
+  });
   setSignedIn(session, await issueUserToken(user.id), user);
   cookie = (await commitSession(session)).split(';')[0];
   const guest = await getSession(new Request('http://localhost/'));
@@ -102,7 +112,12 @@ describe('company search and routing', () => {
   it('sends a guest away from /company but lets them use the data browser', async () => {
     const r = await load(overview, `/company/${permaticker}/overview`, { id: String(permaticker) }, guestCookie);
     expect(r).toMatchObject({ status: 302, location: '/data-browser' });
-    const b = await load(browser, `/data-browser/${permaticker}/revenue_ttm`, { permaticker: String(permaticker), metric: 'revenue_ttm' }, guestCookie);
+    const b = await load(
+      browser,
+      `/data-browser/${permaticker}/revenue_ttm`,
+      { permaticker: String(permaticker), metric: 'revenue_ttm' },
+      guestCookie,
+    );
     expect(b.status).toBe(200);
   });
 });
@@ -184,7 +199,12 @@ describe('data browser', () => {
     expect(lines.length - 1).toBe(page.value.result.rows.length);
     const newest = page.value.result.rows.at(-1);
     expect(lines[1].split(',')[0]).toBe(newest.date);
-    expect(lines[1].split(',').slice(1).map((x: string) => (x === '' ? null : Number(x)))).toEqual(newest.values);
+    expect(
+      lines[1]
+        .split(',')
+        .slice(1)
+        .map((x: string) => (x === '' ? null : Number(x))),
+    ).toEqual(newest.values);
   });
 
   it('answers 400 on the page and 422 in the API for bad parameters', async () => {

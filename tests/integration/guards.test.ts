@@ -30,14 +30,22 @@ async function outcome(mod: { loader: unknown }, path: string, cookie?: string, 
   }
 }
 
-async function cookieFor(kind: 'guest' | { email: string; access?: boolean; superuser?: boolean }): Promise<{ cookie: string; token: string }> {
+async function cookieFor(
+  kind: 'guest' | { email: string; access?: boolean; superuser?: boolean },
+): Promise<{ cookie: string; token: string }> {
   const session = await getSession(new Request('http://localhost/'));
   if (kind === 'guest') {
     const token = issueGuestToken();
     setGuestToken(session, token);
     return { cookie: (await commitSession(session)).split(';')[0], token: token.access_token };
   }
-  const user = await createUser({ email: kind.email, password: 'correct horse battery', full_name: 'Ada Lovelace King', access: kind.access, superuser: kind.superuser });
+  const user = await createUser({
+    email: kind.email,
+    password: 'correct horse battery',
+    full_name: 'Ada Lovelace King',
+    access: kind.access,
+    superuser: kind.superuser,
+  });
   const token = await issueUserToken(user.id);
   setSignedIn(session, token, user);
   return { cookie: (await commitSession(session)).split(';')[0], token: token.access_token };

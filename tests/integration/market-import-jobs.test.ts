@@ -72,7 +72,14 @@ forEachDatabase('market imports as jobs', (target) => {
     market = path.join(target.dataDir, 'market.duckdb');
     process.env.MARKET_DB = market;
     resetConfigForTests();
-    admin = (await createUser({ email: `root-${Date.now().toString(36)}@example.com`, password: 'correct horse battery', full_name: 'Root', access: true })).id;
+    admin = (
+      await createUser({
+        email: `root-${Date.now().toString(36)}@example.com`,
+        password: 'correct horse battery',
+        full_name: 'Root',
+        access: true,
+      })
+    ).id;
     const db = await getDb();
     await db.updateTable('users').set({ is_superuser: 1 }).where('id', '=', admin).execute();
   });
@@ -92,9 +99,15 @@ forEachDatabase('market imports as jobs', (target) => {
 
     const job = await getJob(id);
     expect(job).toMatchObject({ kind: 'market-import', status: 'succeeded', attempts: 1, max_attempts: 1, user_id: null });
-    expect(job?.message).toMatch(/^Imported prices: 6 securities, \d+ rows\. Snapshot [0-9a-f]{32}\. 1 warning\(s\): .*no close, row skipped/);
+    expect(job?.message).toMatch(
+      /^Imported prices: 6 securities, \d+ rows\. Snapshot [0-9a-f]{32}\. 1 warning\(s\): .*no close, row skipped/,
+    );
     expect(JSON.parse(job?.payload ?? '{}')).toEqual({ source: 'prices', args: GOOD });
-    expect((await listAdminJobs()).recent.find((j) => j.id === id)).toMatchObject({ kind: 'market-import', status: 'succeeded', user_email: null });
+    expect((await listAdminJobs()).recent.find((j) => j.id === id)).toMatchObject({
+      kind: 'market-import',
+      status: 'succeeded',
+      user_email: null,
+    });
 
     const status = capture();
     expect(await runDataCli(['status'], status)).toBe(0);
@@ -134,7 +147,12 @@ forEachDatabase('market imports as jobs', (target) => {
         asked = true;
         void (async () => {
           const db = await getDb();
-          const running = await db.selectFrom('jobs').select('id').where('kind', '=', 'market-import').where('status', '=', 'running').executeTakeFirstOrThrow();
+          const running = await db
+            .selectFrom('jobs')
+            .select('id')
+            .where('kind', '=', 'market-import')
+            .where('status', '=', 'running')
+            .executeTakeFirstOrThrow();
           // On PostgreSQL the admin's transaction can meet the job's own progress write (409
           // "try again"), as a second click would.
           for (let attempt = 0; ; attempt++) {

@@ -88,17 +88,41 @@ forEachDatabase('profile account actions', (target) => {
   it('password change: wrong or missing current password and bad new ones change nothing', async () => {
     const { user, cookie } = await account('pw-bad');
     const other = await issueUserToken(user.id);
-    const wrong = await post(cookie, { intent: 'change-password', current_password: 'not my password', password: 'brand new secret', password_confirmation: 'brand new secret' });
+    const wrong = await post(cookie, {
+      intent: 'change-password',
+      current_password: 'not my password',
+      password: 'brand new secret',
+      password_confirmation: 'brand new secret',
+    });
     expect(wrong.status).toBe(400);
     expect(messages(wrong)).toContain(CURRENT_PASSWORD_WRONG_DETAIL);
-    const missing = await post(cookie, { intent: 'change-password', password: 'brand new secret', password_confirmation: 'brand new secret' });
+    const missing = await post(cookie, {
+      intent: 'change-password',
+      password: 'brand new secret',
+      password_confirmation: 'brand new secret',
+    });
     expect(missing.status).toBe(400);
     expect(messages(missing)).toContain('Enter your current password.');
-    const mismatch = await post(cookie, { intent: 'change-password', current_password: PASSWORD, password: 'brand new secret', password_confirmation: 'brand new secreT' });
+    const mismatch = await post(cookie, {
+      intent: 'change-password',
+      current_password: PASSWORD,
+      password: 'brand new secret',
+      password_confirmation: 'brand new secreT',
+    });
     expect(messages(mismatch)).toContain('Passwords do not match.');
-    const short = await post(cookie, { intent: 'change-password', current_password: PASSWORD, password: 'short', password_confirmation: 'short' });
+    const short = await post(cookie, {
+      intent: 'change-password',
+      current_password: PASSWORD,
+      password: 'short',
+      password_confirmation: 'short',
+    });
     expect(messages(short)).toContain('at least 8 characters');
-    const huge = await post(cookie, { intent: 'change-password', current_password: 'x'.repeat(5000), password: 'brand new secret', password_confirmation: 'brand new secret' });
+    const huge = await post(cookie, {
+      intent: 'change-password',
+      current_password: 'x'.repeat(5000),
+      password: 'brand new secret',
+      password_confirmation: 'brand new secret',
+    });
     expect(huge.status).toBe(400);
     // Passwords never travel back to the form.
     expect(JSON.stringify(wrong.value)).not.toContain('brand new secret');
@@ -110,7 +134,12 @@ forEachDatabase('profile account actions', (target) => {
     const { user, cookie } = await account('pw-ok');
     const otherBrowser = await sessionCookieFor(user);
     const apiToken = await issueUserToken(user.id);
-    const r = await post(cookie, { intent: 'change-password', current_password: PASSWORD, password: 'brand new secret', password_confirmation: 'brand new secret' });
+    const r = await post(cookie, {
+      intent: 'change-password',
+      current_password: PASSWORD,
+      password: 'brand new secret',
+      password_confirmation: 'brand new secret',
+    });
     expect(r.status, r.text).toBe(302);
     expect(r.location).toBe('/profile');
     expect(await tokenWorks(apiToken.access_token)).toBe(false);
@@ -128,14 +157,26 @@ forEachDatabase('profile account actions', (target) => {
     const { cookie } = await account('pw-limit');
     let last: PageOutcome | undefined;
     for (let i = 0; i < 11; i++) {
-      last = await post(cookie, { intent: 'change-password', current_password: `guess ${i}`, password: 'brand new secret', password_confirmation: 'brand new secret' });
+      last = await post(cookie, {
+        intent: 'change-password',
+        current_password: `guess ${i}`,
+        password: 'brand new secret',
+        password_confirmation: 'brand new secret',
+      });
     }
     expect(last?.status).toBe(429);
     expect(messages(last as PageOutcome)).toMatch(/Too many attempts/);
   });
 
   it('an account made by social sign-in sets its first password without a current one', async () => {
-    const user = await findOrCreateOAuthUser({ provider: 'testidp', subject: randomUUID(), email: email('social'), emailVerified: true, name: 'Social Person', picture: null });
+    const user = await findOrCreateOAuthUser({
+      provider: 'testidp',
+      subject: randomUUID(),
+      email: email('social'),
+      emailVerified: true,
+      name: 'Social Person',
+      picture: null,
+    });
     const { cookie } = await sessionCookieFor(user);
     expect((await load(cookie)).value).toMatchObject({ hasPassword: false });
     const r = await post(cookie, { intent: 'change-password', password: 'first password', password_confirmation: 'first password' });
@@ -234,7 +275,8 @@ forEachDatabase('profile account actions', (target) => {
   it('e-mail change requests are rate limited (each one sends a mail)', async () => {
     const { cookie } = await account('em-limit');
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await post(cookie, { intent: 'change-email', new_email: email(`flood${i}`), current_password: PASSWORD })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await post(cookie, { intent: 'change-email', new_email: email(`flood${i}`), current_password: PASSWORD })).status);
     expect(statuses).toEqual([302, 302, 302, 302, 302, 429]);
   });
 
@@ -280,9 +322,54 @@ forEachDatabase('profile account actions', (target) => {
       await addItem(u.id, list.id, { permaticker: 101, note: 'keep an eye' });
       const now = new Date().toISOString();
       const jobId = randomUUID();
-      await db.insertInto('jobs').values({ id: jobId, kind: 'backtest', payload: '{}', user_id: u.id, status: 'queued', progress: 0, message: null, attempts: 0, max_attempts: 3, timeout_ms: 60_000, cancel_requested: 0, locked_by: null, locked_until: null, error: null, created_at: now, started_at: null, finished_at: null, updated_at: now }).execute();
-      await db.insertInto('backtests').values({ id: randomUUID(), user_id: u.id, screener_id: screener.id, name: 'Run', screen: '{}', params: '{}', job_id: jobId, snapshot_id: null, engine_version: '1', summary: null, result: null, share_token: null, created_at: now, updated_at: now }).execute();
-      await setProfilePicture(u.id, { bytes: await sharp({ create: { width: 40, height: 40, channels: 3, background: '#336699' } }).png().toBuffer(), fileName: 'me.png' });
+      await db
+        .insertInto('jobs')
+        .values({
+          id: jobId,
+          kind: 'backtest',
+          payload: '{}',
+          user_id: u.id,
+          status: 'queued',
+          progress: 0,
+          message: null,
+          attempts: 0,
+          max_attempts: 3,
+          timeout_ms: 60_000,
+          cancel_requested: 0,
+          locked_by: null,
+          locked_until: null,
+          error: null,
+          created_at: now,
+          started_at: null,
+          finished_at: null,
+          updated_at: now,
+        })
+        .execute();
+      await db
+        .insertInto('backtests')
+        .values({
+          id: randomUUID(),
+          user_id: u.id,
+          screener_id: screener.id,
+          name: 'Run',
+          screen: '{}',
+          params: '{}',
+          job_id: jobId,
+          snapshot_id: null,
+          engine_version: '1',
+          summary: null,
+          result: null,
+          share_token: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await setProfilePicture(u.id, {
+        bytes: await sharp({ create: { width: 40, height: 40, channels: 3, background: '#336699' } })
+          .png()
+          .toBuffer(),
+        fileName: 'me.png',
+      });
     }
     await post(cookie, { intent: 'change-email', new_email: email('pending'), current_password: PASSWORD });
     const pictureFile = path.join(picturesDir(), path.basename((await getUserById(user.id)).profile_picture ?? ''));
@@ -292,7 +379,14 @@ forEachDatabase('profile account actions', (target) => {
     const counts = async (userId: string) => ({
       screeners: (await db.selectFrom('screeners').select('id').where('user_id', '=', userId).execute()).length,
       watchlists: (await db.selectFrom('watchlists').select('id').where('user_id', '=', userId).execute()).length,
-      items: (await db.selectFrom('watchlist_items').innerJoin('watchlists', 'watchlists.id', 'watchlist_items.watchlist_id').select('permaticker').where('watchlists.user_id', '=', userId).execute()).length,
+      items: (
+        await db
+          .selectFrom('watchlist_items')
+          .innerJoin('watchlists', 'watchlists.id', 'watchlist_items.watchlist_id')
+          .select('permaticker')
+          .where('watchlists.user_id', '=', userId)
+          .execute()
+      ).length,
       backtests: (await db.selectFrom('backtests').select('id').where('user_id', '=', userId).execute()).length,
       jobs: (await db.selectFrom('jobs').select('id').where('user_id', '=', userId).execute()).length,
       tokens: (await db.selectFrom('access_tokens').select('id').where('user_id', '=', userId).execute()).length,
@@ -316,7 +410,8 @@ forEachDatabase('profile account actions', (target) => {
 
     // Nobody else's data went with it.
     const kept = await counts(bystander.id);
-    for (const table of ['screeners', 'watchlists', 'items', 'backtests', 'jobs', 'tokens', 'users'] as const) expect(kept[table], table).toBeGreaterThanOrEqual(1);
+    for (const table of ['screeners', 'watchlists', 'items', 'backtests', 'jobs', 'tokens', 'users'] as const)
+      expect(kept[table], table).toBeGreaterThanOrEqual(1);
     expect(existsSync(bystanderFile)).toBe(true);
   });
 

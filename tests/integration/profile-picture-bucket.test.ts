@@ -59,7 +59,9 @@ forEachDatabase(
     let owner: { id: string; cookie: string };
 
     beforeAll(async () => {
-      png = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 30, g: 120, b: 200 } } }).png().toBuffer();
+      png = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 30, g: 120, b: 200 } } })
+        .png()
+        .toBuffer();
       const user = await createUser({ email: email('bucket'), password: 'correct horse battery', full_name: 'Bucket Owner', access: true });
       owner = { id: user.id, cookie: (await sessionCookieFor(user)).cookie };
     });
@@ -86,7 +88,11 @@ forEachDatabase(
       expect(existsSync(uploadsDir())).toBe(false);
 
       const file = path.basename(url ?? '');
-      const served = await avatarRoute.loader({ request: new Request(`http://localhost${url}`, { headers: { Cookie: owner.cookie } }), params: { file }, context: {} });
+      const served = await avatarRoute.loader({
+        request: new Request(`http://localhost${url}`, { headers: { Cookie: owner.cookie } }),
+        params: { file },
+        context: {},
+      });
       expect(served.status).toBe(200);
       expect(served.headers.get('content-type')).toBe('image/webp');
       expect(served.headers.get('x-content-type-options')).toBe('nosniff');
@@ -147,7 +153,12 @@ forEachDatabase(
     });
 
     it('the JSON API stores in the bucket too, and deleting the account deletes the object', async () => {
-      const user = await createUser({ email: email('bucket-api'), password: 'correct horse battery', full_name: 'Api Bucket', access: true });
+      const user = await createUser({
+        email: email('bucket-api'),
+        password: 'correct horse battery',
+        full_name: 'Api Bucket',
+        access: true,
+      });
       const { access_token: token } = await issueUserToken(user.id);
       const r = await callRoute(pictureApi, { method: 'POST', token, body: new Uint8Array(png), headers: { 'Content-Type': 'image/png' } });
       expect(r.status, r.text).toBe(200);
@@ -155,7 +166,10 @@ forEachDatabase(
       expect(sim.objects.has(key)).toBe(true);
 
       const cookie = (await sessionCookieFor(user)).cookie;
-      const del = await callPage(profileRoute.action, '/profile', { cookie, form: { intent: 'delete-account', confirmed: 'true', cancelled: 'false' } });
+      const del = await callPage(profileRoute.action, '/profile', {
+        cookie,
+        form: { intent: 'delete-account', confirmed: 'true', cancelled: 'false' },
+      });
       expect(del.location).toBe('/register');
       expect(sim.objects.has(key)).toBe(false);
     });

@@ -45,7 +45,12 @@ function multipart(parts: Part[]): { body: Uint8Array<ArrayBuffer>; contentType:
     if ('value' in p) {
       chunks.push(Buffer.from(`Content-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`, 'utf8'));
     } else {
-      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type ?? 'application/octet-stream'}\r\n\r\n`, 'utf8'));
+      chunks.push(
+        Buffer.from(
+          `Content-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type ?? 'application/octet-stream'}\r\n\r\n`,
+          'utf8',
+        ),
+      );
       chunks.push(Buffer.from(p.bytes));
       chunks.push(Buffer.from('\r\n', 'latin1'));
     }
@@ -55,7 +60,9 @@ function multipart(parts: Part[]): { body: Uint8Array<ArrayBuffer>; contentType:
 }
 
 function base(width = 300, height = 200) {
-  const circle = Buffer.from(`<svg width="${width}" height="${height}"><circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 3}" fill="#1d4ed8"/></svg>`);
+  const circle = Buffer.from(
+    `<svg width="${width}" height="${height}"><circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 3}" fill="#1d4ed8"/></svg>`,
+  );
   return sharp({ create: { width, height, channels: 3, background: { r: 220, g: 80, b: 30 } } }).composite([{ input: circle }]);
 }
 
@@ -101,7 +108,11 @@ forEachDatabase('profile picture uploads', () => {
 
   async function upload(parts: Part[], cookie = owner.cookie) {
     const { body, contentType } = multipart(parts);
-    return callPage(profileRoute.action, '/profile', { cookie, body, headers: { 'Content-Type': contentType, 'Content-Length': String(body.byteLength) } });
+    return callPage(profileRoute.action, '/profile', {
+      cookie,
+      body,
+      headers: { 'Content-Type': contentType, 'Content-Length': String(body.byteLength) },
+    });
   }
 
   const picture = (bytes: Uint8Array, filename = 'me.png', type = 'image/png'): Part[] => [
@@ -130,20 +141,28 @@ forEachDatabase('profile picture uploads', () => {
 
   describe('refused uploads (nothing written, picture unchanged)', () => {
     it('truncated PNG, JPEG and WebP files', async () => {
-      for (const [name, bytes] of [['png', fx.png], ['jpeg', fx.jpeg], ['webp', fx.webp]] as const) {
+      for (const [name, bytes] of [
+        ['png', fx.png],
+        ['jpeg', fx.jpeg],
+        ['webp', fx.webp],
+      ] as const) {
         for (const keep of [0.999, 0.97, 0.6, 0.2]) {
           const cut = bytes.subarray(0, Math.floor(bytes.length * keep));
           await expectRefused(picture(cut, `cut.${name}`, `image/${name}`), 400, PICTURE_DAMAGED_DETAIL);
         }
       }
       // Only the last bytes missing (libpng alone would accept these): still incomplete.
-      for (const missing of [1, 4, 12]) await expectRefused(picture(fx.png.subarray(0, fx.png.length - missing)), 400, PICTURE_DAMAGED_DETAIL);
-      for (const missing of [1, 2]) await expectRefused(picture(fx.jpeg.subarray(0, fx.jpeg.length - missing), 'cut.jpg', 'image/jpeg'), 400, PICTURE_DAMAGED_DETAIL);
+      for (const missing of [1, 4, 12])
+        await expectRefused(picture(fx.png.subarray(0, fx.png.length - missing)), 400, PICTURE_DAMAGED_DETAIL);
+      for (const missing of [1, 2])
+        await expectRefused(picture(fx.jpeg.subarray(0, fx.jpeg.length - missing), 'cut.jpg', 'image/jpeg'), 400, PICTURE_DAMAGED_DETAIL);
     });
 
     it('files that are not PNG, JPEG or WebP, whatever their name and type say', async () => {
       await expectRefused(picture(Buffer.from('just some text, not a picture\n'), 'x.png', 'image/png'), 415, PICTURE_NOT_IMAGE_DETAIL);
-      const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>');
+      const svg = Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>',
+      );
       await expectRefused(picture(svg, 'face.svg', 'image/svg+xml'), 415, PICTURE_NOT_IMAGE_DETAIL);
       await expectRefused(picture(svg, 'face.png', 'image/png'), 415, PICTURE_NOT_IMAGE_DETAIL);
       await expectRefused(picture(fx.gif, 'anim.gif', 'image/gif'), 415, PICTURE_NOT_IMAGE_DETAIL);
@@ -187,7 +206,11 @@ forEachDatabase('profile picture uploads', () => {
         },
       });
       const own = /^--(\S+)\r\n/.exec(Buffer.from(head).toString('latin1'))?.[1];
-      const r = await callPage(profileRoute.action, '/profile', { cookie: owner.cookie, body: endless, headers: { 'Content-Type': `multipart/form-data; boundary=${own}` } });
+      const r = await callPage(profileRoute.action, '/profile', {
+        cookie: owner.cookie,
+        body: endless,
+        headers: { 'Content-Type': `multipart/form-data; boundary=${own}` },
+      });
       expect(r.status).toBe(413);
       expect(messages(r)).toContain(PICTURE_TOO_LARGE_DETAIL);
       // Read up to the drain limit at most, then the connection is cut: never the whole body.
@@ -202,9 +225,17 @@ forEachDatabase('profile picture uploads', () => {
     });
 
     it('a form that is not a form at all, and a broken multipart body', async () => {
-      const json = await callPage(profileRoute.action, '/profile', { cookie: owner.cookie, body: '{"intent":"upload-picture"}', headers: { 'Content-Type': 'application/json' } });
+      const json = await callPage(profileRoute.action, '/profile', {
+        cookie: owner.cookie,
+        body: '{"intent":"upload-picture"}',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(json.status).toBe(415);
-      const broken = await callPage(profileRoute.action, '/profile', { cookie: owner.cookie, body: '--nope\r\ngarbage', headers: { 'Content-Type': 'multipart/form-data; boundary=zzz' } });
+      const broken = await callPage(profileRoute.action, '/profile', {
+        cookie: owner.cookie,
+        body: '--nope\r\ngarbage',
+        headers: { 'Content-Type': 'multipart/form-data; boundary=zzz' },
+      });
       expect(broken.status).toBe(400);
       expect(messages(broken)).toMatch(/could not be read/);
     });
@@ -213,7 +244,11 @@ forEachDatabase('profile picture uploads', () => {
   describe('accepted pictures', () => {
     it('re-encodes PNG, JPEG and WebP to a 256 × 256 WebP without metadata, replacing the previous file', async () => {
       let previous: string | null = null;
-      for (const [bytes, name] of [[fx.png, 'me.png'], [fx.jpegWithExif, 'photo.jpg'], [fx.webp, 'x.webp']] as const) {
+      for (const [bytes, name] of [
+        [fx.png, 'me.png'],
+        [fx.jpegWithExif, 'photo.jpg'],
+        [fx.webp, 'x.webp'],
+      ] as const) {
         // The client's type is ignored: the bytes decide.
         const r = await upload(picture(bytes, name, 'application/octet-stream'));
         expect(r.status, r.text).toBe(302);
@@ -237,7 +272,11 @@ forEachDatabase('profile picture uploads', () => {
       const file = path.basename(url);
       const r = await callPage(avatarRoute.loader, url, { cookie: owner.cookie, params: { file } });
       expect(r.status).toBe(200);
-      const served = await avatarRoute.loader({ request: new Request(`http://localhost${url}`, { headers: { Cookie: owner.cookie } }), params: { file }, context: {} });
+      const served = await avatarRoute.loader({
+        request: new Request(`http://localhost${url}`, { headers: { Cookie: owner.cookie } }),
+        params: { file },
+        context: {},
+      });
       expect(Object.fromEntries(served.headers)).toMatchObject({
         'content-type': 'image/webp',
         'x-content-type-options': 'nosniff',
@@ -250,8 +289,18 @@ forEachDatabase('profile picture uploads', () => {
       const other = await createUser({ email: email('other'), password: 'correct horse battery', full_name: 'Someone Else', access: true });
       const otherCookie = (await sessionCookieFor(other)).cookie;
       expect((await callPage(avatarRoute.loader, url, { cookie: otherCookie, params: { file } })).status).toBe(404);
-      for (const bad of ['../quarry.sqlite', '..%2Fquarry.sqlite', `${file.slice(0, -5)}.png`, file.toUpperCase(), `${file}x`, 'secrets.json']) {
-        expect((await callPage(avatarRoute.loader, `/uploads/avatars/${bad}`, { cookie: owner.cookie, params: { file: bad } })).status, bad).toBe(404);
+      for (const bad of [
+        '../quarry.sqlite',
+        '..%2Fquarry.sqlite',
+        `${file.slice(0, -5)}.png`,
+        file.toUpperCase(),
+        `${file}x`,
+        'secrets.json',
+      ]) {
+        expect(
+          (await callPage(avatarRoute.loader, `/uploads/avatars/${bad}`, { cookie: owner.cookie, params: { file: bad } })).status,
+          bad,
+        ).toBe(404);
       }
       // Without a session the picture is not shown at all (sent to sign in or to get a guest token).
       expect((await callPage(avatarRoute.loader, url, { params: { file } })).status).toBe(302);
@@ -280,14 +329,24 @@ forEachDatabase('profile picture uploads', () => {
         [Buffer.alloc(0), 400, /empty/],
         [Buffer.alloc(PICTURE_MAX_BYTES + 70 * 1024), 413, PICTURE_TOO_LARGE_DETAIL],
       ] as const) {
-        const r = await callRoute(pictureApi, { method: 'POST', token, body: new Uint8Array(bytes), headers: { 'Content-Type': 'image/png' } });
+        const r = await callRoute(pictureApi, {
+          method: 'POST',
+          token,
+          body: new Uint8Array(bytes),
+          headers: { 'Content-Type': 'image/png' },
+        });
         expect(r.status, r.text).toBe(status);
         if (typeof detail === 'string') expect((r.body as { detail: string }).detail).toBe(detail);
         else expect((r.body as { detail: string }).detail).toMatch(detail);
       }
       expect(uploadsListing()).toEqual(before);
 
-      const ok = await callRoute(pictureApi, { method: 'POST', token, body: new Uint8Array(fx.jpeg), headers: { 'Content-Type': 'text/plain' } });
+      const ok = await callRoute(pictureApi, {
+        method: 'POST',
+        token,
+        body: new Uint8Array(fx.jpeg),
+        headers: { 'Content-Type': 'text/plain' },
+      });
       expect(ok.status, ok.text).toBe(200);
       const url = (ok.body as { profile_picture: string }).profile_picture;
       expect(url).toMatch(/^\/uploads\/avatars\/[0-9a-f]{32}\.webp$/);

@@ -11,7 +11,14 @@ let sim: S3Simulator;
 let bucket: S3BucketConfig;
 beforeAll(async () => {
   sim = await startS3Simulator({ region: 'auto' });
-  bucket = { endpoint: sim.url, bucket: sim.bucket, region: sim.region, accessKeyId: sim.accessKeyId, secretAccessKey: sim.secretAccessKey, prefix: '' };
+  bucket = {
+    endpoint: sim.url,
+    bucket: sim.bucket,
+    region: sim.region,
+    accessKeyId: sim.accessKeyId,
+    secretAccessKey: sim.secretAccessKey,
+    prefix: '',
+  };
 });
 afterAll(async () => {
   await sim?.close();
@@ -36,14 +43,22 @@ describe('S3 objects', () => {
   });
 
   it('a missing bucket and wrong keys are storage errors (503), not "no such picture"', async () => {
-    await expect(s3Objects({ ...bucket, bucket: 'no-such-bucket' }).get('x.webp', 10)).rejects.toMatchObject({ status: 503, s3Detail: expect.stringContaining('NoSuchBucket') });
-    await expect(s3Objects({ ...bucket, accessKeyId: 'AKIAWRONG' }).put('x.webp', new Uint8Array(1), 'image/webp')).rejects.toMatchObject({ s3Detail: expect.stringContaining('InvalidAccessKeyId') });
-    await expect(s3Objects({ ...bucket, region: 'us-east-1' }).put('x.webp', new Uint8Array(1), 'image/webp')).rejects.toMatchObject({ s3Detail: expect.stringContaining('AuthorizationHeaderMalformed') });
+    await expect(s3Objects({ ...bucket, bucket: 'no-such-bucket' }).get('x.webp', 10)).rejects.toMatchObject({
+      status: 503,
+      s3Detail: expect.stringContaining('NoSuchBucket'),
+    });
+    await expect(s3Objects({ ...bucket, accessKeyId: 'AKIAWRONG' }).put('x.webp', new Uint8Array(1), 'image/webp')).rejects.toMatchObject({
+      s3Detail: expect.stringContaining('InvalidAccessKeyId'),
+    });
+    await expect(s3Objects({ ...bucket, region: 'us-east-1' }).put('x.webp', new Uint8Array(1), 'image/webp')).rejects.toMatchObject({
+      s3Detail: expect.stringContaining('AuthorizationHeaderMalformed'),
+    });
     expect(sim.objects.has('x.webp')).toBe(false);
   });
 
   describe('the store checks signatures', () => {
-    const signer = () => new AwsClient({ accessKeyId: sim.accessKeyId, secretAccessKey: sim.secretAccessKey, service: 's3', region: sim.region, retries: 0 });
+    const signer = () =>
+      new AwsClient({ accessKeyId: sim.accessKeyId, secretAccessKey: sim.secretAccessKey, service: 's3', region: sim.region, retries: 0 });
     const url = () => `${sim.url}/${sim.bucket}/checked.bin`;
 
     it('refuses an unsigned request', async () => {
@@ -62,14 +77,22 @@ describe('S3 objects', () => {
     });
 
     it('refuses a signed header changed after signing, and a stale request', async () => {
-      const signed = await signer().sign(url(), { method: 'PUT', body: 'x', headers: { 'X-Amz-Meta-Owner': 'alice', 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' } });
+      const signed = await signer().sign(url(), {
+        method: 'PUT',
+        body: 'x',
+        headers: { 'X-Amz-Meta-Owner': 'alice', 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' },
+      });
       const headers = new Headers(signed.headers);
       headers.set('X-Amz-Meta-Owner', 'mallory');
       const changed = await fetch(url(), { method: 'PUT', headers, body: 'x' });
       expect(changed.status).toBe(403);
       expect(await changed.text()).toContain('SignatureDoesNotMatch');
 
-      const stale = await signer().sign(url(), { method: 'GET', headers: { 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' }, aws: { datetime: '20200101T000000Z' } });
+      const stale = await signer().sign(url(), {
+        method: 'GET',
+        headers: { 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' },
+        aws: { datetime: '20200101T000000Z' },
+      });
       const old = await fetch(url(), { headers: stale.headers });
       expect(old.status).toBe(403);
       expect(await old.text()).toContain('RequestTimeTooSkewed');

@@ -11,7 +11,13 @@ import { closeMarketReader } from '~/services/market/store/open-store.server';
 import { buildSnapshots } from '~/services/metrics/snapshots.server';
 import { writeFixtureStore } from '~/services/metrics/testing/fixture-store.server';
 import { syntheticUniverse } from '~/services/metrics/testing/synthetic-universe';
-import { duplicateScreener, getSharedScreener, listScreeners, recordScreenerRun, setScreenerShared } from '~/services/screener/saved.server';
+import {
+  duplicateScreener,
+  getSharedScreener,
+  listScreeners,
+  recordScreenerRun,
+  setScreenerShared,
+} from '~/services/screener/saved.server';
 import { ScreenSchema, ruleFromText } from '~/services/screener/model';
 import { callRoute } from '../support/api';
 import { forEachDatabase } from '../support/databases';
@@ -32,7 +38,10 @@ afterAll(() => {
   rmSync(marketDir, { recursive: true, force: true });
 });
 
-const screen = ScreenSchema.parse({ rules: [ruleFromText('price > 0'), ruleFromText('ret_3m in top 50% of universe')], ranking: [{ metric: 'ret_3m', direction: 'desc', weight: 1 }] });
+const screen = ScreenSchema.parse({
+  rules: [ruleFromText('price > 0'), ruleFromText('ret_3m in top 50% of universe')],
+  ranking: [{ metric: 'ret_3m', direction: 'desc', weight: 1 }],
+});
 
 forEachDatabase(
   'screener API',
@@ -57,7 +66,12 @@ forEachDatabase(
       expect((list.body as { id: string }[]).map((s) => s.id)).toEqual([body.id]);
       const one = await callRoute(screenerRoute, { token: a, params: { id: body.id } });
       expect(one.body).toMatchObject({ id: body.id, name: 'Momentum' });
-      const patched = await callRoute(screenerRoute, { token: a, method: 'PATCH', params: { id: body.id }, json: { name: 'Trend', shared: true } });
+      const patched = await callRoute(screenerRoute, {
+        token: a,
+        method: 'PATCH',
+        params: { id: body.id },
+        json: { name: 'Trend', shared: true },
+      });
       expect(patched.status).toBe(200);
       const token = (patched.body as { share_token: string }).share_token;
       expect(token).toMatch(/^[A-Za-z0-9_-]{20,}$/);
@@ -72,7 +86,12 @@ forEachDatabase(
       const created = await callRoute(screenersRoute, { token: a, json: { name: 'Private', screen } });
       const id = (created.body as { id: string }).id;
       for (const method of ['GET', 'PATCH', 'DELETE']) {
-        const answer = await callRoute(screenerRoute, { token: b, method, params: { id }, ...(method === 'PATCH' ? { json: { name: 'Stolen' } } : {}) });
+        const answer = await callRoute(screenerRoute, {
+          token: b,
+          method,
+          params: { id },
+          ...(method === 'PATCH' ? { json: { name: 'Stolen' } } : {}),
+        });
         expect([method, answer.status, answer.body]).toEqual([method, 404, { detail: 'Screener not found.' }]);
       }
       expect((await callRoute(screenersRoute, { token: b })).body).toEqual([]);
@@ -100,27 +119,68 @@ forEachDatabase(
         ['XML', { token: a, body: '<x/>', headers: { 'Content-Type': 'application/xml' } }, 415],
         ['array body', { token: a, json: [1, 2] }, 422],
         ['empty name', { token: a, json: { name: '   ', screen } }, 422],
-        ['unknown metric', { token: a, json: { name: 'x', screen: { rules: [{ kind: 'value', metric: 'revnue', op: '<', value: 1 }] } } }, 422],
+        [
+          'unknown metric',
+          { token: a, json: { name: 'x', screen: { rules: [{ kind: 'value', metric: 'revnue', op: '<', value: 1 }] } } },
+          422,
+        ],
         ['bad expression', { token: a, json: { name: 'x', screen: { rules: [{ kind: 'expr', expr: '(revnue - 1 > 2' }] } } }, 422],
-        ['deep expression', { token: a, json: { name: 'x', screen: { rules: [{ kind: 'expr', expr: `${'('.repeat(200)}price${')'.repeat(200)} > 1` }] } } }, 422],
+        [
+          'deep expression',
+          { token: a, json: { name: 'x', screen: { rules: [{ kind: 'expr', expr: `${'('.repeat(200)}price${')'.repeat(200)} > 1` }] } } },
+          422,
+        ],
         ['wrong version', { token: a, json: { name: 'x', screen: { v: 9 } } }, 422],
-        ['10,000 rules', { token: a, json: { name: 'x', screen: { rules: Array.from({ length: 10_000 }, () => ({ kind: 'value', metric: 'price', op: '>', value: 1 })) } } }, 413],
-        ['600 small rules', { token: a, json: { name: 'x', screen: { rules: Array.from({ length: 600 }, () => ({ kind: 'value', metric: 'price', op: '>', value: 1 })) } } }, 422],
-        ['NaN-ish value', { token: a, json: { name: 'x', screen: { rules: [{ kind: 'value', metric: 'price', op: '>', value: '1e999' }] } } }, 422],
+        [
+          '10,000 rules',
+          {
+            token: a,
+            json: {
+              name: 'x',
+              screen: { rules: Array.from({ length: 10_000 }, () => ({ kind: 'value', metric: 'price', op: '>', value: 1 })) },
+            },
+          },
+          413,
+        ],
+        [
+          '600 small rules',
+          {
+            token: a,
+            json: {
+              name: 'x',
+              screen: { rules: Array.from({ length: 600 }, () => ({ kind: 'value', metric: 'price', op: '>', value: 1 })) },
+            },
+          },
+          422,
+        ],
+        [
+          'NaN-ish value',
+          { token: a, json: { name: 'x', screen: { rules: [{ kind: 'value', metric: 'price', op: '>', value: '1e999' }] } } },
+          422,
+        ],
       ];
       for (const [label, opts, status] of cases) {
         const answer = await callRoute(screenersRoute, opts);
         expect([label, answer.status]).toEqual([label, status]);
         expect(typeof (answer.body as { detail?: unknown }).detail).toBe('string');
       }
-      const unknown = await callRoute(screenersRoute, { token: a, json: { name: 'x', screen: { rules: [{ kind: 'expr', expr: '(revnue_ttm - 1) > 2' }] } } });
+      const unknown = await callRoute(screenersRoute, {
+        token: a,
+        json: { name: 'x', screen: { rules: [{ kind: 'expr', expr: '(revnue_ttm - 1) > 2' }] } },
+      });
       expect((unknown.body as { detail: string }).detail).toBe('Invalid screen: Rule 1: Unknown metric "revnue_ttm" at column 2');
     });
 
     it('runs a screen as of a date and explains one security', async () => {
       const answer = await callRoute(runRoute, { token: a, json: { screen, explain: securities[0].permaticker } });
       expect(answer.status).toBe(200);
-      const body = answer.body as { as_of: string; count: number; universe_count: number; rows: { ticker: string; rank: number; values: Record<string, number | null> }[]; explanation: { permaticker: number; rules: unknown[] } };
+      const body = answer.body as {
+        as_of: string;
+        count: number;
+        universe_count: number;
+        rows: { ticker: string; rank: number; values: Record<string, number | null> }[];
+        explanation: { permaticker: number; rules: unknown[] };
+      };
       expect(body.universe_count).toBeGreaterThan(20);
       expect(body.count).toBeGreaterThan(0);
       expect(body.count).toBeLessThan(body.universe_count);

@@ -55,7 +55,11 @@ forEachDatabase(
     });
 
     it('builds a screen with builder buttons and redirects to the canonical URL', async () => {
-      const r = await callPage(screenerRoute.loader, '/screener?r=price+>+0&add=rank&rank_metric=ret_3m&rank_side=top&rank_pct=50&rank_within=universe&add_metric=&mcap_min=&run=', a.cookie);
+      const r = await callPage(
+        screenerRoute.loader,
+        '/screener?r=price+>+0&add=rank&rank_metric=ret_3m&rank_side=top&rank_pct=50&rank_within=universe&add_metric=&mcap_min=&run=',
+        a.cookie,
+      );
       expect(r.status).toBe(302);
       expect(r.location).toBe('/screener?r=price+%3E+0&r=ret_3m+in+top+50%25+of+universe');
       const page = await callPage(screenerRoute.loader, r.location ?? '', a.cookie);
@@ -66,11 +70,17 @@ forEachDatabase(
     });
 
     it('shows bad rules and unknown parameters as messages, never a 500', async () => {
-      const page = await callPage(screenerRoute.loader, '/screener?r=revnue+<+3&r=(((price&mcap_min=lots&sort=x:y&page=-1&asof=2024-13-45', a.cookie);
+      const page = await callPage(
+        screenerRoute.loader,
+        '/screener?r=revnue+<+3&r=(((price&mcap_min=lots&sort=x:y&page=-1&asof=2024-13-45',
+        a.cookie,
+      );
       expect(page.status).toBe(200);
       const data = page.value as { errors: { message: string }[]; results: null };
       expect(data.results).toBeNull();
-      expect(data.errors.map((e) => e.message)).toEqual(expect.arrayContaining(['Rule 1: Unknown metric "revnue" at column 1', 'As of: "2024-13-45" is not a date (use YYYY-MM-DD).']));
+      expect(data.errors.map((e) => e.message)).toEqual(
+        expect.arrayContaining(['Rule 1: Unknown metric "revnue" at column 1', 'As of: "2024-13-45" is not a date (use YYYY-MM-DD).']),
+      );
       const huge = await callPage(screenerRoute.loader, `/screener?${'r=price+>+1&'.repeat(300)}`, a.cookie);
       expect((huge.value as { errors: { message: string }[] }).errors[0].message).toMatch(/at most 50 rules/);
       const csv = await callPage(csvRoute.loader, '/screener/csv?r=revnue+<+3', a.cookie);
@@ -80,8 +90,14 @@ forEachDatabase(
     it('saves through the prompt, then renames, duplicates, shares and deletes; B gets 404 everywhere', async () => {
       const query = 'r=price+%3E+0&rank=ret_3m%3Adesc';
       const modal = await callPage(screenerRoute.loader, `/screener?${query}&modal=save`, a.cookie);
-      expect((modal.value as { modal: { kind: string; action: string; fields: Record<string, string> } }).modal).toMatchObject({ kind: 'prompt', action: '/screener/manage', fields: { intent: 'create', query } });
-      const saved = await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'create', query, name: 'Trend', cancelled: 'false' } });
+      expect((modal.value as { modal: { kind: string; action: string; fields: Record<string, string> } }).modal).toMatchObject({
+        kind: 'prompt',
+        action: '/screener/manage',
+        fields: { intent: 'create', query },
+      });
+      const saved = await callPage(manageRoute.action, '/screener/manage', a.cookie, {
+        form: { intent: 'create', query, name: 'Trend', cancelled: 'false' },
+      });
       expect(saved.status).toBe(302);
       const [s] = await listScreeners(a.id);
       expect(saved.location).toBe(`/screener?${query}&saved=${s.id}`);
@@ -89,9 +105,13 @@ forEachDatabase(
       expect((opened.value as { saved: { name: string } }).saved).toEqual({ id: s.id, name: 'Trend' });
       expect((await listScreeners(a.id))[0].lastMatchCount).toBe((opened.value as { results: { count: number } }).results.count);
 
-      const cancelled = await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'rename', id: s.id, name: '', cancelled: 'true' } });
+      const cancelled = await callPage(manageRoute.action, '/screener/manage', a.cookie, {
+        form: { intent: 'rename', id: s.id, name: '', cancelled: 'true' },
+      });
       expect(cancelled.status).toBe(302);
-      await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'rename', id: s.id, name: 'Trend 2', cancelled: 'false' } });
+      await callPage(manageRoute.action, '/screener/manage', a.cookie, {
+        form: { intent: 'rename', id: s.id, name: 'Trend 2', cancelled: 'false' },
+      });
       await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'duplicate', id: s.id } });
       await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'share', id: s.id } });
       const names = (await listScreeners(a.id)).map((x) => x.name).sort();
@@ -110,22 +130,34 @@ forEachDatabase(
         { intent: 'share', id: s.id },
         { intent: 'update', id: s.id, query: 'r=price+%3E+1' },
       ]) {
-        expect([form.intent, (await callPage(manageRoute.action, '/screener/manage', b.cookie, { form })).status]).toEqual([form.intent, 404]);
+        expect([form.intent, (await callPage(manageRoute.action, '/screener/manage', b.cookie, { form })).status]).toEqual([
+          form.intent,
+          404,
+        ]);
       }
       expect(((await callPage(manageRoute.loader, '/screener/manage', b.cookie)).value as { screeners: unknown[] }).screeners).toEqual([]);
       const bOpens = await callPage(screenerRoute.loader, `/screener?${query}&saved=${s.id}`, b.cookie);
       expect((bOpens.value as { saved: unknown }).saved).toBeNull();
 
       // "Save changes" on an opened screen replaces its rules (and forgets the old run count).
-      const updated = await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'update', id: s.id, query: 'r=price+%3E+1' } });
+      const updated = await callPage(manageRoute.action, '/screener/manage', a.cookie, {
+        form: { intent: 'update', id: s.id, query: 'r=price+%3E+1' },
+      });
       expect(updated.location).toBe(`/screener?r=price+%3E+1&saved=${s.id}`);
-      expect((await listScreeners(a.id)).find((x) => x.id === s.id)).toMatchObject({ lastMatchCount: null, screen: { rules: [{ kind: 'value', metric: 'price', op: '>', value: 1 }] } });
+      expect((await listScreeners(a.id)).find((x) => x.id === s.id)).toMatchObject({
+        lastMatchCount: null,
+        screen: { rules: [{ kind: 'value', metric: 'price', op: '>', value: 1 }] },
+      });
 
       // A deletes through the confirm modal's form.
-      const notConfirmed = await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'delete', id: s.id, confirmed: 'false', cancelled: 'true' } });
+      const notConfirmed = await callPage(manageRoute.action, '/screener/manage', a.cookie, {
+        form: { intent: 'delete', id: s.id, confirmed: 'false', cancelled: 'true' },
+      });
       expect(notConfirmed.status).toBe(302);
       expect(await listScreeners(a.id)).toHaveLength(2);
-      await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'delete', id: s.id, confirmed: 'true', cancelled: 'false' } });
+      await callPage(manageRoute.action, '/screener/manage', a.cookie, {
+        form: { intent: 'delete', id: s.id, confirmed: 'true', cancelled: 'false' },
+      });
       expect((await listScreeners(a.id)).map((x) => x.name)).toEqual(['Trend 2 (copy)']);
     });
 
@@ -141,22 +173,32 @@ forEachDatabase(
 
     it('watchlists by form: add from results, note, column, sort, CSV; B gets 404', async () => {
       const perm = securities[0].permaticker;
-      const added = await callPage(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'add', permaticker: String(perm), redirect_to: '/screener?r=price+%3E+0' } });
+      const added = await callPage(watchlistRoute.action, '/watchlist', a.cookie, {
+        form: { intent: 'add', permaticker: String(perm), redirect_to: '/screener?r=price+%3E+0' },
+      });
       expect([added.status, added.location]).toEqual([302, '/screener?r=price+%3E+0']);
-      await callPage(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'add', security: securities[1].ticker.toLowerCase() } });
+      await callPage(watchlistRoute.action, '/watchlist', a.cookie, {
+        form: { intent: 'add', security: securities[1].ticker.toLowerCase() },
+      });
       const [list] = await listWatchlists(a.id);
       expect((await listItems(a.id, list.id)).map((i) => i.permaticker).sort()).toEqual([perm, securities[1].permaticker].sort());
-      await callPage(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'note', list: list.id, permaticker: String(perm), note: 'buy below 50' } });
+      await callPage(watchlistRoute.action, '/watchlist', a.cookie, {
+        form: { intent: 'note', list: list.id, permaticker: String(perm), note: 'buy below 50' },
+      });
       await callPage(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'add-column', list: list.id, column: 'rsi14' } });
       await callPage(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'sort', list: list.id, key: 'price', dir: 'desc' } });
-      const page = (await callPage(watchlistRoute.loader, `/watchlist?list=${list.id}`, a.cookie)).value as { view: { watchlist: { columns: string[]; sort: unknown }; rows: { permaticker: number; note: string | null }[] } };
+      const page = (await callPage(watchlistRoute.loader, `/watchlist?list=${list.id}`, a.cookie)).value as {
+        view: { watchlist: { columns: string[]; sort: unknown }; rows: { permaticker: number; note: string | null }[] };
+      };
       expect(page.view.watchlist.columns).toContain('rsi14');
       expect(page.view.watchlist.sort).toEqual({ key: 'price', dir: 'desc' });
       expect(page.view.rows.find((r) => r.permaticker === perm)?.note).toBe('buy below 50');
       const csv = await callPage(watchlistCsvRoute.loader, `/watchlist/csv?list=${list.id}`, a.cookie);
       expect(csv.text).toContain('buy below 50');
       expect(csv.text.split('\r\n')[0]).toContain('RSI (14 days)');
-      const unknownTicker = await callPage(watchlistRoute.action, '/watchlist', a.cookie, { form: { intent: 'add', security: 'NOPE', list: list.id } });
+      const unknownTicker = await callPage(watchlistRoute.action, '/watchlist', a.cookie, {
+        form: { intent: 'add', security: 'NOPE', list: list.id },
+      });
       expect(unknownTicker.status).toBe(302);
 
       expect((await callPage(watchlistRoute.loader, `/watchlist?list=${list.id}`, b.cookie)).status).toBe(404);

@@ -28,7 +28,10 @@ forEachDatabase('user:create CLI', (target) => {
   const env = () => ({ DATA_DIR: target.dataDir, DATABASE_URL: process.env.DATABASE_URL });
 
   it('creates a superuser with access, and refuses the same e-mail again', async () => {
-    const ok = await cli(['--email', 'Root@Example.com', '--password', 'root password', '--name', 'Root User', '--superuser', '--access'], env());
+    const ok = await cli(
+      ['--email', 'Root@Example.com', '--password', 'root password', '--name', 'Root User', '--superuser', '--access'],
+      env(),
+    );
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/^Created user root@example\.com \(.+\), superuser, has access\.$/m);

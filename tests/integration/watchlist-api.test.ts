@@ -33,7 +33,10 @@ forEachDatabase('watchlist API', () => {
     expect(first).toHaveLength(1);
     expect(first[0]).toMatchObject({ name: 'My watchlist', is_default: true, item_count: 0 });
     expect((await callRoute(watchlistsRoute, { token: a })).body).toEqual(first);
-    const created = await callRoute(watchlistsRoute, { token: a, json: { name: 'Energy ideas', columns: ['dividend_yield', 'pe_ttm', 'pe_ttm'] } });
+    const created = await callRoute(watchlistsRoute, {
+      token: a,
+      json: { name: 'Energy ideas', columns: ['dividend_yield', 'pe_ttm', 'pe_ttm'] },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Energy ideas', is_default: false, columns: ['dividend_yield', 'pe_ttm'] });
     const lists = (await callRoute(watchlistsRoute, { token: a })).body as List[];
@@ -48,18 +51,32 @@ forEachDatabase('watchlist API', () => {
     const again = await callRoute(itemsRoute, { token: a, params: { id }, json: { permaticker: 101 } });
     expect([again.status, (again.body as { note: string }).note]).toEqual([200, 'cheap']);
     await callRoute(itemsRoute, { token: a, params: { id }, json: { permaticker: 102 } });
-    const note = await callRoute(itemRoute, { token: a, method: 'PATCH', params: { id, permaticker: '102' }, json: { note: '  watch margins ' } });
+    const note = await callRoute(itemRoute, {
+      token: a,
+      method: 'PATCH',
+      params: { id, permaticker: '102' },
+      json: { note: '  watch margins ' },
+    });
     expect(note.body).toMatchObject({ permaticker: 102, note: 'watch margins' });
     const items = (await callRoute(itemsRoute, { token: a, params: { id } })).body as { permaticker: number; note: string | null }[];
     expect(items.map((i) => [i.permaticker, i.note])).toEqual([
       [101, 'cheap'],
       [102, 'watch margins'],
     ]);
-    const patched = await callRoute(watchlistRoute, { token: a, method: 'PATCH', params: { id }, json: { name: 'Main', columns: ['roe', 'price'], sort: { key: 'roe', dir: 'desc' } } });
+    const patched = await callRoute(watchlistRoute, {
+      token: a,
+      method: 'PATCH',
+      params: { id },
+      json: { name: 'Main', columns: ['roe', 'price'], sort: { key: 'roe', dir: 'desc' } },
+    });
     expect(patched.body).toMatchObject({ name: 'Main', columns: ['roe', 'price'], sort: { key: 'roe', dir: 'desc' }, item_count: 2 });
     const view = await callRoute(watchlistRoute, { token: a, params: { id } });
     expect(view.status).toBe(200);
-    expect((view.body as { rows: { permaticker: number; note: string | null; values: Record<string, unknown> }[] }).rows.map((r) => Object.keys(r.values))).toEqual([
+    expect(
+      (view.body as { rows: { permaticker: number; note: string | null; values: Record<string, unknown> }[] }).rows.map((r) =>
+        Object.keys(r.values),
+      ),
+    ).toEqual([
       ['roe', 'price'],
       ['roe', 'price'],
     ]);
@@ -82,12 +99,18 @@ forEachDatabase('watchlist API', () => {
     ];
     for (const [label, route, opts] of calls) {
       const answer = await callRoute(route, { ...opts, token: b });
-      expect([label, answer.status, answer.body]).toEqual([label, 404, { detail: expect.stringMatching(/not found|not on the watchlist/) }]);
+      expect([label, answer.status, answer.body]).toEqual([
+        label,
+        404,
+        { detail: expect.stringMatching(/not found|not on the watchlist/) },
+      ]);
     }
     const bLists = (await callRoute(watchlistsRoute, { token: b })).body as List[];
     expect(bLists.map((l) => l.id)).not.toContain(id);
     await expect(setItemNote('nobody', id, 555, 'x')).rejects.toMatchObject({ status: 404 });
-    expect((await callRoute(itemsRoute, { token: a, params: { id } })).body).toEqual(expect.arrayContaining([expect.objectContaining({ permaticker: 555 })]));
+    expect((await callRoute(itemsRoute, { token: a, params: { id } })).body).toEqual(
+      expect.arrayContaining([expect.objectContaining({ permaticker: 555 })]),
+    );
   });
 
   it('answers hostile input with 4xx and a detail', async () => {
@@ -96,7 +119,12 @@ forEachDatabase('watchlist API', () => {
       ['no token', watchlistsRoute, {}, 401],
       ['guest', watchlistsRoute, { token: issueGuestToken().access_token }, 403],
       ['unknown column', watchlistsRoute, { token: a, json: { name: 'x', columns: ['revnue'] } }, 422],
-      ['too many columns', watchlistsRoute, { token: a, json: { name: 'x', columns: Array.from({ length: MAX_WATCHLIST_COLUMNS + 1 }, () => 'price') } }, 422],
+      [
+        'too many columns',
+        watchlistsRoute,
+        { token: a, json: { name: 'x', columns: Array.from({ length: MAX_WATCHLIST_COLUMNS + 1 }, () => 'price') } },
+        422,
+      ],
       ['long name', watchlistsRoute, { token: a, json: { name: 'n'.repeat(101) } }, 422],
       ['extra field', watchlistsRoute, { token: a, json: { name: 'x', owner: 'b' } }, 422],
       ['bad sort', watchlistRoute, { token: a, method: 'PATCH', params: { id }, json: { sort: { key: 'password', dir: 'asc' } } }, 422],
@@ -124,7 +152,16 @@ forEachDatabase('watchlist API', () => {
     await deleteAccount(aId);
     const db = await getDb();
     expect(await db.selectFrom('watchlists').select('id').where('user_id', '=', aId).execute()).toEqual([]);
-    expect(await db.selectFrom('watchlist_items').select('permaticker').where('watchlist_id', 'in', after.map((l) => l.id)).execute()).toEqual([]);
+    expect(
+      await db
+        .selectFrom('watchlist_items')
+        .select('permaticker')
+        .where(
+          'watchlist_id',
+          'in',
+          after.map((l) => l.id),
+        )
+        .execute(),
+    ).toEqual([]);
   });
 });
-

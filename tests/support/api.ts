@@ -85,7 +85,12 @@ export type PageOutcome = { status: number; location: string | null; value: unkn
  * Origin), and unwraps what Remix would send: a Response (redirects, resource routes), data()
  * with its status, a thrown Response (404 pages), or plain loader data.
  */
-export async function callPage(fn: unknown, path: string, cookie: string, init: { form?: Record<string, string>; params?: Record<string, string> } = {}): Promise<PageOutcome> {
+export async function callPage(
+  fn: unknown,
+  path: string,
+  cookie: string,
+  init: { form?: Record<string, string>; params?: Record<string, string> } = {},
+): Promise<PageOutcome> {
   const headers = new Headers({ Cookie: cookie });
   let body: string | undefined;
   if (init.form) {
@@ -96,12 +101,26 @@ export async function callPage(fn: unknown, path: string, cookie: string, init: 
   const request = new Request(`http://localhost${path}`, { method: init.form ? 'POST' : 'GET', headers, body });
   try {
     const value = await (fn as RouteFn)({ request, params: init.params ?? {}, context: {} });
-    if (value instanceof Response) return { status: value.status, location: value.headers.get('Location'), value: null, text: await value.text(), headers: value.headers };
+    if (value instanceof Response)
+      return {
+        status: value.status,
+        location: value.headers.get('Location'),
+        value: null,
+        text: await value.text(),
+        headers: value.headers,
+      };
     const wrapped = value as unknown as { type?: string; data?: unknown; init?: { status?: number } | null };
-    if (wrapped && wrapped.type === 'DataWithResponseInit') return { status: wrapped.init?.status ?? 200, location: null, value: wrapped.data, text: '', headers: null };
+    if (wrapped && wrapped.type === 'DataWithResponseInit')
+      return { status: wrapped.init?.status ?? 200, location: null, value: wrapped.data, text: '', headers: null };
     return { status: 200, location: null, value, text: '', headers: null };
   } catch (thrown) {
     if (!(thrown instanceof Response)) throw thrown;
-    return { status: thrown.status, location: thrown.headers.get('Location'), value: null, text: await thrown.text(), headers: thrown.headers };
+    return {
+      status: thrown.status,
+      location: thrown.headers.get('Location'),
+      value: null,
+      text: await thrown.text(),
+      headers: thrown.headers,
+    };
   }
 }

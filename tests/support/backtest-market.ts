@@ -19,7 +19,9 @@ export function testMarket(options = { companies: 60, years: 5, seed: 7 }): Test
   return {
     file,
     build: async () => {
-      await loadDemoUniverse(file, options, silentProgress, { beforePublish: (work) => buildSnapshots({ marketDb: work, progress: silentProgress }) });
+      await loadDemoUniverse(file, options, silentProgress, {
+        beforePublish: (work) => buildSnapshots({ marketDb: work, progress: silentProgress }),
+      });
     },
     remove: () => {
       closeMarketReader();

@@ -16,7 +16,10 @@ export function resetProviderPerRun(sim: () => LemonSqueezySimulator): void {
   beforeAll(() => sim().reset());
 }
 
-export function useLemonSqueezy(options: SimulatorOptions & { configured?: string[] } = {}): { sim: () => LemonSqueezySimulator; env: Record<string, string | undefined> } {
+export function useLemonSqueezy(options: SimulatorOptions & { configured?: string[] } = {}): {
+  sim: () => LemonSqueezySimulator;
+  env: Record<string, string | undefined>;
+} {
   let sim: LemonSqueezySimulator | undefined;
   // Filled before the suites' own beforeAll hooks read it (file-level hooks run first).
   const env: Record<string, string | undefined> = {};

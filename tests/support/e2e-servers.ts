@@ -31,7 +31,14 @@ const oidc = await startOidcProvider({
   ],
 });
 
-const view = (m: Received) => ({ to: m.to, from: m.from, subject: m.subject, text: m.text, html: m.html ?? null, receivedAt: m.receivedAt });
+const view = (m: Received) => ({
+  to: m.to,
+  from: m.from,
+  subject: m.subject,
+  text: m.text,
+  html: m.html ?? null,
+  receivedAt: m.receivedAt,
+});
 
 function send(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });

@@ -50,7 +50,13 @@ export type LemonSqueezySimulator = {
   close(): Promise<void>;
 };
 
-export type SubscriptionResourceJson = { type: 'subscriptions'; id: string; attributes: SubscriptionAttributes; relationships: Record<string, unknown>; links: { self: string } };
+export type SubscriptionResourceJson = {
+  type: 'subscriptions';
+  id: string;
+  attributes: SubscriptionAttributes;
+  relationships: Record<string, unknown>;
+  links: { self: string };
+};
 
 export type SimulatorOptions = { apiKey?: string; storeId?: string; currency?: string; variants?: Record<string, VariantAttributes> };
 
@@ -59,7 +65,11 @@ function errorDocument(status: number, title: string, detail: string) {
 }
 
 /** A subscription's attributes with every documented field, as the provider fills them. */
-export function subscriptionAttributes(origin: string, id: string, over: Partial<SubscriptionAttributes> & { store_id: number; variant_id: number }): SubscriptionAttributes {
+export function subscriptionAttributes(
+  origin: string,
+  id: string,
+  over: Partial<SubscriptionAttributes> & { store_id: number; variant_id: number },
+): SubscriptionAttributes {
   const now = new Date().toISOString().replace('Z', '000Z');
   return {
     customer_id: 9000 + Number(id),
@@ -78,7 +88,15 @@ export function subscriptionAttributes(origin: string, id: string, over: Partial
     cancelled: false,
     trial_ends_at: null,
     billing_anchor: 12,
-    first_subscription_item: { id: Number(id), subscription_id: Number(id), price_id: 1, quantity: 1, is_usage_based: false, created_at: now, updated_at: now },
+    first_subscription_item: {
+      id: Number(id),
+      subscription_id: Number(id),
+      price_id: 1,
+      quantity: 1,
+      is_usage_based: false,
+      created_at: now,
+      updated_at: now,
+    },
     urls: {
       update_payment_method: `${origin}/subscription/${id}/payment-details?expires=1&signature=abc`,
       customer_portal: `${origin}/billing?expires=1&user=${id}&signature=def`,
@@ -94,7 +112,15 @@ export function subscriptionAttributes(origin: string, id: string, over: Partial
 
 /** The body of a webhook delivery, exactly as it is signed and sent. */
 export function webhookBody(eventName: string, data: unknown, customData?: Record<string, unknown>): string {
-  return JSON.stringify({ meta: { event_name: eventName, ...(customData ? { custom_data: customData } : {}), test_mode: true, webhook_id: 'b5b7d2e1-0c2a-4c7e-9a3f-3f1c2b0f9a11' }, data });
+  return JSON.stringify({
+    meta: {
+      event_name: eventName,
+      ...(customData ? { custom_data: customData } : {}),
+      test_mode: true,
+      webhook_id: 'b5b7d2e1-0c2a-4c7e-9a3f-3f1c2b0f9a11',
+    },
+    data,
+  });
 }
 
 export function signWebhook(body: string | Buffer, secret: string): string {
@@ -117,7 +143,11 @@ export async function startLemonSqueezySimulator(options: SimulatorOptions = {})
   const apiKey = options.apiKey ?? 'test-api-key-' + randomUUID();
   const storeId = options.storeId ?? '4242';
   const currency = options.currency ?? 'USD';
-  const variants = new Map(Object.entries(options.variants ?? { '101': { name: 'Monthly', price: 900, interval: 'month', interval_count: 1, is_subscription: true } }));
+  const variants = new Map(
+    Object.entries(
+      options.variants ?? { '101': { name: 'Monthly', price: 900, interval: 'month', interval_count: 1, is_subscription: true } },
+    ),
+  );
   const subscriptions = new Map<string, SubscriptionAttributes>();
   const checkouts: LemonSqueezySimulator['checkouts'] = [];
   const requests: RecordedRequest[] = [];
@@ -131,7 +161,10 @@ export async function startLemonSqueezySimulator(options: SimulatorOptions = {})
       type: 'subscriptions',
       id,
       attributes,
-      relationships: { store: { links: { related: `${origin}/v1/subscriptions/${id}/store` } }, variant: { links: { related: `${origin}/v1/subscriptions/${id}/variant` } } },
+      relationships: {
+        store: { links: { related: `${origin}/v1/subscriptions/${id}/store` } },
+        variant: { links: { related: `${origin}/v1/subscriptions/${id}/variant` } },
+      },
       links: { self: `${origin}/v1/subscriptions/${id}` },
     };
   };
@@ -156,7 +189,12 @@ export async function startLemonSqueezySimulator(options: SimulatorOptions = {})
     // Browser-facing pages: the overlay script and the hosted checkout / portal.
     if (path === '/js/lemon.js') return send(res, 200, LEMON_JS, 'text/javascript');
     if (path.startsWith('/checkout/custom/') || path.startsWith('/billing')) {
-      return send(res, 200, `<!doctype html><html lang="en"><title>Lemon Squeezy</title><h1>${path.startsWith('/billing') ? 'Customer portal' : 'Checkout'}</h1></html>`, 'text/html');
+      return send(
+        res,
+        200,
+        `<!doctype html><html lang="en"><title>Lemon Squeezy</title><h1>${path.startsWith('/billing') ? 'Customer portal' : 'Checkout'}</h1></html>`,
+        'text/html',
+      );
     }
 
     requests.push({ method, path: path + url.search, headers: req.headers, body });
@@ -166,7 +204,8 @@ export async function startLemonSqueezySimulator(options: SimulatorOptions = {})
       return send(res, failure.status, errorDocument(failure.status, 'Simulated failure', `Simulated ${failure.status}.`));
     }
     if (req.headers.authorization !== `Bearer ${apiKey}`) return send(res, 401, errorDocument(401, 'Unauthorized', 'Unauthenticated.'));
-    if (!(req.headers.accept ?? '').includes(JSON_API)) return send(res, 406, errorDocument(406, 'Not Acceptable', `Send Accept: ${JSON_API}.`));
+    if (!(req.headers.accept ?? '').includes(JSON_API))
+      return send(res, 406, errorDocument(406, 'Not Acceptable', `Send Accept: ${JSON_API}.`));
     if (method === 'POST' && !(req.headers['content-type'] ?? '').startsWith(JSON_API)) {
       return send(res, 415, errorDocument(415, 'Unsupported Media Type', `Send Content-Type: ${JSON_API}.`));
     }
@@ -174,12 +213,24 @@ export async function startLemonSqueezySimulator(options: SimulatorOptions = {})
     let m: RegExpExecArray | null;
     if (method === 'GET' && (m = /^\/v1\/stores\/(\d+)$/.exec(path))) {
       if (m[1] !== storeId) return send(res, 404, errorDocument(404, 'Not Found', 'Not Found'));
-      return send(res, 200, { jsonapi: { version: '1.0' }, links: { self: `${origin}${path}` }, data: { type: 'stores', id: storeId, attributes: { name: 'Quarry Store', slug: 'quarry', currency, country: 'US' } } });
+      return send(res, 200, {
+        jsonapi: { version: '1.0' },
+        links: { self: `${origin}${path}` },
+        data: { type: 'stores', id: storeId, attributes: { name: 'Quarry Store', slug: 'quarry', currency, country: 'US' } },
+      });
     }
     if (method === 'GET' && (m = /^\/v1\/variants\/(\d+)$/.exec(path))) {
       const v = variants.get(m[1]);
       if (!v) return send(res, 404, errorDocument(404, 'Not Found', 'Not Found'));
-      return send(res, 200, { jsonapi: { version: '1.0' }, links: { self: `${origin}${path}` }, data: { type: 'variants', id: m[1], attributes: { product_id: 500, slug: 'v' + m[1], description: '', status: 'published', sort: 1, ...v } } });
+      return send(res, 200, {
+        jsonapi: { version: '1.0' },
+        links: { self: `${origin}${path}` },
+        data: {
+          type: 'variants',
+          id: m[1],
+          attributes: { product_id: 500, slug: 'v' + m[1], description: '', status: 'published', sort: 1, ...v },
+        },
+      });
     }
     if (method === 'GET' && (m = /^\/v1\/subscriptions\/(\d+)$/.exec(path))) {
       if (!subscriptions.has(m[1])) return send(res, 404, errorDocument(404, 'Not Found', 'Not Found'));
@@ -189,24 +240,46 @@ export async function startLemonSqueezySimulator(options: SimulatorOptions = {})
       const store = url.searchParams.get('filter[store_id]');
       const size = Math.min(100, Math.max(1, Number(url.searchParams.get('page[size]') ?? '10')));
       const page = Math.max(1, Number(url.searchParams.get('page[number]') ?? '1'));
-      const all = [...subscriptions.keys()].filter((id) => store === null || String(subscriptions.get(id)!.store_id) === store).sort((a, b) => Number(a) - Number(b));
+      const all = [...subscriptions.keys()]
+        .filter((id) => store === null || String(subscriptions.get(id)!.store_id) === store)
+        .sort((a, b) => Number(a) - Number(b));
       const lastPage = Math.max(1, Math.ceil(all.length / size));
       const slice = all.slice((page - 1) * size, page * size);
       const link = (n: number) => `${origin}/v1/subscriptions?page[number]=${n}&page[size]=${size}`;
       return send(res, 200, {
         jsonapi: { version: '1.0' },
-        meta: { page: { currentPage: page, from: slice.length ? (page - 1) * size + 1 : null, lastPage, perPage: size, to: slice.length ? (page - 1) * size + slice.length : null, total: all.length } },
+        meta: {
+          page: {
+            currentPage: page,
+            from: slice.length ? (page - 1) * size + 1 : null,
+            lastPage,
+            perPage: size,
+            to: slice.length ? (page - 1) * size + slice.length : null,
+            total: all.length,
+          },
+        },
         links: { first: link(1), last: link(lastPage), ...(page < lastPage ? { next: link(page + 1) } : {}) },
         data: slice.map(resource),
       });
     }
     if (method === 'POST' && path === '/v1/checkouts') {
-      const data = (body as { data?: { type?: string; attributes?: Record<string, unknown>; relationships?: Record<string, { data?: { type?: string; id?: string } }> } })?.data;
+      const data = (
+        body as {
+          data?: {
+            type?: string;
+            attributes?: Record<string, unknown>;
+            relationships?: Record<string, { data?: { type?: string; id?: string } }>;
+          };
+        }
+      )?.data;
       const store = data?.relationships?.store?.data;
       const variant = data?.relationships?.variant?.data;
-      if (data?.type !== 'checkouts') return send(res, 422, errorDocument(422, 'Unprocessable Entity', 'The data.type field must be checkouts.'));
-      if (store?.type !== 'stores' || store.id !== storeId) return send(res, 422, errorDocument(422, 'Unprocessable Entity', 'The store is invalid.'));
-      if (variant?.type !== 'variants' || !variant.id || !variants.has(variant.id)) return send(res, 422, errorDocument(422, 'Unprocessable Entity', 'The variant is invalid.'));
+      if (data?.type !== 'checkouts')
+        return send(res, 422, errorDocument(422, 'Unprocessable Entity', 'The data.type field must be checkouts.'));
+      if (store?.type !== 'stores' || store.id !== storeId)
+        return send(res, 422, errorDocument(422, 'Unprocessable Entity', 'The store is invalid.'));
+      if (variant?.type !== 'variants' || !variant.id || !variants.has(variant.id))
+        return send(res, 422, errorDocument(422, 'Unprocessable Entity', 'The variant is invalid.'));
       const id = randomUUID();
       const checkoutUrl = `${origin}/checkout/custom/${id}?signature=${createHmac('sha256', apiKey).update(id).digest('hex')}`;
       checkouts.push({ id, url: checkoutUrl, body });
@@ -217,7 +290,17 @@ export async function startLemonSqueezySimulator(options: SimulatorOptions = {})
         data: {
           type: 'checkouts',
           id,
-          attributes: { store_id: Number(storeId), variant_id: Number(variant.id), custom_price: null, ...(data.attributes ?? {}), expires_at: null, created_at: now, updated_at: now, test_mode: true, url: checkoutUrl },
+          attributes: {
+            store_id: Number(storeId),
+            variant_id: Number(variant.id),
+            custom_price: null,
+            ...(data.attributes ?? {}),
+            expires_at: null,
+            created_at: now,
+            updated_at: now,
+            test_mode: true,
+            url: checkoutUrl,
+          },
           relationships: {},
           links: { self: `${origin}/v1/checkouts/${id}` },
         },
@@ -246,7 +329,8 @@ export async function startLemonSqueezySimulator(options: SimulatorOptions = {})
     },
     putSubscription(id, attributes) {
       const previous = subscriptions.get(id);
-      const base = previous ?? subscriptionAttributes(origin, id, { store_id: Number(storeId), variant_id: Number([...variants.keys()][0]) });
+      const base =
+        previous ?? subscriptionAttributes(origin, id, { store_id: Number(storeId), variant_id: Number([...variants.keys()][0]) });
       subscriptions.set(id, { ...base, ...attributes });
       return resource(id);
     },

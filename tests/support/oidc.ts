@@ -38,11 +38,7 @@ export function claimsForLogin(login: string): { sub: string; email: string; ema
   return { sub, email, email_verified: true, name };
 }
 
-export async function startOidcProvider(options: {
-  port: number;
-  host?: string;
-  clients: TestOidcClient[];
-}): Promise<TestOidcProvider> {
+export async function startOidcProvider(options: { port: number; host?: string; clients: TestOidcClient[] }): Promise<TestOidcProvider> {
   const host = options.host ?? '127.0.0.1';
   const issuer = `http://${host}:${options.port}`;
   const provider = new Provider(issuer, {

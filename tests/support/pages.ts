@@ -39,7 +39,14 @@ function unwrap(value: unknown): { status: number; value: unknown; headers?: Hea
 export async function callPage(
   fn: unknown,
   path: string,
-  init: { cookie?: string; form?: Record<string, string>; body?: BodyInit; headers?: Record<string, string>; params?: Record<string, string>; method?: string } = {},
+  init: {
+    cookie?: string;
+    form?: Record<string, string>;
+    body?: BodyInit;
+    headers?: Record<string, string>;
+    params?: Record<string, string>;
+    method?: string;
+  } = {},
 ): Promise<PageOutcome> {
   const headers = new Headers(init.headers);
   if (init.cookie) headers.set('Cookie', init.cookie);

@@ -20,8 +20,14 @@ async function onAdminConnection<T>(databaseUrl: string, run: (client: pg.Client
   }
 }
 
-export async function createPostgresSchema(databaseUrl: string, prefix = 'test'): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
-  const schema = `${prefix.replace(/[^a-z0-9_]/gi, '_').toLowerCase().slice(0, 30)}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+export async function createPostgresSchema(
+  databaseUrl: string,
+  prefix = 'test',
+): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
+  const schema = `${prefix
+    .replace(/[^a-z0-9_]/gi, '_')
+    .toLowerCase()
+    .slice(0, 30)}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   await onAdminConnection(databaseUrl, (c) => c.query(`CREATE SCHEMA "${schema}"`));
   return {
     url: withSearchPath(databaseUrl, schema),

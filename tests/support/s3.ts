@@ -64,23 +64,37 @@ function canonicalQuery(search: string): string {
 function verifySignature(req: IncomingMessage, body: Buffer, sim: { region: string; accessKeyId: string; secretAccessKey: string }): void {
   const auth = req.headers.authorization;
   if (!auth) throw new S3Failure(403, 'AccessDenied', 'Access Denied');
-  const m = /^AWS4-HMAC-SHA256 Credential=([^/,\s]+)\/(\d{8})\/([^/,\s]+)\/s3\/aws4_request,\s*SignedHeaders=([a-z0-9;-]+),\s*Signature=([0-9a-f]{64})$/.exec(auth);
+  const m =
+    /^AWS4-HMAC-SHA256 Credential=([^/,\s]+)\/(\d{8})\/([^/,\s]+)\/s3\/aws4_request,\s*SignedHeaders=([a-z0-9;-]+),\s*Signature=([0-9a-f]{64})$/.exec(
+      auth,
+    );
   if (!m) throw new S3Failure(400, 'AuthorizationHeaderMalformed', 'The authorization header is malformed.');
   const [, accessKeyId, scopeDate, region, signedHeaderList, signature] = m;
-  if (accessKeyId !== sim.accessKeyId) throw new S3Failure(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.');
-  if (region !== sim.region) throw new S3Failure(400, 'AuthorizationHeaderMalformed', `The authorization header is malformed; the region '${region}' is wrong; expecting '${sim.region}'`);
+  if (accessKeyId !== sim.accessKeyId)
+    throw new S3Failure(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.');
+  if (region !== sim.region)
+    throw new S3Failure(
+      400,
+      'AuthorizationHeaderMalformed',
+      `The authorization header is malformed; the region '${region}' is wrong; expecting '${sim.region}'`,
+    );
   const amzDate = String(req.headers['x-amz-date'] ?? '');
   const d = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(amzDate);
-  if (!d || `${d[1]}${d[2]}${d[3]}` !== scopeDate) throw new S3Failure(403, 'AccessDenied', 'X-Amz-Date is missing or does not match the credential scope.');
+  if (!d || `${d[1]}${d[2]}${d[3]}` !== scopeDate)
+    throw new S3Failure(403, 'AccessDenied', 'X-Amz-Date is missing or does not match the credential scope.');
   const when = Date.UTC(+d[1], +d[2] - 1, +d[3], +d[4], +d[5], +d[6]);
-  if (Math.abs(Date.now() - when) > MAX_SKEW_MS) throw new S3Failure(403, 'RequestTimeTooSkewed', 'The difference between the request time and the current time is too large.');
+  if (Math.abs(Date.now() - when) > MAX_SKEW_MS)
+    throw new S3Failure(403, 'RequestTimeTooSkewed', 'The difference between the request time and the current time is too large.');
   const signedHeaders = signedHeaderList.split(';');
-  if (!signedHeaders.includes('host') || !signedHeaders.includes('x-amz-date')) throw new S3Failure(403, 'AccessDenied', 'host and x-amz-date must be signed.');
+  if (!signedHeaders.includes('host') || !signedHeaders.includes('x-amz-date'))
+    throw new S3Failure(403, 'AccessDenied', 'host and x-amz-date must be signed.');
   const payloadHash = String(req.headers['x-amz-content-sha256'] ?? '');
   if (!payloadHash) throw new S3Failure(400, 'InvalidRequest', 'Missing required header for this request: x-amz-content-sha256');
   if (payloadHash !== 'UNSIGNED-PAYLOAD') {
-    if (!/^[0-9a-f]{64}$/.test(payloadHash)) throw new S3Failure(400, 'InvalidArgument', 'x-amz-content-sha256 must be UNSIGNED-PAYLOAD or a SHA-256 value.');
-    if (payloadHash !== sha256Hex(body)) throw new S3Failure(400, 'XAmzContentSHA256Mismatch', "The provided 'x-amz-content-sha256' header does not match what was computed.");
+    if (!/^[0-9a-f]{64}$/.test(payloadHash))
+      throw new S3Failure(400, 'InvalidArgument', 'x-amz-content-sha256 must be UNSIGNED-PAYLOAD or a SHA-256 value.');
+    if (payloadHash !== sha256Hex(body))
+      throw new S3Failure(400, 'XAmzContentSHA256Mismatch', "The provided 'x-amz-content-sha256' header does not match what was computed.");
   }
   const url = new URL(req.url ?? '/', 'http://store');
   const canonicalHeaders = signedHeaders
@@ -92,13 +106,19 @@ function verifySignature(req: IncomingMessage, body: Buffer, sim: { region: stri
     })
     .join('');
   // S3 signs the path as sent (each segment encoded once, no normalising).
-  const canonicalRequest = [req.method, url.pathname, canonicalQuery(url.search), canonicalHeaders, signedHeaderList, payloadHash].join('\n');
+  const canonicalRequest = [req.method, url.pathname, canonicalQuery(url.search), canonicalHeaders, signedHeaderList, payloadHash].join(
+    '\n',
+  );
   const scope = `${scopeDate}/${region}/s3/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
   const key = hmac(hmac(hmac(hmac(`AWS4${sim.secretAccessKey}`, scopeDate), region), 's3'), 'aws4_request');
   const expected = hmac(key, stringToSign);
   if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) {
-    throw new S3Failure(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.');
+    throw new S3Failure(
+      403,
+      'SignatureDoesNotMatch',
+      'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+    );
   }
 }
 

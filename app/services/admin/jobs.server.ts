@@ -34,7 +34,12 @@ async function jobsWhere(d: DB, statuses: JobStatus[], order: 'asc' | 'desc', li
     .orderBy('jobs.id', order)
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ ...r, progress: Number(r.progress), attempts: Number(r.attempts), cancel_requested: r.cancel_requested === 1 }));
+  return rows.map((r) => ({
+    ...r,
+    progress: Number(r.progress),
+    attempts: Number(r.attempts),
+    cancel_requested: r.cancel_requested === 1,
+  }));
 }
 
 export async function listAdminJobs(db?: DB): Promise<AdminJobGroups> {

@@ -8,12 +8,7 @@ import { getAdminUser, listUsers } from './users.server';
 
 export async function adminOverview(actorId: string, query: AdminQuery) {
   await assertActiveSuperuser(actorId);
-  const [users, jobs, audit, data] = await Promise.all([
-    listUsers(query),
-    listAdminJobs(),
-    listAudit(query.audit_page),
-    marketStatus(),
-  ]);
+  const [users, jobs, audit, data] = await Promise.all([listUsers(query), listAdminJobs(), listAudit(query.audit_page), marketStatus()]);
   return { users, jobs, audit, data };
 }
 

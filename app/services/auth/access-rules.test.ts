@@ -26,7 +26,17 @@ describe('spec §5 allow-list for users without has_access', () => {
     expect(routeRedirect('/uploads/other', noAccess)).toEqual({ redirect: '/data-browser' });
   });
   it('keeps the exact list of the spec', () => {
-    for (const p of ['/finish-profile-creation', '/otp', '/forgot-password', '/reset-password', '/register', '/login', '/profile', '/oauth', '/oauth/google']) {
+    for (const p of [
+      '/finish-profile-creation',
+      '/otp',
+      '/forgot-password',
+      '/reset-password',
+      '/register',
+      '/login',
+      '/profile',
+      '/oauth',
+      '/oauth/google',
+    ]) {
       expect(allowedWithoutAccess(p, true)).toBe(true);
     }
     expect(allowedWithoutAccess('/profiles', false)).toBe(false);

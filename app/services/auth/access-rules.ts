@@ -3,7 +3,16 @@
 
 /** Pages of the welcome layout: "no authentication needed" (spec §2). */
 // /logout is not a page: it must work for every caller, whatever their access.
-const NO_AUTH_PREFIXES = ['/logout', '/finish-profile-creation', '/forgot-password', '/login', '/oauth', '/otp', '/register', '/reset-password'];
+const NO_AUTH_PREFIXES = [
+  '/logout',
+  '/finish-profile-creation',
+  '/forgot-password',
+  '/login',
+  '/oauth',
+  '/otp',
+  '/register',
+  '/reset-password',
+];
 
 function matchesPrefix(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(prefix + '/');

@@ -47,9 +47,7 @@ export async function startSignIn(input: SignInInput, ctx: RequestContext): Prom
   const clean = parseInput(SignInSchema, input);
   await limit('signin', { email: clean.email, clientAddress: ctx.clientAddress });
   const row = await findUserRowByEmail(clean.email);
-  const ok = row?.password_hash
-    ? await verifyPassword(row.password_hash, clean.password)
-    : await verifyAgainstDummy(clean.password);
+  const ok = row?.password_hash ? await verifyPassword(row.password_hash, clean.password) : await verifyAgainstDummy(clean.password);
   if (!row || !ok) throw badRequest(INCORRECT_CREDENTIALS_DETAIL);
   if (row.disabled) throw new DomainError(403, ACCOUNT_DISABLED_DETAIL);
   const { code } = await issueCode({ purpose: 'signin', email: row.email, userId: row.id });

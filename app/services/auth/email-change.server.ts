@@ -98,9 +98,10 @@ export async function confirmEmailChange(userId: string, input: { token: string 
     throw e;
   }
   // The change is done: a notice that cannot be sent is logged by sendMail, not shown as a failure.
-  await sendMail({ to: row.email, ...emailChangedNoticeMail({ oldEmail: row.email, newEmail: payload.new_email, resetLink: `${config().appUrl}/forgot-password` }) }).catch(
-    () => undefined,
-  );
+  await sendMail({
+    to: row.email,
+    ...emailChangedNoticeMail({ oldEmail: row.email, newEmail: payload.new_email, resetLink: `${config().appUrl}/forgot-password` }),
+  }).catch(() => undefined);
   return getUserById(row.id);
 }
 

@@ -63,7 +63,13 @@ async function idToken(claims: JWTPayload, options: { key?: CryptoKey; exp?: num
 }
 
 const run = async (token: string, expectedNonce: string | null = 'n-1') =>
-  oidcIdentity({ provider: provider(), discovery: discovery(), idToken: token, accessToken: 'at', expectedNonce: expectedNonce ?? undefined });
+  oidcIdentity({
+    provider: provider(),
+    discovery: discovery(),
+    idToken: token,
+    accessToken: 'at',
+    expectedNonce: expectedNonce ?? undefined,
+  });
 
 async function failure(promise: Promise<unknown>): Promise<string> {
   try {
@@ -92,7 +98,7 @@ describe('oidcIdentity', () => {
     await expect(run(await idToken({}))).resolves.toMatchObject({ email: 'grace@example.test', emailVerified: true, name: 'Grace Hopper' });
   });
 
-  it("refuses userinfo about another subject", async () => {
+  it('refuses userinfo about another subject', async () => {
     userinfo = { sub: 'someone-else', email: 'x@example.test' };
     expect(await failure(run(await idToken({})))).toContain("another account's profile");
   });

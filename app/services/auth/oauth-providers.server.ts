@@ -94,9 +94,7 @@ export function parseOAuthProviders(env: Record<string, string | undefined>, app
 
   for (const id of new Set(ids)) {
     if (!OAUTH_PROVIDER_ID_PATTERN.test(id)) {
-      errors.push(
-        `OAuth provider "${id}" in OAUTH_PROVIDERS is not offered: ids are a letter followed by up to 31 letters or digits.`,
-      );
+      errors.push(`OAuth provider "${id}" in OAUTH_PROVIDERS is not offered: ids are a letter followed by up to 31 letters or digits.`);
       continue;
     }
     const prefix = `OAUTH_${id.toUpperCase()}_`;
@@ -122,7 +120,7 @@ export function parseOAuthProviders(env: Record<string, string | undefined>, app
       continue;
     }
     const profile: OAuthProfileKind = issuer ? 'oidc' : (preset.profile ?? 'userinfo');
-    let scopes = e.SCOPES ? splitScopes(e.SCOPES) : (issuer ? preset.scopes ?? OIDC_DEFAULT_SCOPES : preset.scopes ?? []);
+    let scopes = e.SCOPES ? splitScopes(e.SCOPES) : issuer ? (preset.scopes ?? OIDC_DEFAULT_SCOPES) : (preset.scopes ?? []);
     // Without the openid scope an OpenID provider returns no id_token to verify.
     if (issuer && !scopes.includes('openid')) scopes = ['openid', ...scopes];
     providers.push({

@@ -15,7 +15,11 @@ export const CURRENT_PASSWORD_WRONG_DETAIL = 'Your current password is not corre
  * Checks the current password of an account that has one (rate limited per account). Accounts
  * made by social sign-in have none: for them there is nothing to check.
  */
-export async function checkCurrentPassword(row: Pick<UserRow, 'email' | 'password_hash'>, password: string | undefined, ctx: RequestContext): Promise<void> {
+export async function checkCurrentPassword(
+  row: Pick<UserRow, 'email' | 'password_hash'>,
+  password: string | undefined,
+  ctx: RequestContext,
+): Promise<void> {
   if (!row.password_hash) return;
   await limit('reauth', { email: row.email, clientAddress: ctx.clientAddress });
   if (!password) throw badRequest('Enter your current password.', { current_password: ['Enter your current password.'] });
@@ -38,7 +42,11 @@ export async function accountHasPassword(userId: string): Promise<boolean> {
  * session already proves who it is, and a password alone never signs anyone in (each sign-in
  * with a password also needs the code mailed to the account's address).
  */
-export async function changePassword(userId: string, input: PasswordChangeInput, ctx: RequestContext & { keepTokenHash: string }): Promise<void> {
+export async function changePassword(
+  userId: string,
+  input: PasswordChangeInput,
+  ctx: RequestContext & { keepTokenHash: string },
+): Promise<void> {
   const row = await findUserRowById(userId);
   if (!row) throw notFound('User not found.');
   const clean = parseInput(passwordChangeSchema(Boolean(row.password_hash)), input);

@@ -95,7 +95,10 @@ export async function reencodePicture(bytes: Uint8Array): Promise<Buffer> {
 }
 
 function tooManyPixels(width: number, height: number): DomainError {
-  return pictureError(422, `The picture is ${width} × ${height} pixels; the most is ${PICTURE_MAX_SIDE} × ${PICTURE_MAX_SIDE}. Choose a smaller picture.`);
+  return pictureError(
+    422,
+    `The picture is ${width} × ${height} pixels; the most is ${PICTURE_MAX_SIDE} × ${PICTURE_MAX_SIDE}. Choose a smaller picture.`,
+  );
 }
 
 function decodeFailure(e: unknown): DomainError {

@@ -100,7 +100,9 @@ export async function deletePictureFile(file: string | null): Promise<void> {
   try {
     await store().remove(file);
   } catch (e) {
-    console.warn(`[pictures] could not delete ${file}; it is no longer used and can be removed by hand: ${e instanceof Error ? e.message : String(e)}`);
+    console.warn(
+      `[pictures] could not delete ${file}; it is no longer used and can be removed by hand: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }
 

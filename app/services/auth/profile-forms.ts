@@ -30,7 +30,9 @@ export const PictureFormSchema = z.object({
 });
 
 export function passwordFormSchema(needsCurrent: boolean) {
-  return passwordChangeFields(needsCurrent).extend({ intent: z.literal('change-password') }).superRefine(passwordsMatch);
+  return passwordChangeFields(needsCurrent)
+    .extend({ intent: z.literal('change-password') })
+    .superRefine(passwordsMatch);
 }
 
 export function emailFormSchema(needsCurrent: boolean) {

@@ -89,7 +89,9 @@ export function limiterFor(action: LimitedAction, scope: LimitScope): RateLimite
  */
 export async function limit(action: LimitedAction, keys: { email?: string | string[]; clientAddress?: string }): Promise<void> {
   const buckets: Array<[LimitScope, string]> = [['global', 'all']];
-  const emails = new Set((typeof keys.email === 'string' ? [keys.email] : (keys.email ?? [])).map((e) => e.trim().toLowerCase()).filter(Boolean));
+  const emails = new Set(
+    (typeof keys.email === 'string' ? [keys.email] : (keys.email ?? [])).map((e) => e.trim().toLowerCase()).filter(Boolean),
+  );
   for (const email of emails) buckets.push(['email', email]);
   if (keys.clientAddress) buckets.push(['address', keys.clientAddress]);
   const results = await Promise.allSettled(buckets.map(([scope, key]) => limiterFor(action, scope).consume(key)));

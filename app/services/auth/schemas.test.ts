@@ -32,14 +32,18 @@ describe('auth schemas', () => {
     for (const token of ['12345', '1234567', 'abcdef', 123456]) {
       expect(messages(OtpVerifySchema.safeParse({ email: 'a@b.co', token }))).toEqual({ token: 'Enter the 6-digit code from the e-mail.' });
     }
-    expect(ResetConfirmSchema.safeParse({ email: 'a@b.co', token: '000000', password: 'abcdefgh', password_confirmation: 'abcdefgh' }).success).toBe(true);
+    expect(
+      ResetConfirmSchema.safeParse({ email: 'a@b.co', token: '000000', password: 'abcdefgh', password_confirmation: 'abcdefgh' }).success,
+    ).toBe(true);
   });
 
   it('profile patch: http(s) picture or empty to clear, names without control characters', () => {
     expect(ProfilePatchSchema.parse({})).toEqual({});
     expect(ProfilePatchSchema.parse({ profile_picture: '' })).toEqual({ profile_picture: null });
     expect(ProfilePatchSchema.parse({ profile_picture: null })).toEqual({ profile_picture: null });
-    expect(ProfilePatchSchema.parse({ profile_picture: 'https://x.example/p.png' })).toEqual({ profile_picture: 'https://x.example/p.png' });
+    expect(ProfilePatchSchema.parse({ profile_picture: 'https://x.example/p.png' })).toEqual({
+      profile_picture: 'https://x.example/p.png',
+    });
     for (const bad of ['javascript:alert(1)', 'data:image/png;base64,AAAA', 'not a url', 5]) {
       expect(ProfilePatchSchema.safeParse({ profile_picture: bad }).success).toBe(false);
     }

@@ -12,12 +12,28 @@ function submit(values: Record<string, string>) {
   return parseWithZod(fd, { schema: BacktestFormSchema });
 }
 
-const params = BacktestParamsSchema.parse({ start: '2019-01-02', end: '2023-12-29', topN: 20, maxWeight: 0.07, riskFreeRate: 0.02, commissionBps: 2.5, benchmark: 42 });
+const params = BacktestParamsSchema.parse({
+  start: '2019-01-02',
+  end: '2023-12-29',
+  topN: 20,
+  maxWeight: 0.07,
+  riskFreeRate: 0.02,
+  commissionBps: 2.5,
+  benchmark: 42,
+});
 
 describe('backtest form', () => {
   it('round-trips parameters through the form without float noise', () => {
     const defaults = formDefaults(params, 'SPYX');
-    expect(defaults).toMatchObject({ start: '2019-01-02', topN: '20', maxWeight: '7', riskFreeRate: '2', commissionBps: '2.5', benchmark: 'SPYX', intent: 'run' });
+    expect(defaults).toMatchObject({
+      start: '2019-01-02',
+      topN: '20',
+      maxWeight: '7',
+      riskFreeRate: '2',
+      commissionBps: '2.5',
+      benchmark: 'SPYX',
+      intent: 'run',
+    });
     const s = submit(defaults);
     expect(s.status).toBe('success');
     if (s.status !== 'success') return;
@@ -74,7 +90,8 @@ describe('backtest form', () => {
     ]) {
       const s = submit({ ...formDefaults(params, ''), [field]: value });
       expect(s.status, `${field}=${value}`).toBe('success');
-      if (s.status === 'success') expect(BacktestParamsSchema.safeParse(formToParams(s.value, 'equal_weight_universe')).success, `${field}=${value}`).toBe(true);
+      if (s.status === 'success')
+        expect(BacktestParamsSchema.safeParse(formToParams(s.value, 'equal_weight_universe')).success, `${field}=${value}`).toBe(true);
     }
   });
 });

@@ -30,7 +30,8 @@ const date = (what: string) =>
     .trim()
     .refine(isIsoDate, (v) => ({ message: `"${v.slice(0, 20)}" is not a date (YYYY-MM-DD)` }));
 
-const number = (what: string, required: string) => z.number({ required_error: required, invalid_type_error: `${what} is a number` }).finite(`${what} is a number`);
+const number = (what: string, required: string) =>
+  z.number({ required_error: required, invalid_type_error: `${what} is a number` }).finite(`${what} is a number`);
 
 const bps = (what: string) =>
   number(what, `Enter the ${what.toLowerCase()} in basis points (0 for none)`)
@@ -52,7 +53,10 @@ export const BacktestFormSchema = z
       }),
     weighting: z.enum(WEIGHTINGS, { errorMap: () => ({ message: 'Choose a weighting' }) }),
     /** Percent; empty means no cap. */
-    maxWeight: number('The maximum weight', '').gt(0, 'The maximum weight is above 0 %').max(100, 'The maximum weight is at most 100 %').optional(),
+    maxWeight: number('The maximum weight', '')
+      .gt(0, 'The maximum weight is above 0 %')
+      .max(100, 'The maximum weight is at most 100 %')
+      .optional(),
     commissionBps: bps('Commission'),
     slippageBps: bps('Slippage'),
     fixedCostPerTrade: number('The fixed cost per trade', 'Enter the fixed cost per trade (0 for none)')
@@ -69,7 +73,8 @@ export const BacktestFormSchema = z
       .max(1e12, 'The initial capital is at most 1,000,000,000,000'),
   })
   .superRefine((v, ctx) => {
-    if (isIsoDate(v.start) && isIsoDate(v.end) && v.start >= v.end) ctx.addIssue({ code: 'custom', path: ['end'], message: 'The end date is after the start date' });
+    if (isIsoDate(v.start) && isIsoDate(v.end) && v.start >= v.end)
+      ctx.addIssue({ code: 'custom', path: ['end'], message: 'The end date is after the start date' });
   });
 
 export type BacktestForm = z.infer<typeof BacktestFormSchema>;

@@ -9,9 +9,24 @@ describe('the methodology page', () => {
   it('has a heading for every paragraph and every definition of the text', () => {
     expect(m.title).toBe('How a backtest is run');
     const terms = m.sections.map((s) => s.term);
-    expect(terms).toEqual(expect.arrayContaining(['Calendar', 'Signals', 'Snapshots', 'Selection', 'Weights', 'Trades', 'Valuation', 'Benchmark', 'Survivors only', 'Statistics']));
+    expect(terms).toEqual(
+      expect.arrayContaining([
+        'Calendar',
+        'Signals',
+        'Snapshots',
+        'Selection',
+        'Weights',
+        'Trades',
+        'Valuation',
+        'Benchmark',
+        'Survivors only',
+        'Statistics',
+      ]),
+    );
     const statistics = m.sections.find((s) => s.id === 'statistics');
-    expect(statistics?.definitions.map((d) => d.term)).toEqual(expect.arrayContaining(['Total return', 'CAGR', 'Sharpe', 'Drawdown', 'Alpha (Jensen)', 'Cost drag']));
+    expect(statistics?.definitions.map((d) => d.term)).toEqual(
+      expect.arrayContaining(['Total return', 'CAGR', 'Sharpe', 'Drawdown', 'Alpha (Jensen)', 'Cost drag']),
+    );
     // Nothing of the text is lost on the way: every line's words are in some section.
     const rendered = m.sections.flatMap((s) => [s.term, s.text, ...s.definitions.flatMap((d) => [d.term, d.text])]).join(' ');
     for (const word of METHODOLOGY.split(/\s+/).filter((w) => /^[a-z]{6,}$/.test(w))) expect(rendered).toContain(word);

@@ -6,7 +6,16 @@ import { getMetric } from '../metrics/catalogue';
 import { ruleToText, type Screen } from '../screener/model';
 import { getScreener } from '../screener/saved.server';
 import { screenToQuery } from '../screener/url';
-import { createBacktest, defaultParams, deleteBacktest, getBacktest, getSharedBacktest, listBacktests, type BacktestListItem, type BacktestView } from './backtests.server';
+import {
+  createBacktest,
+  defaultParams,
+  deleteBacktest,
+  getBacktest,
+  getSharedBacktest,
+  listBacktests,
+  type BacktestListItem,
+  type BacktestView,
+} from './backtests.server';
 import type { BacktestParams } from './engine/params';
 import { formDefaults, formToParams, type BacktestForm } from './form';
 import { isResultTable, RESULT_TABLES, resultTable } from './result-csv';
@@ -38,7 +47,10 @@ export function describeScreen(screen: Screen): ScreenText {
   if (u.marketCapMax !== null) universe.push(`Market cap at most ${u.marketCapMax}`);
   return {
     rules: screen.rules.map(ruleToText),
-    ranking: screen.ranking.map((p) => `${getMetric(p.metric)?.label ?? p.metric}, ${p.direction === 'desc' ? 'highest first' : 'lowest first'}${p.weight === 1 ? '' : ` (weight ${p.weight})`}`),
+    ranking: screen.ranking.map(
+      (p) =>
+        `${getMetric(p.metric)?.label ?? p.metric}, ${p.direction === 'desc' ? 'highest first' : 'lowest first'}${p.weight === 1 ? '' : ` (weight ${p.weight})`}`,
+    ),
     universe,
     query: screenToQuery({ ...screen, page: 1 }),
   };
@@ -101,7 +113,12 @@ export async function runBacktestFromForm(userId: string, screenerId: string, fo
 export async function deleteBacktestFromPage(userId: string, id: string): Promise<{ name: string; backTo: string }> {
   const b = await getBacktest(userId, id);
   await deleteBacktest(userId, id);
-  const screenerLeft = b.screenerId ? await getScreener(userId, b.screenerId).then(() => true, () => false) : false;
+  const screenerLeft = b.screenerId
+    ? await getScreener(userId, b.screenerId).then(
+        () => true,
+        () => false,
+      )
+    : false;
   return { name: b.name, backTo: screenerLeft ? `/backtest?screener_id=${b.screenerId}` : '/screener/manage' };
 }
 
@@ -134,7 +151,8 @@ export async function backtestCsv(userId: string, search: URLSearchParams): Prom
   if (!isResultTable(table)) return plain(400, `Unknown table “${table.slice(0, 40)}”: ask for one of ${RESULT_TABLES.join(', ')}.`);
   const id = search.get('backtest_id');
   const token = search.get('token');
-  if ((id === null) === (token === null)) return plain(400, 'Name the backtest with backtest_id (yours) or token (a shared link), one of them.');
+  if ((id === null) === (token === null))
+    return plain(400, 'Name the backtest with backtest_id (yours) or token (a shared link), one of them.');
   let view: BacktestView;
   try {
     if (id !== null) {

@@ -26,7 +26,8 @@ export function holdingsTable(r: StoredResult): Table {
   const metrics = holdingMetrics(r.rebalances.flatMap((b) => b.holdings));
   const rows: Table['rows'] = [];
   r.rebalances.forEach((b, i) => {
-    for (const h of b.holdings) rows.push([i + 1, b.signalDate, b.tradeDate, h.permaticker, h.ticker, h.weight, h.rank, ...metrics.map((m) => h.values[m] ?? null)]);
+    for (const h of b.holdings)
+      rows.push([i + 1, b.signalDate, b.tradeDate, h.permaticker, h.ticker, h.weight, h.rank, ...metrics.map((m) => h.values[m] ?? null)]);
   });
   return { header: ['rebalance', 'signal_date', 'trade_date', 'permaticker', 'ticker', 'weight', 'rank', ...metrics], rows };
 }

@@ -9,7 +9,8 @@ import { toStored, type StoredResult } from './stored-result';
 // 300 weekdays, daily rebalancing (so the lists are longer than a page), one company delisted.
 
 const days = weekdays('2020-01-06', 300);
-const path = (start: number, drift: number, end = days.length) => Array.from({ length: days.length }, (_, i) => (i < end ? start * (1 + drift) ** i : null));
+const path = (start: number, drift: number, end = days.length) =>
+  Array.from({ length: days.length }, (_, i) => (i < end ? start * (1 + drift) ** i : null));
 const universe = [
   { permaticker: 1, ticker: 'AAA', tri: path(10, 0.001), metrics: { pe_ttm: Array.from(days, () => 12) } },
   { permaticker: 2, ticker: 'BBB', tri: path(20, 0.0005), metrics: { pe_ttm: Array.from(days, () => 30) } },
@@ -19,12 +20,22 @@ const screen = screenOf(['pe_ttm > 5'], { ranking: [{ metric: 'pe_ttm', directio
 const run = (securities: typeof universe) => runBacktest(inputsOf(days, securities, screen, { rebalance: 'daily', topN: 2 }));
 const full = run(universe);
 const survivors = run(universe.filter((s) => !s.delisted));
-const stored: StoredResult = toStored(full, { securities: 2, statistics: survivors.statistics, equity: Array.from(survivors.equity), delistedExcluded: 1 });
+const stored: StoredResult = toStored(full, {
+  securities: 2,
+  statistics: survivors.statistics,
+  equity: Array.from(survivors.equity),
+  delistedExcluded: 1,
+});
 
 describe('result query', () => {
   it('reads the view state and reports hostile values instead of failing', () => {
     expect(parseResultQuery(new URLSearchParams(''))).toEqual({ query: DEFAULT_RESULT_QUERY, problems: [] });
-    expect(parseResultQuery(new URLSearchParams('scale=log&rebalance=3&trades_page=2')).query).toEqual({ scale: 'log', rebalance: 3, rebalancesPage: 1, tradesPage: 2 });
+    expect(parseResultQuery(new URLSearchParams('scale=log&rebalance=3&trades_page=2')).query).toEqual({
+      scale: 'log',
+      rebalance: 3,
+      rebalancesPage: 1,
+      tradesPage: 2,
+    });
     const bad = parseResultQuery(new URLSearchParams('scale=cubic&rebalance=-1&trades_page=1e3&rebalances_page=99999999999999999999'));
     expect(bad.query).toEqual(DEFAULT_RESULT_QUERY);
     expect(bad.problems).toHaveLength(4);
@@ -33,7 +44,9 @@ describe('result query', () => {
 
   it('writes links with only what differs from the defaults', () => {
     expect(resultHref('/backtest?backtest_id=x', DEFAULT_RESULT_QUERY)).toBe('/backtest?backtest_id=x');
-    expect(resultHref('/backtest/shared/t', DEFAULT_RESULT_QUERY, { scale: 'log', tradesPage: 3 }, 'trades')).toBe('/backtest/shared/t?scale=log&trades_page=3#trades');
+    expect(resultHref('/backtest/shared/t', DEFAULT_RESULT_QUERY, { scale: 'log', tradesPage: 3 }, 'trades')).toBe(
+      '/backtest/shared/t?scale=log&trades_page=3#trades',
+    );
   });
 });
 
@@ -42,7 +55,12 @@ describe('result view', () => {
     expect(full.rebalances.length).toBeGreaterThan(RESULT_PAGE_SIZE);
     const v = buildResultView(stored, { ...DEFAULT_RESULT_QUERY, rebalancesPage: 1_000_000, tradesPage: 2 });
     const lastPage = Math.ceil(full.rebalances.length / RESULT_PAGE_SIZE);
-    expect(v.rebalances).toMatchObject({ page: lastPage, pageCount: lastPage, total: full.rebalances.length, first: (lastPage - 1) * RESULT_PAGE_SIZE + 1 });
+    expect(v.rebalances).toMatchObject({
+      page: lastPage,
+      pageCount: lastPage,
+      total: full.rebalances.length,
+      first: (lastPage - 1) * RESULT_PAGE_SIZE + 1,
+    });
     expect(v.rebalances.rows.at(-1)?.n).toBe(full.rebalances.length);
     expect(v.query.rebalancesPage).toBe(lastPage);
     expect(v.trades.rows[0]).toEqual(full.trades[RESULT_PAGE_SIZE]);
@@ -68,7 +86,13 @@ describe('result view', () => {
     expect(v.survivors?.totalReturnGapPp).toBeCloseTo((survivors.statistics.totalReturn - full.statistics.totalReturn) * 100, 9);
     // The delisted company lost money while held: leaving it out flatters the result.
     expect(v.survivors?.totalReturnGapPp).toBeGreaterThan(0);
-    expect(v.curve[0]).toEqual({ date: full.dates[0], equity: full.equity[0], benchmark: full.benchmark[0], drawdown: 0, survivors: survivors.equity[0] });
+    expect(v.curve[0]).toEqual({
+      date: full.dates[0],
+      equity: full.equity[0],
+      benchmark: full.benchmark[0],
+      drawdown: 0,
+      survivors: survivors.equity[0],
+    });
     expect(buildResultView({ ...stored, survivors: null }, DEFAULT_RESULT_QUERY).survivors).toBeNull();
   });
 });
@@ -78,7 +102,13 @@ describe('result CSV tables', () => {
     const t = curvesTable(stored);
     expect(t.header).toEqual(['date', 'equity', 'benchmark', 'drawdown', 'survivors_equity']);
     expect(t.rows).toHaveLength(full.dates.length);
-    expect(t.rows.at(-1)).toEqual([full.dates.at(-1), full.equity.at(-1), full.benchmark.at(-1), full.drawdown.at(-1), survivors.equity.at(-1)]);
+    expect(t.rows.at(-1)).toEqual([
+      full.dates.at(-1),
+      full.equity.at(-1),
+      full.benchmark.at(-1),
+      full.drawdown.at(-1),
+      survivors.equity.at(-1),
+    ]);
     expect(curvesTable({ ...stored, survivors: null }).rows[0][4]).toBeNull();
   });
 

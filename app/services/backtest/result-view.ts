@@ -111,7 +111,13 @@ export type ResultView = {
   problems: string[];
 };
 
-const pick = (s: BacktestStatistics) => ({ totalReturn: s.totalReturn, cagr: s.cagr, maxDrawdown: s.maxDrawdown, sharpe: s.sharpe, annualVolatility: s.annualVolatility });
+const pick = (s: BacktestStatistics) => ({
+  totalReturn: s.totalReturn,
+  cagr: s.cagr,
+  maxDrawdown: s.maxDrawdown,
+  sharpe: s.sharpe,
+  annualVolatility: s.annualVolatility,
+});
 const pp = (a: number, b: number) => Number(((a - b) * 100).toPrecision(12));
 
 /** The metrics the holdings carry, in the order they first appear (the screen's order). */

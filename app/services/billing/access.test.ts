@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { formatPrice, grantsAccess, intervalLabel, statusLabel, type AccessFacts } from './access';
 
 const now = new Date('2025-03-10T12:00:00.000Z');
-const facts = (over: Partial<AccessFacts>): AccessFacts => ({ status: 'active', ends_at: null, renews_at: null, pause_mode: null, ...over });
+const facts = (over: Partial<AccessFacts>): AccessFacts => ({
+  status: 'active',
+  ends_at: null,
+  renews_at: null,
+  pause_mode: null,
+  ...over,
+});
 
 describe('which subscription states grant access', () => {
   it('active and on_trial do', () => {
@@ -29,7 +35,8 @@ describe('which subscription states grant access', () => {
   });
 
   it('unpaid, expired and unknown statuses do not', () => {
-    for (const status of ['unpaid', 'expired', 'refunded', '']) expect(grantsAccess(facts({ status, ends_at: '2030-01-01T00:00:00.000Z' }), now)).toBe(false);
+    for (const status of ['unpaid', 'expired', 'refunded', ''])
+      expect(grantsAccess(facts({ status, ends_at: '2030-01-01T00:00:00.000Z' }), now)).toBe(false);
   });
 });
 

@@ -26,7 +26,10 @@ export async function subscriptionDetail(userId: string, providerId: string, now
   try {
     const s = await providerClient().getSubscription(providerId);
     await applySnapshot(await getDb(), billing, s, { now });
-    urls = { customer_portal: s.attributes.urls?.customer_portal ?? null, update_payment_method: s.attributes.urls?.update_payment_method ?? null };
+    urls = {
+      customer_portal: s.attributes.urls?.customer_portal ?? null,
+      update_payment_method: s.attributes.urls?.update_payment_method ?? null,
+    };
   } catch (e) {
     if (!(e instanceof ProviderError && e.providerStatus === 404)) throw e;
     await markSubscriptionGone(billing, providerId, now);

@@ -7,7 +7,8 @@ import { ConfigError, loadConfig } from '../config.server';
 // Billing is off by default and all-or-nothing: half a configuration stops start-up with a
 // message naming what is missing.
 
-const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'quarry-billing-config-')), ...env } as unknown as NodeJS.ProcessEnv);
+const load = (env: Record<string, string>) =>
+  loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'quarry-billing-config-')), ...env } as unknown as NodeJS.ProcessEnv);
 
 const full = {
   BILLING_PROVIDER: 'lemonsqueezy',
@@ -41,9 +42,13 @@ describe('billing configuration', () => {
 
   it('names the missing variables when half configured', () => {
     expect(() => load({ BILLING_PROVIDER: 'lemonsqueezy', BILLING_API_KEY: 'key' })).toThrow(
-      new ConfigError('Billing is half configured: set BILLING_STORE_ID, BILLING_VARIANT_IDS, BILLING_WEBHOOK_SECRET too, or unset every BILLING_* variable to turn billing off.'),
+      new ConfigError(
+        'Billing is half configured: set BILLING_STORE_ID, BILLING_VARIANT_IDS, BILLING_WEBHOOK_SECRET too, or unset every BILLING_* variable to turn billing off.',
+      ),
     );
-    expect(() => load({ BILLING_WEBHOOK_SECRET: 'whsec-123' })).toThrow(/set BILLING_PROVIDER, BILLING_API_KEY, BILLING_STORE_ID, BILLING_VARIANT_IDS too/);
+    expect(() => load({ BILLING_WEBHOOK_SECRET: 'whsec-123' })).toThrow(
+      /set BILLING_PROVIDER, BILLING_API_KEY, BILLING_STORE_ID, BILLING_VARIANT_IDS too/,
+    );
   });
 
   it('refuses bad values with a clear message', () => {
@@ -54,6 +59,8 @@ describe('billing configuration', () => {
     expect(() => load({ ...full, BILLING_WEBHOOK_SECRET: 'abc' })).toThrow(/at least 6 characters/);
     expect(() => load({ ...full, BILLING_API_URL: 'ftp://api.example.com' })).toThrow(/BILLING_API_URL must be an http\(s\) URL/);
     expect(() => load({ ...full, BILLING_OVERLAY_SCRIPT_URL: 'not a url' })).toThrow(/BILLING_OVERLAY_SCRIPT_URL "not a url" is not a URL/);
-    expect(() => load({ ...full, BILLING_CHECKOUT_ORIGIN: "https://x.com; script-src 'unsafe-inline'" })).toThrow(/BILLING_CHECKOUT_ORIGIN/);
+    expect(() => load({ ...full, BILLING_CHECKOUT_ORIGIN: "https://x.com; script-src 'unsafe-inline'" })).toThrow(
+      /BILLING_CHECKOUT_ORIGIN/,
+    );
   });
 });

@@ -46,7 +46,11 @@ function providerDetail(data: unknown): string | null {
 function failure(what: string, error: unknown): ProviderError {
   if (error instanceof HttpError && error.status !== null && !RETRY_STATUSES.has(error.status) && error.status < 500) {
     const said = providerDetail(error.data);
-    return new ProviderError(502, `The payment provider refused to ${what} (HTTP ${error.status}${said ? `: ${said}` : ''}).`, error.status);
+    return new ProviderError(
+      502,
+      `The payment provider refused to ${what} (HTTP ${error.status}${said ? `: ${said}` : ''}).`,
+      error.status,
+    );
   }
   const status = error instanceof HttpError ? error.status : null;
   return new ProviderError(503, `The payment provider is not answering (${what}). Try again in a minute.`, status);
@@ -85,19 +89,30 @@ export function lemonSqueezyClient(billing: BillingConfig, fetcher: typeof fetch
   return {
     getStore: () => call('read the store', `/v1/stores/${billing.storeId}`, StoreDocument).then((d) => d.data.attributes),
 
-    getVariant: (variantId: string) => call('read the plan', `/v1/variants/${encodeURIComponent(variantId)}`, VariantDocument).then((d) => d.data),
+    getVariant: (variantId: string) =>
+      call('read the plan', `/v1/variants/${encodeURIComponent(variantId)}`, VariantDocument).then((d) => d.data),
 
     getSubscription: (id: string): Promise<SubscriptionResource> =>
       call('read the subscription', `/v1/subscriptions/${encodeURIComponent(id)}`, SubscriptionDocument).then((d) => d.data),
 
     /** One page of the store's subscriptions; entries are left raw for the caller to check one by one. */
     listSubscriptions: async (page: number) => {
-      const query = new URLSearchParams({ 'filter[store_id]': billing.storeId, 'page[number]': String(page), 'page[size]': String(PAGE_SIZE) });
+      const query = new URLSearchParams({
+        'filter[store_id]': billing.storeId,
+        'page[number]': String(page),
+        'page[size]': String(PAGE_SIZE),
+      });
       const d = await call('list the subscriptions', `/v1/subscriptions?${query}`, SubscriptionListDocument);
       return { items: d.data, currentPage: d.meta.page.currentPage, lastPage: d.meta.page.lastPage };
     },
 
-    createCheckout: async (input: { variantId: string; userId: string; email: string; name: string; redirectUrl: string }): Promise<string> => {
+    createCheckout: async (input: {
+      variantId: string;
+      userId: string;
+      email: string;
+      name: string;
+      redirectUrl: string;
+    }): Promise<string> => {
       const body = {
         data: {
           type: 'checkouts',

@@ -13,4 +13,9 @@ registerJobHandler('billing-reconcile', async () => {
   return { message: `Reconciled ${r.seen} subscription(s): ${r.applied} stored, ${r.gone} gone, ${r.unlinked} without an account` };
 });
 
-registerRecurringJob({ kind: 'billing-reconcile', everyMs: RECONCILE_EVERY_MS, timeoutMs: 10 * 60_000, enabled: () => config().billing !== null });
+registerRecurringJob({
+  kind: 'billing-reconcile',
+  everyMs: RECONCILE_EVERY_MS,
+  timeoutMs: 10 * 60_000,
+  enabled: () => config().billing !== null,
+});

@@ -141,13 +141,18 @@ function userRows(db: DB, billing: BillingConfig, userId: string) {
 
 /** The caller's subscriptions, newest first. */
 export async function listUserSubscriptions(billing: BillingConfig, userId: string, now = new Date()): Promise<SubscriptionView[]> {
-  const rows = await userRows(await getDb(), billing, userId).orderBy('created_at', 'desc').orderBy('provider_id', 'desc').execute();
+  const rows = await userRows(await getDb(), billing, userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('provider_id', 'desc')
+    .execute();
   return rows.map((r) => subscriptionView(r, now));
 }
 
 /** One of the caller's subscriptions; another account's id is 404, exactly like an unknown one. */
 export async function findUserSubscription(billing: BillingConfig, userId: string, providerId: string): Promise<SubscriptionRow> {
-  const row = await userRows(await getDb(), billing, userId).where('provider_id', '=', providerId).executeTakeFirst();
+  const row = await userRows(await getDb(), billing, userId)
+    .where('provider_id', '=', providerId)
+    .executeTakeFirst();
   if (!row) throw notFound(SUBSCRIPTION_NOT_FOUND_DETAIL);
   return row;
 }

@@ -74,7 +74,13 @@ export async function receiveWebhook(request: Request, now = new Date()): Promis
     // transaction and then finds the key taken.
     const claimed = await trx
       .insertInto('billing_webhook_events')
-      .values({ dedupe_key: key, event_name: eventName, outcome: 'pending', subscription_id: subscription?.id ?? null, received_at: now.toISOString() })
+      .values({
+        dedupe_key: key,
+        event_name: eventName,
+        outcome: 'pending',
+        subscription_id: subscription?.id ?? null,
+        received_at: now.toISOString(),
+      })
       .onConflict((oc) => oc.column('dedupe_key').doNothing())
       .executeTakeFirst();
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return 'duplicate';

@@ -34,16 +34,16 @@ export const SubscriptionResource = z.object({
     user_email: clipped(320).nullish(),
     status: z.string().regex(/^[a-z_]{1,32}$/),
     cancelled: z.boolean().nullish(),
-    pause: z.object({ mode: z.string().max(16) }).passthrough().nullish(),
+    pause: z
+      .object({ mode: z.string().max(16) })
+      .passthrough()
+      .nullish(),
     trial_ends_at: timestamp.nullish(),
     renews_at: timestamp.nullish(),
     ends_at: timestamp.nullish(),
     created_at: timestamp.nullish(),
     updated_at: timestamp,
-    urls: z
-      .object({ customer_portal: webUrl.nullish(), update_payment_method: webUrl.nullish() })
-      .passthrough()
-      .nullish(),
+    urls: z.object({ customer_portal: webUrl.nullish(), update_payment_method: webUrl.nullish() }).passthrough().nullish(),
   }),
 });
 export type SubscriptionResource = z.infer<typeof SubscriptionResource>;

@@ -18,7 +18,11 @@ export function noContent(): Response {
   return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
 }
 
-export function errorResponse(status: number, detail: string, extra?: { errors?: FieldErrors; headers?: Record<string, string> }): Response {
+export function errorResponse(
+  status: number,
+  detail: string,
+  extra?: { errors?: FieldErrors; headers?: Record<string, string> },
+): Response {
   const body: Record<string, unknown> = { detail };
   if (extra?.errors) body.errors = extra.errors;
   return jsonResponse(body, { status, headers: extra?.headers });

@@ -43,7 +43,9 @@ describe('retrying fetch (spec §7)', () => {
 
   it('keeps a non-JSON error body as text', async () => {
     const s = server([404], () => '<html>gone</html>');
-    await expect(fetchWithRetry('http://x/a', {}, { fetcher: s.fetcher, sleep: noSleep })).rejects.toMatchObject({ data: '<html>gone</html>' });
+    await expect(fetchWithRetry('http://x/a', {}, { fetcher: s.fetcher, sleep: noSleep })).rejects.toMatchObject({
+      data: '<html>gone</html>',
+    });
   });
 
   it('backs off exponentially, capped, honouring Retry-After', () => {

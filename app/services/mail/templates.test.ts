@@ -21,7 +21,11 @@ describe('mail templates', () => {
   });
 
   it('tell the old address of a changed e-mail, with no code a reader could use', () => {
-    const m = emailChangedNoticeMail({ oldEmail: 'old@example.com', newEmail: 'new@example.com', resetLink: 'https://q.example/forgot-password' });
+    const m = emailChangedNoticeMail({
+      oldEmail: 'old@example.com',
+      newEmail: 'new@example.com',
+      resetLink: 'https://q.example/forgot-password',
+    });
     expect(m.text).toMatch(ascii);
     expect(m.text).toContain('changed from old@example.com to new@example.com');
     expect(m.text).toContain('https://q.example/forgot-password');

@@ -42,7 +42,11 @@ describe('dividends', () => {
     );
     expect(rows.map((r) => r.adjusted)).toEqual([0.5, 0.5, 0.55, 0.55, 0.6]);
     const annual = annualTotals(rows);
-    expect(annual.map((a) => [a.year, a.payments])).toEqual([[2022, 2], [2023, 2], [2024, 1]]);
+    expect(annual.map((a) => [a.year, a.payments])).toEqual([
+      [2022, 2],
+      [2023, 2],
+      [2024, 1],
+    ]);
     expect(annual[0].total).toBeCloseTo(1, 12);
     expect(annual[1].total).toBeCloseTo(1.1, 12);
     expect(annual[0].growth).toBeNull();
@@ -90,13 +94,16 @@ describe('market overview', () => {
     expect(rows[0]).toMatchObject({ companies: 2, medianReturn1m: 0.2, medianReturnYtd: 0.2, medianReturn1y: 0.4, averageReturn1y: 0.4 });
   });
   it('movers: largest gains and losses, missing values never move', () => {
-    const m = movers([
-      { key: 'A', value: 0.05 },
-      { key: 'B', value: -0.08 },
-      { key: 'C', value: null },
-      { key: 'D', value: 0.02 },
-      { key: 'E', value: -0.01 },
-    ], 1);
+    const m = movers(
+      [
+        { key: 'A', value: 0.05 },
+        { key: 'B', value: -0.08 },
+        { key: 'C', value: null },
+        { key: 'D', value: 0.02 },
+        { key: 'E', value: -0.01 },
+      ],
+      1,
+    );
     expect(m.gainers.map((r) => r.key)).toEqual(['A']);
     expect(m.losers.map((r) => r.key)).toEqual(['B']);
   });
@@ -117,7 +124,9 @@ describe('price chart', () => {
 
 describe('links and dates', () => {
   it('builds the SEC archive folder from CIK and accession, never for demo data', () => {
-    expect(filingArchiveUrl('0000320193', '0000320193-23-000106', false)).toBe('https://www.sec.gov/Archives/edgar/data/320193/000032019323000106/');
+    expect(filingArchiveUrl('0000320193', '0000320193-23-000106', false)).toBe(
+      'https://www.sec.gov/Archives/edgar/data/320193/000032019323000106/',
+    );
     expect(filingArchiveUrl('0000320193', '0000320193-23-000106', true)).toBeNull();
     expect(filingArchiveUrl(null, '0000320193-23-000106', false)).toBeNull();
     expect(filingArchiveUrl('320193', 'bogus', false)).toBeNull();

@@ -25,7 +25,12 @@ async function securityRow(conn: DuckDBConnection, permaticker: number): Promise
   const rows = r.getRows();
   if (rows.length === 0) return null;
   const [delisted, first, last] = rows[0];
-  return { permaticker, delisted: Boolean(delisted), firstDay: first === null ? null : Number(first), lastDay: last === null ? null : Number(last) };
+  return {
+    permaticker,
+    delisted: Boolean(delisted),
+    firstDay: first === null ? null : Number(first),
+    lastDay: last === null ? null : Number(last),
+  };
 }
 
 let marketCache: { file: string; market: Promise<MarketReturns | null> } | null = null;
@@ -41,7 +46,12 @@ export type MetricsAt = {
 };
 
 /** Catalogue metrics of one company on a date (latest when null), point in time. */
-export async function companyMetricsAt(permaticker: number, asOf: IsoDate | null, metricIds: readonly string[], options: MarketReadOptions = {}): Promise<MetricsAt> {
+export async function companyMetricsAt(
+  permaticker: number,
+  asOf: IsoDate | null,
+  metricIds: readonly string[],
+  options: MarketReadOptions = {},
+): Promise<MetricsAt> {
   for (const id of metricIds) if (!getMetric(id)) throw new Error(`Unknown metric ${id}`);
   const reader = await readMarket(options);
   const conn = await reader.connect();

@@ -45,7 +45,12 @@ export async function companyHeader(id: string, options: MarketReadOptions = {})
 export type FilingRow = { form: string | null; filed: IsoDate; accession: string | null; period_end: IsoDate; url: string | null };
 
 /** Filings known on the as-of date (filed before it), newest first. */
-export async function filingsAsOf(company: CompanyHeader, asOf: IsoDate | null, limit = 8, options: MarketReadOptions = {}): Promise<FilingRow[]> {
+export async function filingsAsOf(
+  company: CompanyHeader,
+  asOf: IsoDate | null,
+  limit = 8,
+  options: MarketReadOptions = {},
+): Promise<FilingRow[]> {
   const reader = await readMarket(options);
   const rows = await reader.all<Omit<FilingRow, 'url'>>(
     `SELECT form, filed, accession, max(period_end) AS period_end FROM facts
@@ -57,7 +62,18 @@ export async function filingsAsOf(company: CompanyHeader, asOf: IsoDate | null, 
 }
 
 export const OVERVIEW_METRICS = [
-  'price', 'price_change_1d', 'market_cap', 'enterprise_value', 'pe_ttm', 'ps_ttm', 'pb', 'ev_ebitda_ttm', 'dividend_yield', 'high_52w', 'low_52w', 'volume',
+  'price',
+  'price_change_1d',
+  'market_cap',
+  'enterprise_value',
+  'pe_ttm',
+  'ps_ttm',
+  'pb',
+  'ev_ebitda_ttm',
+  'dividend_yield',
+  'high_52w',
+  'low_52w',
+  'volume',
 ] as const;
 
 export type Overview = { metrics: MetricsAt; prices: PricePoint[]; filings: FilingRow[] };
@@ -65,7 +81,9 @@ export type Overview = { metrics: MetricsAt; prices: PricePoint[]; filings: Fili
 export async function companyOverview(company: CompanyHeader, asOf: IsoDate | null, options: MarketReadOptions = {}): Promise<Overview> {
   const metrics = await companyMetricsAt(company.permaticker, asOf, OVERVIEW_METRICS, options);
   const end = metrics.date;
-  const prices = end ? (await priceSeries(company.permaticker, { from: addDays(addMonths(end, -12), 1), to: end, adjusted: true }, options)).prices : [];
+  const prices = end
+    ? (await priceSeries(company.permaticker, { from: addDays(addMonths(end, -12), 1), to: end, adjusted: true }, options)).prices
+    : [];
   const filings = await filingsAsOf(company, asOf, 8, options);
   return { metrics, prices, filings };
 }
@@ -73,9 +91,21 @@ export async function companyOverview(company: CompanyHeader, asOf: IsoDate | nu
 // -------------------------------------------------------------------------------------------
 // Chart tab
 
-export type ChartData = { end: IsoDate | null; from: IsoDate | null; prices: PricePoint[]; sma50: (number | null)[]; sma200: (number | null)[] };
+export type ChartData = {
+  end: IsoDate | null;
+  from: IsoDate | null;
+  prices: PricePoint[];
+  sma50: (number | null)[];
+  sma200: (number | null)[];
+};
 
-export async function companyChart(company: CompanyHeader, asOf: IsoDate | null, range: Range, adjusted: boolean, options: MarketReadOptions = {}): Promise<ChartData> {
+export async function companyChart(
+  company: CompanyHeader,
+  asOf: IsoDate | null,
+  range: Range,
+  adjusted: boolean,
+  options: MarketReadOptions = {},
+): Promise<ChartData> {
   const end = asOf && company.last_price_date && asOf < company.last_price_date ? asOf : company.last_price_date;
   if (!end) return { end: null, from: null, prices: [], sma50: [], sma200: [] };
   const from = rangeStart(range, end);
@@ -93,7 +123,13 @@ export async function companyChart(company: CompanyHeader, asOf: IsoDate | null,
 // -------------------------------------------------------------------------------------------
 // Financial tab
 
-export async function companyFinancials(company: CompanyHeader, asOf: IsoDate | null, statement: StatementKind, period: PeriodKind, options: MarketReadOptions = {}): Promise<Statement> {
+export async function companyFinancials(
+  company: CompanyHeader,
+  asOf: IsoDate | null,
+  statement: StatementKind,
+  period: PeriodKind,
+  options: MarketReadOptions = {},
+): Promise<Statement> {
   const reader = await readMarket(options);
   const facts = await reader.all<FactInput>(
     `SELECT concept, value, period_start, period_end, fiscal_year, fiscal_period, form, filed, accession FROM facts
@@ -106,7 +142,19 @@ export async function companyFinancials(company: CompanyHeader, asOf: IsoDate | 
 // -------------------------------------------------------------------------------------------
 // Dividend tab
 
-export const DIVIDEND_METRICS = ['price', 'dividend_ttm', 'dividend_yield', 'dividend_growth_1y', 'dividend_cagr_3y', 'dividend_cagr_5y', 'dividend_growth_streak', 'dividend_paying_streak', 'payout_ratio', 'last_dividend', 'last_dividend_date'] as const;
+export const DIVIDEND_METRICS = [
+  'price',
+  'dividend_ttm',
+  'dividend_yield',
+  'dividend_growth_1y',
+  'dividend_cagr_3y',
+  'dividend_cagr_5y',
+  'dividend_growth_streak',
+  'dividend_paying_streak',
+  'payout_ratio',
+  'last_dividend',
+  'last_dividend_date',
+] as const;
 
 export type Dividends = { metrics: MetricsAt; history: DividendRow[]; annual: AnnualTotal[]; splits: { date: IsoDate; ratio: number }[] };
 

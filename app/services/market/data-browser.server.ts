@@ -23,7 +23,10 @@ export type BrowserData = {
 export async function browserCompanies(permatickers: readonly number[], options: MarketReadOptions = {}): Promise<BrowserCompany[]> {
   if (permatickers.length === 0) return [];
   const reader = await readMarket(options);
-  const list = permatickers.map((p) => Number(p)).filter(Number.isSafeInteger).join(',');
+  const list = permatickers
+    .map((p) => Number(p))
+    .filter(Number.isSafeInteger)
+    .join(',');
   const rows = await reader.all<BrowserCompany>(`SELECT permaticker, ticker, name, is_demo FROM securities WHERE permaticker IN (${list})`);
   const byId = new Map(rows.map((r) => [r.permaticker, r]));
   return permatickers.map((p) => byId.get(p)).filter((r): r is BrowserCompany => r !== undefined);
@@ -45,7 +48,10 @@ export async function browseMetric(
   let from = view.from;
   if (!from && metric.frequency === 'daily') {
     const reader = await readMarket(options);
-    const [r] = await reader.all<{ last: IsoDate | null }>(`SELECT max(date) AS last FROM prices WHERE permaticker = $1 ${view.to ? 'AND date <= $2::DATE' : ''}`, view.to ? [main, view.to] : [main]);
+    const [r] = await reader.all<{ last: IsoDate | null }>(
+      `SELECT max(date) AS last FROM prices WHERE permaticker = $1 ${view.to ? 'AND date <= $2::DATE' : ''}`,
+      view.to ? [main, view.to] : [main],
+    );
     if (r?.last) from = addMonths(r.last, -12);
   }
   const series: SeriesInput[] = [];

@@ -4,7 +4,10 @@ import { alignSeries, companyList, parseView, toCsv, viewQuery } from './data-br
 describe('data browser view', () => {
   it('parses the URL with defaults and drops duplicate companies', () => {
     const r = parseView(new URLSearchParams('compare=3,2,3&scale=log&from=2020-01-01'));
-    expect(r).toEqual({ ok: true, view: { compare: [3, 2], add: null, scale: 'log', mode: 'latest', from: '2020-01-01', to: null, asOf: null } });
+    expect(r).toEqual({
+      ok: true,
+      view: { compare: [3, 2], add: null, scale: 'log', mode: 'latest', from: '2020-01-01', to: null, asOf: null },
+    });
   });
   it('rejects bad dates, inverted ranges and non-numeric companies', () => {
     expect(parseView(new URLSearchParams('from=2020-02-30')).ok).toBe(false);
@@ -21,7 +24,10 @@ describe('data browser view', () => {
     expect(viewQuery({ compare: [2, 3], scale: 'linear', mode: 'latest', from: null, to: null, asOf: null })).toBe('?compare=2%2C3');
     const q = viewQuery({ compare: [], scale: 'log', mode: 'first_reported', from: '2020-01-01', to: '2021-01-01', asOf: '2022-01-01' });
     const back = parseView(new URLSearchParams(q.slice(1)));
-    expect(back).toMatchObject({ ok: true, view: { scale: 'log', mode: 'first_reported', from: '2020-01-01', to: '2021-01-01', asOf: '2022-01-01' } });
+    expect(back).toMatchObject({
+      ok: true,
+      view: { scale: 'log', mode: 'first_reported', from: '2020-01-01', to: '2021-01-01', asOf: '2022-01-01' },
+    });
   });
 });
 
@@ -42,6 +48,15 @@ describe('alignSeries', () => {
 
 describe('toCsv', () => {
   it('quotes what needs quoting, leaves missing values empty and defuses formulas', () => {
-    expect(toCsv(['a', 'b'], [['x,y', null], ['say "hi"', 0.1], ['=1+1', 2]])).toBe('a,b\r\n"x,y",\r\n"say ""hi""",0.1\r\n\'=1+1,2\r\n');
+    expect(
+      toCsv(
+        ['a', 'b'],
+        [
+          ['x,y', null],
+          ['say "hi"', 0.1],
+          ['=1+1', 2],
+        ],
+      ),
+    ).toBe('a,b\r\n"x,y",\r\n"say ""hi""",0.1\r\n\'=1+1,2\r\n');
   });
 });

@@ -28,9 +28,18 @@ export const ViewSchema = z
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`.', path: ['from'] });
 
-export type View = { permatickers: number[]; scale: 'linear' | 'log'; mode: BrowserMode; from: IsoDate | null; to: IsoDate | null; asOf: IsoDate | null };
+export type View = {
+  permatickers: number[];
+  scale: 'linear' | 'log';
+  mode: BrowserMode;
+  from: IsoDate | null;
+  to: IsoDate | null;
+  asOf: IsoDate | null;
+};
 
-export type ViewParse = { ok: true; view: Omit<View, 'permatickers'> & { compare: number[]; add: string | null } } | { ok: false; errors: Record<string, string[]> };
+export type ViewParse =
+  | { ok: true; view: Omit<View, 'permatickers'> & { compare: number[]; add: string | null } }
+  | { ok: false; errors: Record<string, string[]> };
 
 /** Parses the query; `compare` is a comma-separated list of permatickers (duplicates dropped). */
 export function parseView(params: URLSearchParams): ViewParse {
@@ -45,11 +54,15 @@ export function parseView(params: URLSearchParams): ViewParse {
   for (const part of (q.compare ?? '').split(',')) {
     const t = part.trim();
     if (t === '') continue;
-    if (!/^[1-9]\d{0,8}$/.test(t)) return { ok: false, errors: { compare: ['Companies to compare are permatickers separated by commas.'] } };
+    if (!/^[1-9]\d{0,8}$/.test(t))
+      return { ok: false, errors: { compare: ['Companies to compare are permatickers separated by commas.'] } };
     const n = Number(t);
     if (!compare.includes(n)) compare.push(n);
   }
-  return { ok: true, view: { compare, add: q.add ?? null, scale: q.scale, mode: q.mode, from: q.from ?? null, to: q.to ?? null, asOf: q.as_of ?? null } };
+  return {
+    ok: true,
+    view: { compare, add: q.add ?? null, scale: q.scale, mode: q.mode, from: q.from ?? null, to: q.to ?? null, asOf: q.as_of ?? null },
+  };
 }
 
 /** The main company first, then the compared ones, at most MAX_COMPANIES. */
@@ -60,7 +73,14 @@ export function companyList(main: number, compare: readonly number[]): { list: n
 }
 
 /** Query string of a view (the stable URL); defaults are left out so URLs stay short. */
-export function viewQuery(v: { compare: readonly number[]; scale: string; mode: string; from: IsoDate | null; to: IsoDate | null; asOf: IsoDate | null }): string {
+export function viewQuery(v: {
+  compare: readonly number[];
+  scale: string;
+  mode: string;
+  from: IsoDate | null;
+  to: IsoDate | null;
+  asOf: IsoDate | null;
+}): string {
   const p = new URLSearchParams();
   if (v.compare.length > 0) p.set('compare', v.compare.join(','));
   if (v.scale !== 'linear') p.set('scale', v.scale);
@@ -72,7 +92,11 @@ export function viewQuery(v: { compare: readonly number[]; scale: string; mode: 
   return s ? `?${s}` : '';
 }
 
-export type SeriesInput = { permaticker: number; ticker: string; points: { date: IsoDate; value: number | null; filed: IsoDate | null; accession: string | null }[] };
+export type SeriesInput = {
+  permaticker: number;
+  ticker: string;
+  points: { date: IsoDate; value: number | null; filed: IsoDate | null; accession: string | null }[];
+};
 export type TableRow = { date: IsoDate; values: (number | null)[] };
 
 /**

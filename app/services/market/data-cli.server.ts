@@ -99,13 +99,19 @@ async function runImport(args: string[], io: CliIo): Promise<number> {
     io.out(importerUsage(source));
     return 0;
   }
-  const { job, summary } = await importAsJob(source, rest, io.progress, (queued) => io.out(`Import job ${queued.id} (listed on the admin page).`));
+  const { job, summary } = await importAsJob(source, rest, io.progress, (queued) =>
+    io.out(`Import job ${queued.id} (listed on the admin page).`),
+  );
   for (const w of summary?.warnings ?? []) io.err(`warning: ${w}`);
   if (job.status === 'succeeded') {
     io.out(summary ? importSummaryLine(summary) : (job.message ?? 'Imported.'));
     return 0;
   }
-  io.err(job.status === 'cancelled' ? 'Import cancelled, the store is unchanged.' : `Import failed, the store is unchanged: ${job.error ?? job.message ?? 'unknown error'}`);
+  io.err(
+    job.status === 'cancelled'
+      ? 'Import cancelled, the store is unchanged.'
+      : `Import failed, the store is unchanged: ${job.error ?? job.message ?? 'unknown error'}`,
+  );
   return 1;
 }
 

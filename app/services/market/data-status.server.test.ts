@@ -33,7 +33,15 @@ describe('market data status', () => {
   it('counts the store and names the last import of each source', async () => {
     const s = await statusOf(file);
     expect(s.snapshotId).toMatch(/^[0-9a-f]{32}$/);
-    expect(s).toMatchObject({ securities: 8, listed: 4, delisted: 4, demo: 1, snapshotDates: 0, latestSnapshotDate: null, latestErrors: [] });
+    expect(s).toMatchObject({
+      securities: 8,
+      listed: 4,
+      delisted: 4,
+      demo: 1,
+      snapshotDates: 0,
+      latestSnapshotDate: null,
+      latestErrors: [],
+    });
     expect(Number(s.priceRows)).toBeGreaterThan(0);
     expect(Number(s.facts)).toBeGreaterThan(0);
     expect(s.firstPriceDate).toMatch(/^\d{4}-\d\d-\d\d$/);
@@ -42,7 +50,13 @@ describe('market data status', () => {
 
   it('records a failed import as a run of its own, leaving the data and snapshot id as they were', async () => {
     const before = await statusOf(file);
-    expect(await recordFailedImport(file, { source: 'prices', startedAt: '2030-01-01T00:00:00.000Z', error: 'bad.csv:2: close is not a number' })).toBe(true);
+    expect(
+      await recordFailedImport(file, {
+        source: 'prices',
+        startedAt: '2030-01-01T00:00:00.000Z',
+        error: 'bad.csv:2: close is not a number',
+      }),
+    ).toBe(true);
     expect(await recordFailedImport(file, { source: 'sec', startedAt: '2030-01-02T00:00:00.000Z', error: 'x'.repeat(5000) })).toBe(true);
     const after = await statusOf(file);
     expect(after.snapshotId).toBe(before.snapshotId);

@@ -4,8 +4,24 @@ import { buildStatement, type FactInput } from './financials';
 // Statements from facts: Q4 derived from the year, TTM as four quarters, growth and margins,
 // restatements and the as-of cut. Hand-computed numbers.
 
-const f = (concept: string, value: number, end: string, fp: string, filed: string, accession: string, start: string | null = null): FactInput => ({
-  concept, value, period_start: start, period_end: end, fiscal_year: Number(end.slice(0, 4)), fiscal_period: fp, form: fp === 'FY' ? '10-K' : '10-Q', filed, accession,
+const f = (
+  concept: string,
+  value: number,
+  end: string,
+  fp: string,
+  filed: string,
+  accession: string,
+  start: string | null = null,
+): FactInput => ({
+  concept,
+  value,
+  period_start: start,
+  period_end: end,
+  fiscal_year: Number(end.slice(0, 4)),
+  fiscal_period: fp,
+  form: fp === 'FY' ? '10-K' : '10-Q',
+  filed,
+  accession,
 });
 
 // Fiscal 2023 in quarters (Q4 only inside the 10-K), Q1 2024, and fiscal 2022 for growth.
@@ -38,7 +54,12 @@ describe('buildStatement', () => {
     expect(s.growth.find((g) => g.id === 'net_income_growth')!.values[0]).toBeCloseTo(0.5, 12); // 60/40 − 1
     expect(s.margins.find((g) => g.id === 'gross_margin')!.values).toEqual([0.5, null]); // 240/480
     expect(s.margins.find((g) => g.id === 'net_margin')!.values[0]).toBe(0.125); // 60/480
-    expect(line(s, 'revenue').cells[0]).toMatchObject({ filed: '2024-02-15', accession: '0000000001-24-000001', url: 'https://www.sec.gov/Archives/edgar/data/1/000000000124000001/', derived: false });
+    expect(line(s, 'revenue').cells[0]).toMatchObject({
+      filed: '2024-02-15',
+      accession: '0000000001-24-000001',
+      url: 'https://www.sec.gov/Archives/edgar/data/1/000000000124000001/',
+      derived: false,
+    });
   });
 
   it('quarterly: Q4 = year − three quarters, restatements known later replace the first report', () => {

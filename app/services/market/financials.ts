@@ -25,11 +25,38 @@ export type PeriodKind = 'annual' | 'quarterly' | 'ttm';
 export const STATEMENTS: Record<StatementKind, { label: string; lines: string[] }> = {
   income: {
     label: 'Income statement',
-    lines: ['revenue', 'cost_of_revenue', 'gross_profit', 'sga', 'rnd', 'operating_income', 'interest_expense', 'pretax_income', 'income_tax', 'net_income', 'eps_basic', 'eps_diluted', 'shares_diluted_avg'],
+    lines: [
+      'revenue',
+      'cost_of_revenue',
+      'gross_profit',
+      'sga',
+      'rnd',
+      'operating_income',
+      'interest_expense',
+      'pretax_income',
+      'income_tax',
+      'net_income',
+      'eps_basic',
+      'eps_diluted',
+      'shares_diluted_avg',
+    ],
   },
   balance: {
     label: 'Balance sheet',
-    lines: ['cash', 'receivables', 'inventory', 'current_assets', 'total_assets', 'current_liabilities', 'short_term_debt', 'long_term_debt', 'total_liabilities', 'equity', 'retained_earnings', 'shares_outstanding'],
+    lines: [
+      'cash',
+      'receivables',
+      'inventory',
+      'current_assets',
+      'total_assets',
+      'current_liabilities',
+      'short_term_debt',
+      'long_term_debt',
+      'total_liabilities',
+      'equity',
+      'retained_earnings',
+      'shares_outstanding',
+    ],
   },
   cash_flow: {
     label: 'Cash flow',
@@ -69,7 +96,15 @@ export type Statement = {
   margins: RatioRow[];
 };
 
-type Known = { value: number; filed: IsoDate; accession: string | null; form: string | null; fiscalYear: number | null; fiscalPeriod: string | null; start: IsoDate | null };
+type Known = {
+  value: number;
+  filed: IsoDate;
+  accession: string | null;
+  form: string | null;
+  fiscalYear: number | null;
+  fiscalPeriod: string | null;
+  start: IsoDate | null;
+};
 
 const isFlow = (c: string) => (CONCEPTS as Record<string, { kind: string }>)[c]?.kind === 'flow';
 
@@ -98,7 +133,15 @@ export function latestKnown(facts: readonly FactInput[], asOf: IsoDate | null): 
     const key = `${f.concept}|${p}|${f.period_end}`;
     const prev = out.get(key);
     if (prev && (prev.filed > f.filed || (prev.filed === f.filed && (prev.accession ?? '') >= (f.accession ?? '')))) continue;
-    out.set(key, { value: f.value, filed: f.filed, accession: f.accession, form: f.form, fiscalYear: f.fiscal_year, fiscalPeriod: f.fiscal_period, start: f.period_start });
+    out.set(key, {
+      value: f.value,
+      filed: f.filed,
+      accession: f.accession,
+      form: f.form,
+      fiscalYear: f.fiscal_year,
+      fiscalPeriod: f.fiscal_period,
+      start: f.period_start,
+    });
   }
   return out;
 }
@@ -106,7 +149,14 @@ export function latestKnown(facts: readonly FactInput[], asOf: IsoDate | null): 
 type Ctx = { known: Map<string, Known>; cik: string | null; isDemo: boolean };
 
 function cellOf(ctx: Ctx, k: Known, derived = false): Cell {
-  return { value: k.value, filed: k.filed, accession: k.accession, form: k.form, url: filingArchiveUrl(ctx.cik, k.accession, ctx.isDemo), derived };
+  return {
+    value: k.value,
+    filed: k.filed,
+    accession: k.accession,
+    form: k.form,
+    url: filingArchiveUrl(ctx.cik, k.accession, ctx.isDemo),
+    derived,
+  };
 }
 
 function get(ctx: Ctx, concept: string, p: 'FY' | 'Q' | 'I', end: IsoDate): Known | undefined {
@@ -216,7 +266,11 @@ export function buildStatement(
     columns = [...fyEnds.entries()].map(([end, k]) => ({ key: end, periodEnd: end, label: k.fiscalYear ? `FY ${k.fiscalYear}` : end }));
   } else {
     const ends = opts.period === 'ttm' ? ttmEnds(quarterEnds) : quarterEnds;
-    columns = ends.map((end) => ({ key: end, periodEnd: end, label: opts.period === 'ttm' ? `TTM ${end}` : quarterLabel(qEnds.get(end) ?? fyEnds.get(end), end) }));
+    columns = ends.map((end) => ({
+      key: end,
+      periodEnd: end,
+      label: opts.period === 'ttm' ? `TTM ${end}` : quarterLabel(qEnds.get(end) ?? fyEnds.get(end), end),
+    }));
   }
   // Balance sheets without flows (rare) still get columns from their instants.
   if (opts.statement === 'balance' && columns.length === 0) {
@@ -257,20 +311,36 @@ export function buildStatement(
     growth.push({ id: 'revenue_growth', label: 'Revenue growth (YoY)', values: growthOf('revenue') });
     growth.push({ id: 'net_income_growth', label: 'Net income growth (YoY)', values: growthOf('net_income') });
     growth.push({ id: 'eps_growth', label: 'EPS growth (YoY, diluted)', values: growthOf('eps_diluted') });
-    margins.push({ id: 'gross_margin', label: 'Gross margin', values: columns.map((_, i) => ratio(v('gross_profit', i), v('revenue', i))) });
-    margins.push({ id: 'operating_margin', label: 'Operating margin', values: columns.map((_, i) => ratio(v('operating_income', i), v('revenue', i))) });
+    margins.push({
+      id: 'gross_margin',
+      label: 'Gross margin',
+      values: columns.map((_, i) => ratio(v('gross_profit', i), v('revenue', i))),
+    });
+    margins.push({
+      id: 'operating_margin',
+      label: 'Operating margin',
+      values: columns.map((_, i) => ratio(v('operating_income', i), v('revenue', i))),
+    });
     margins.push({ id: 'net_margin', label: 'Net margin', values: columns.map((_, i) => ratio(v('net_income', i), v('revenue', i))) });
   } else if (opts.statement === 'cash_flow') {
     growth.push({ id: 'ocf_growth', label: 'Operating cash flow growth (YoY)', values: growthOf('operating_cash_flow') });
     growth.push({ id: 'fcf_growth', label: 'Free cash flow growth (YoY)', values: growthOf('free_cash_flow') });
   } else {
     growth.push({ id: 'equity_growth', label: 'Equity growth (YoY)', values: growthOf('equity') });
-    margins.push({ id: 'debt_to_equity', label: 'Debt / equity', values: columns.map((_, i) => {
-      const st = v('short_term_debt', i);
-      const lt = v('long_term_debt', i);
-      return st === null && lt === null ? null : ratio((st ?? 0) + (lt ?? 0), v('equity', i));
-    }) });
-    margins.push({ id: 'current_ratio', label: 'Current ratio', values: columns.map((_, i) => ratio(v('current_assets', i), v('current_liabilities', i))) });
+    margins.push({
+      id: 'debt_to_equity',
+      label: 'Debt / equity',
+      values: columns.map((_, i) => {
+        const st = v('short_term_debt', i);
+        const lt = v('long_term_debt', i);
+        return st === null && lt === null ? null : ratio((st ?? 0) + (lt ?? 0), v('equity', i));
+      }),
+    });
+    margins.push({
+      id: 'current_ratio',
+      label: 'Current ratio',
+      values: columns.map((_, i) => ratio(v('current_assets', i), v('current_liabilities', i))),
+    });
   }
   return { statement: opts.statement, period: opts.period, columns, lines, growth, margins };
 }

@@ -19,7 +19,14 @@ const PROGRESS_EVERY_MS = 500;
 
 const PayloadSchema = z.object({
   source: z.enum(IMPORT_SOURCES),
-  args: z.array(z.string().max(4096).refine((a) => !a.includes('\u0000'), 'NUL in an argument')).max(10_000),
+  args: z
+    .array(
+      z
+        .string()
+        .max(4096)
+        .refine((a) => !a.includes('\u0000'), 'NUL in an argument'),
+    )
+    .max(10_000),
 });
 
 export function importSummaryLine(s: ImportSummary): string {
@@ -87,8 +94,18 @@ registerJobHandler(MARKET_IMPORT_JOB, async (ctx) => {
 export type ImportOutcome = { job: JobRow; summary?: ImportSummary };
 
 /** The CLI's import: a job row, run at once here (or, if a worker took it first, waited for). */
-export async function importAsJob(source: ImportSource, args: string[], echo: ProgressReporter, onQueued: (job: JobRow) => void = () => {}): Promise<ImportOutcome> {
-  const job = await insertJob({ kind: MARKET_IMPORT_JOB, payload: { source, args: absoluteImportArgs(args) }, maxAttempts: 1, timeoutMs: IMPORT_TIMEOUT_MS });
+export async function importAsJob(
+  source: ImportSource,
+  args: string[],
+  echo: ProgressReporter,
+  onQueued: (job: JobRow) => void = () => {},
+): Promise<ImportOutcome> {
+  const job = await insertJob({
+    kind: MARKET_IMPORT_JOB,
+    payload: { source, args: absoluteImportArgs(args) },
+    maxAttempts: 1,
+    timeoutMs: IMPORT_TIMEOUT_MS,
+  });
   onQueued(job);
   const local: { echo: ProgressReporter; summary?: ImportSummary } = { echo };
   localRuns.set(job.id, local);

@@ -26,13 +26,20 @@ export async function runMarketImport(source: ImportSource, args: string[], prog
   const startedAt = new Date().toISOString();
   const writer = await openMarketWriter(file);
   try {
-    const summary = await importers[source].run(args, { writer, progress, env: { secUserAgent: config().secUserAgent }, fetch: globalThis.fetch });
+    const summary = await importers[source].run(args, {
+      writer,
+      progress,
+      env: { secUserAgent: config().secUserAgent },
+      fetch: globalThis.fetch,
+    });
     await writer.publish({ beforeRename: (workFile) => afterMarketDataChange(workFile, progress) });
     return summary;
   } catch (e) {
     await writer.discard();
     await recordFailedImport(file, { source, startedAt, error: e instanceof Error ? e.message : String(e) }).catch((recording: unknown) =>
-      progress.log(`warning: the failed run could not be recorded in the store: ${recording instanceof Error ? recording.message : String(recording)}`),
+      progress.log(
+        `warning: the failed run could not be recorded in the store: ${recording instanceof Error ? recording.message : String(recording)}`,
+      ),
     );
     throw e;
   }

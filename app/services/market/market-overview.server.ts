@@ -8,7 +8,16 @@ import { filingArchiveUrl } from './sec-links';
 // sector performance, biggest movers and the most recent filings.
 
 export type Mover = { permaticker: number; ticker: string; name: string; is_demo: boolean; price: number | null; change: number | null };
-export type RecentFiling = { permaticker: number; ticker: string; name: string; form: string | null; filed: IsoDate; accession: string | null; url: string | null; is_demo: boolean };
+export type RecentFiling = {
+  permaticker: number;
+  ticker: string;
+  name: string;
+  form: string | null;
+  filed: IsoDate;
+  accession: string | null;
+  url: string | null;
+  is_demo: boolean;
+};
 
 export type MarketOverview = {
   /** Last trading day on or before the requested date (null without data). */
@@ -27,9 +36,23 @@ export type MarketOverview = {
 
 export async function marketOverview(asOf: IsoDate | null, options: MarketReadOptions = {}): Promise<MarketOverview> {
   const reader = await readMarket(options);
-  const [last] = await reader.all<{ date: IsoDate | null }>(`SELECT max(date) AS date FROM prices ${asOf ? 'WHERE date <= $1::DATE' : ''}`, asOf ? [asOf] : []);
+  const [last] = await reader.all<{ date: IsoDate | null }>(
+    `SELECT max(date) AS date FROM prices ${asOf ? 'WHERE date <= $1::DATE' : ''}`,
+    asOf ? [asOf] : [],
+  );
   const date = last?.date ?? null;
-  const empty: MarketOverview = { date, snapshotDate: null, benchmark: [], benchmarkReturn: null, sectors: [], gainers: [], losers: [], filings: [], companies: 0, hasDemo: false };
+  const empty: MarketOverview = {
+    date,
+    snapshotDate: null,
+    benchmark: [],
+    benchmarkReturn: null,
+    sectors: [],
+    gainers: [],
+    losers: [],
+    filings: [],
+    companies: 0,
+    hasDemo: false,
+  };
   if (!date) return empty;
   const from = addDays(addMonths(date, -12), 1);
   const returns = await reader.all<{ date: IsoDate; ret: number | null }>(
@@ -47,19 +70,45 @@ export async function marketOverview(asOf: IsoDate | null, options: MarketReadOp
     `SELECT permaticker, ticker, name, sector, is_demo FROM securities`,
   );
   const byId = new Map(securities.map((s) => [s.permaticker, s]));
-  const snap = await loadSnapshot(asOf ?? 'latest', { exact: false, marketDb: options.file, metrics: ['price', 'price_change_1d', 'ret_1m', 'ret_ytd', 'ret_12m'] });
+  const snap = await loadSnapshot(asOf ?? 'latest', {
+    exact: false,
+    marketDb: options.file,
+    metrics: ['price', 'price_change_1d', 'ret_1m', 'ret_ytd', 'ret_12m'],
+  });
   const rows = Array.from(snap.permatickers, (p, i) => ({ p, i }));
   const val = (id: string, i: number) => {
     const v = snap.values[id][i];
     return Number.isFinite(v) ? v : null;
   };
-  const sectors = sectorPerformance(rows.map(({ p, i }) => ({ sector: byId.get(p)?.sector ?? null, ret1m: val('ret_1m', i), retYtd: val('ret_ytd', i), ret1y: val('ret_12m', i) })));
+  const sectors = sectorPerformance(
+    rows.map(({ p, i }) => ({
+      sector: byId.get(p)?.sector ?? null,
+      ret1m: val('ret_1m', i),
+      retYtd: val('ret_ytd', i),
+      ret1y: val('ret_12m', i),
+    })),
+  );
   const moverRows = rows.map(({ p, i }) => {
     const s = byId.get(p);
-    return { key: s?.ticker ?? String(p), value: val('price_change_1d', i), permaticker: p, ticker: s?.ticker ?? String(p), name: s?.name ?? '', is_demo: s?.is_demo ?? false, price: val('price', i) };
+    return {
+      key: s?.ticker ?? String(p),
+      value: val('price_change_1d', i),
+      permaticker: p,
+      ticker: s?.ticker ?? String(p),
+      name: s?.name ?? '',
+      is_demo: s?.is_demo ?? false,
+      price: val('price', i),
+    };
   });
   const m = movers(moverRows, 5);
-  const toMover = (r: (typeof moverRows)[number]): Mover => ({ permaticker: r.permaticker, ticker: r.ticker, name: r.name, is_demo: r.is_demo, price: r.price, change: r.value });
+  const toMover = (r: (typeof moverRows)[number]): Mover => ({
+    permaticker: r.permaticker,
+    ticker: r.ticker,
+    name: r.name,
+    is_demo: r.is_demo,
+    price: r.price,
+    change: r.value,
+  });
 
   const filings = await reader.all<Omit<RecentFiling, 'url'> & { cik: string | null }>(
     `SELECT f.permaticker, s.ticker, s.name, f.form, f.filed, f.accession, s.cik, s.is_demo

@@ -15,10 +15,19 @@ export function equalWeightIndex(returns: readonly { date: IsoDate; ret: number 
   return out;
 }
 
-export type SectorRow = { sector: string; companies: number; medianReturn1m: number | null; medianReturnYtd: number | null; medianReturn1y: number | null; averageReturn1y: number | null };
+export type SectorRow = {
+  sector: string;
+  companies: number;
+  medianReturn1m: number | null;
+  medianReturnYtd: number | null;
+  medianReturn1y: number | null;
+  averageReturn1y: number | null;
+};
 
-export function sectorPerformance(rows: readonly { sector: string | null; ret1m: number | null; retYtd: number | null; ret1y: number | null }[]): SectorRow[] {
-  const groups = new Map<string, typeof rows[number][]>();
+export function sectorPerformance(
+  rows: readonly { sector: string | null; ret1m: number | null; retYtd: number | null; ret1y: number | null }[],
+): SectorRow[] {
+  const groups = new Map<string, (typeof rows)[number][]>();
   for (const r of rows) {
     const key = r.sector ?? 'Unclassified';
     const g = groups.get(key);
@@ -34,7 +43,10 @@ export function sectorPerformance(rows: readonly { sector: string | null; ret1m:
       medianReturn1y: median(g.map((r) => r.ret1y)),
       averageReturn1y: mean(g.map((r) => r.ret1y)),
     }))
-    .sort((a, b) => (b.medianReturn1y ?? Number.NEGATIVE_INFINITY) - (a.medianReturn1y ?? Number.NEGATIVE_INFINITY) || a.sector.localeCompare(b.sector));
+    .sort(
+      (a, b) =>
+        (b.medianReturn1y ?? Number.NEGATIVE_INFINITY) - (a.medianReturn1y ?? Number.NEGATIVE_INFINITY) || a.sector.localeCompare(b.sector),
+    );
 }
 
 /** The n largest and n smallest values (missing values never count as a move). Ties by key. */
@@ -42,5 +54,8 @@ export function movers<T extends { value: number | null; key: string }>(rows: re
   const valid = rows.filter((r) => r.value !== null && Number.isFinite(r.value));
   const up = [...valid].sort((a, b) => (b.value as number) - (a.value as number) || a.key.localeCompare(b.key));
   const down = [...valid].sort((a, b) => (a.value as number) - (b.value as number) || a.key.localeCompare(b.key));
-  return { gainers: up.slice(0, n).filter((r) => (r.value as number) > 0), losers: down.slice(0, n).filter((r) => (r.value as number) < 0) };
+  return {
+    gainers: up.slice(0, n).filter((r) => (r.value as number) > 0),
+    losers: down.slice(0, n).filter((r) => (r.value as number) < 0),
+  };
 }

@@ -34,4 +34,3 @@ export function movingAverage(values: readonly number[], window: number): (numbe
   }
   return out;
 }
-

@@ -22,7 +22,14 @@ export function median(values: readonly (number | null | undefined)[]): number |
 
 /** Growth from `previous` to `current`; null unless previous is positive (a sign flip has no growth rate). */
 export function growthRate(current: number | null | undefined, previous: number | null | undefined): number | null {
-  if (typeof current !== 'number' || typeof previous !== 'number' || !Number.isFinite(current) || !Number.isFinite(previous) || previous <= 0) return null;
+  if (
+    typeof current !== 'number' ||
+    typeof previous !== 'number' ||
+    !Number.isFinite(current) ||
+    !Number.isFinite(previous) ||
+    previous <= 0
+  )
+    return null;
   return current / previous - 1;
 }
 
@@ -34,6 +41,13 @@ export function cagr(current: number | null | undefined, previous: number | null
 
 /** numerator / denominator; null when the denominator is zero or negative-free division is meaningless. */
 export function ratio(numerator: number | null | undefined, denominator: number | null | undefined): number | null {
-  if (typeof numerator !== 'number' || typeof denominator !== 'number' || !Number.isFinite(numerator) || !Number.isFinite(denominator) || denominator === 0) return null;
+  if (
+    typeof numerator !== 'number' ||
+    typeof denominator !== 'number' ||
+    !Number.isFinite(numerator) ||
+    !Number.isFinite(denominator) ||
+    denominator === 0
+  )
+    return null;
   return numerator / denominator;
 }

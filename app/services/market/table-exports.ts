@@ -10,7 +10,10 @@ import type { Valuation } from './valuation.server';
 export type Table = { header: string[]; rows: (string | number | null)[][] };
 
 export function filingsTable(filings: readonly FilingRow[]): Table {
-  return { header: ['form', 'filed', 'period_end', 'accession', 'url'], rows: filings.map((f) => [f.form, f.filed, f.period_end, f.accession, f.url]) };
+  return {
+    header: ['form', 'filed', 'period_end', 'accession', 'url'],
+    rows: filings.map((f) => [f.form, f.filed, f.period_end, f.accession, f.url]),
+  };
 }
 
 export function pricesTable(chart: ChartData): Table {
@@ -26,7 +29,18 @@ export function statementTable(s: Statement): Table {
   for (const line of s.lines)
     s.columns.forEach((c, i) => {
       const cell = line.cells[i];
-      if (cell) rows.push([line.id, c.label, c.periodEnd, cell.value, cell.filed, cell.form, cell.accession, cell.url, cell.derived ? 'derived' : 'filed']);
+      if (cell)
+        rows.push([
+          line.id,
+          c.label,
+          c.periodEnd,
+          cell.value,
+          cell.filed,
+          cell.form,
+          cell.accession,
+          cell.url,
+          cell.derived ? 'derived' : 'filed',
+        ]);
     });
   for (const r of [...s.growth, ...s.margins])
     s.columns.forEach((c, i) => {
@@ -62,7 +76,13 @@ export function marketTable(o: MarketOverview, table: 'sectors' | 'movers' | 'fi
   if (table === 'movers')
     return {
       header: ['side', 'permaticker', 'ticker', 'name', 'price', 'change_1d'],
-      rows: [...o.gainers.map((m) => ['gainer', m.permaticker, m.ticker, m.name, m.price, m.change] as (string | number | null)[]), ...o.losers.map((m) => ['loser', m.permaticker, m.ticker, m.name, m.price, m.change] as (string | number | null)[])],
+      rows: [
+        ...o.gainers.map((m) => ['gainer', m.permaticker, m.ticker, m.name, m.price, m.change] as (string | number | null)[]),
+        ...o.losers.map((m) => ['loser', m.permaticker, m.ticker, m.name, m.price, m.change] as (string | number | null)[]),
+      ],
     };
-  return { header: ['permaticker', 'ticker', 'name', 'form', 'filed', 'accession', 'url'], rows: o.filings.map((f) => [f.permaticker, f.ticker, f.name, f.form, f.filed, f.accession, f.url]) };
+  return {
+    header: ['permaticker', 'ticker', 'name', 'form', 'filed', 'accession', 'url'],
+    rows: o.filings.map((f) => [f.permaticker, f.ticker, f.name, f.form, f.filed, f.accession, f.url]),
+  };
 }

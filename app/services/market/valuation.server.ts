@@ -37,10 +37,18 @@ export async function companyValuation(company: CompanyHeader, asOf: IsoDate | n
   if (!end) return { asOf: null, sector: company.sector, series: [] };
   const reader = await readMarket(options);
   const peers = new Set(
-    (await reader.all<{ permaticker: number }>(`SELECT permaticker FROM securities WHERE sector IS NOT DISTINCT FROM $1`, [company.sector])).map((r) => r.permaticker),
+    (
+      await reader.all<{ permaticker: number }>(`SELECT permaticker FROM securities WHERE sector IS NOT DISTINCT FROM $1`, [company.sector])
+    ).map((r) => r.permaticker),
   );
   const collected = new Map<ValuationMetric, ValuationSeries['points']>(VALUATION_METRICS.map((m) => [m, []]));
-  for await (const snap of iterateSnapshots({ marketDb: options.file, from: addMonths(end, -12 * YEARS_SHOWN), to: end, frequency: 'month_end', metrics: VALUATION_METRICS })) {
+  for await (const snap of iterateSnapshots({
+    marketDb: options.file,
+    from: addMonths(end, -12 * YEARS_SHOWN),
+    to: end,
+    frequency: 'month_end',
+    metrics: VALUATION_METRICS,
+  })) {
     const at = indexOf(snap.permatickers, company.permaticker);
     if (at < 0) continue;
     const peerRows: number[] = [];
@@ -61,7 +69,13 @@ export async function companyValuation(company: CompanyHeader, asOf: IsoDate | n
       metric,
       points,
       current: last?.company ?? null,
-      fiveYearAverage: last ? trailingAverage(points.map((p) => ({ date: p.date, value: p.company })), last.date, 5) : null,
+      fiveYearAverage: last
+        ? trailingAverage(
+            points.map((p) => ({ date: p.date, value: p.company })),
+            last.date,
+            5,
+          )
+        : null,
       sectorMedian: last?.sectorMedian ?? null,
     };
   });

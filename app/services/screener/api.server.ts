@@ -17,7 +17,9 @@ export function screenOrThrow(value: unknown): Screen {
 }
 
 export const ScreenerCreateBody = z.object({ name: z.string().max(1000), screen: z.unknown() });
-export const ScreenerPatchBody = z.object({ name: z.string().max(1000).optional(), screen: z.unknown().optional(), shared: z.boolean().optional() }).strict();
+export const ScreenerPatchBody = z
+  .object({ name: z.string().max(1000).optional(), screen: z.unknown().optional(), shared: z.boolean().optional() })
+  .strict();
 export const RunBody = z.object({
   screen: z.unknown(),
   as_of: z.string().max(20).optional(),
@@ -39,5 +41,14 @@ export function screenerJson(s: SavedScreener) {
 }
 
 export function pageJson(p: ScreenPage) {
-  return { as_of: p.asOf, universe_count: p.universeCount, count: p.count, page: p.page, page_size: p.pageSize, page_count: p.pageCount, columns: p.columns, rows: p.rows };
+  return {
+    as_of: p.asOf,
+    universe_count: p.universeCount,
+    count: p.count,
+    page: p.page,
+    page_size: p.pageSize,
+    page_count: p.pageCount,
+    columns: p.columns,
+    rows: p.rows,
+  };
 }

@@ -13,10 +13,22 @@ export function csvCell(v: string | number | null): string {
 }
 
 export function resultsCsv(page: Pick<ScreenPage, 'rows' | 'columns'>, opts: { rank: boolean }): string {
-  const header = ['ticker', 'name', 'sector', 'industry', 'exchange', ...(opts.rank ? ['rank'] : []), ...page.columns.map((c) => getMetric(c)?.label ?? c)];
+  const header = [
+    'ticker',
+    'name',
+    'sector',
+    'industry',
+    'exchange',
+    ...(opts.rank ? ['rank'] : []),
+    ...page.columns.map((c) => getMetric(c)?.label ?? c),
+  ];
   const lines = [header.map(csvCell).join(',')];
   for (const r of page.rows) {
-    lines.push([r.ticker, r.name, r.sector, r.industry, r.exchange, ...(opts.rank ? [r.rank] : []), ...page.columns.map((c) => r.values[c] ?? null)].map(csvCell).join(','));
+    lines.push(
+      [r.ticker, r.name, r.sector, r.industry, r.exchange, ...(opts.rank ? [r.rank] : []), ...page.columns.map((c) => r.values[c] ?? null)]
+        .map(csvCell)
+        .join(','),
+    );
   }
   return lines.join('\r\n') + '\r\n';
 }

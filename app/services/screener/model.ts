@@ -28,7 +28,10 @@ const MAX_LIST = 100;
 const metricId = z
   .string()
   .max(64)
-  .refine((id) => isMetricId(id), (id) => ({ message: `Unknown metric "${id}"` }));
+  .refine(
+    (id) => isMetricId(id),
+    (id) => ({ message: `Unknown metric "${id}"` }),
+  );
 // -0 and 0 are the same bound; keeping one makes a screen's JSON and URL canonical.
 const positiveZero = (n: number) => (n === 0 ? 0 : n);
 const finite = z.number().finite().transform(positiveZero);
@@ -58,7 +61,12 @@ export const CompareRuleSchema = z.object({
 export const ExprRuleSchema = z.object({ kind: z.literal('expr'), expr: z.string().max(500) }).superRefine((r, ctx) => {
   try {
     const ast = parseRule(r.expr);
-    if (ast.t !== 'compare') ctx.addIssue({ code: 'custom', message: 'An expression rule compares two expressions (e.g. "(revenue_ttm - cost_of_revenue_ttm) / total_assets > 0.1")', path: ['expr'] });
+    if (ast.t !== 'compare')
+      ctx.addIssue({
+        code: 'custom',
+        message: 'An expression rule compares two expressions (e.g. "(revenue_ttm - cost_of_revenue_ttm) / total_assets > 0.1")',
+        path: ['expr'],
+      });
   } catch (e) {
     ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : 'Invalid expression', path: ['expr'] });
   }
@@ -71,7 +79,14 @@ export const RankRuleSchema = z.object({
   within: z.enum(RANK_GROUPS),
 });
 
-export const RuleSchema = z.union([ValueRuleSchema, BetweenRuleSchema, CategoryRuleSchema, CompareRuleSchema, ExprRuleSchema, RankRuleSchema]);
+export const RuleSchema = z.union([
+  ValueRuleSchema,
+  BetweenRuleSchema,
+  CategoryRuleSchema,
+  CompareRuleSchema,
+  ExprRuleSchema,
+  RankRuleSchema,
+]);
 export type Rule = z.infer<typeof RuleSchema>;
 
 export const UniverseSchema = z
@@ -95,7 +110,10 @@ export type RankPart = z.infer<typeof RankPartSchema>;
 /** Sort keys: a metric id, or one of these columns. */
 export const FIXED_SORT_KEYS = ['rank', 'ticker', 'name', 'sector', 'industry', 'exchange'] as const;
 export const SortSchema = z.object({
-  key: z.string().refine((k) => (FIXED_SORT_KEYS as readonly string[]).includes(k) || isMetricId(k), (k) => ({ message: `Cannot sort by "${k}"` })),
+  key: z.string().refine(
+    (k) => (FIXED_SORT_KEYS as readonly string[]).includes(k) || isMetricId(k),
+    (k) => ({ message: `Cannot sort by "${k}"` }),
+  ),
   dir: z.enum(['asc', 'desc']),
 });
 export type Sort = z.infer<typeof SortSchema>;
@@ -135,7 +153,10 @@ export function ruleToAst(rule: Rule): RuleAst {
     case 'category':
       return { t: 'category', field: rule.field, negate: rule.op === 'not_in', values: rule.values };
     case 'compare': {
-      const right: Expr = rule.factor === 1 ? toExprMetric(rule.right) : { t: 'bin', op: '*', left: { t: 'num', value: rule.factor }, right: toExprMetric(rule.right) };
+      const right: Expr =
+        rule.factor === 1
+          ? toExprMetric(rule.right)
+          : { t: 'bin', op: '*', left: { t: 'num', value: rule.factor }, right: toExprMetric(rule.right) };
       return { t: 'compare', left: toExprMetric(rule.left), op: rule.op, right };
     }
     case 'expr':

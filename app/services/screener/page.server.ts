@@ -28,7 +28,11 @@ export function presetQuery(id: string): string | null {
   return p ? screenToSearchParams(p.screen).toString() : null;
 }
 
-export async function screenerPageData(search: URLSearchParams, userId: string | null, opts: { pageSize?: number | 'all' } = {}): Promise<ScreenerPageData> {
+export async function screenerPageData(
+  search: URLSearchParams,
+  userId: string | null,
+  opts: { pageSize?: number | 'all' } = {},
+): Promise<ScreenerPageData> {
   const parsed = screenFromSearchParams(search);
   const errors = parsed.ok ? [] : [...parsed.errors];
   const screen = parsed.screen;

@@ -3,7 +3,15 @@ import { DomainError, isDomainError } from '../http/errors';
 import { MarketDataMissingError } from '../market/store/open-store.server';
 import { loadSnapshot } from '../metrics/snapshots.server';
 import type { MetricSnapshot } from '../metrics/engine/types';
-import { compileScreen, explainSecurity, prepareUniverse, screenPage, type Explanation, type PreparedUniverse, type ScreenPage } from './engine';
+import {
+  compileScreen,
+  explainSecurity,
+  prepareUniverse,
+  screenPage,
+  type Explanation,
+  type PreparedUniverse,
+  type ScreenPage,
+} from './engine';
 import type { Screen } from './model';
 import { loadSecurityMeta, NO_MARKET_DATA } from './securities.server';
 
@@ -48,6 +56,7 @@ export async function explainScreen(screen: Screen, permaticker: number, opts: {
 /** Sectors, industries and exchanges present in the data (for the universe pickers). */
 export async function universeChoices(): Promise<{ exchanges: string[]; sectors: string[]; industries: string[] }> {
   const securities = await loadSecurityMeta();
-  const sorted = (f: (s: (typeof securities)[number]) => string | null) => [...new Set(securities.map(f).filter((x): x is string => !!x))].sort();
+  const sorted = (f: (s: (typeof securities)[number]) => string | null) =>
+    [...new Set(securities.map(f).filter((x): x is string => !!x))].sort();
   return { exchanges: sorted((s) => s.exchange), sectors: sorted((s) => s.sector), industries: sorted((s) => s.industry) };
 }

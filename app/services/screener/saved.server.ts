@@ -9,7 +9,11 @@ import { ScreenSchema, type Screen } from './model';
 // it, so another user's id behaves exactly like one that does not exist (404, never 403).
 
 export const MAX_SCREENERS_PER_USER = 200;
-export const ScreenerNameSchema = z.string({ required_error: 'Enter a name' }).trim().min(1, 'Enter a name').max(100, 'At most 100 characters');
+export const ScreenerNameSchema = z
+  .string({ required_error: 'Enter a name' })
+  .trim()
+  .min(1, 'Enter a name')
+  .max(100, 'At most 100 characters');
 
 export type SavedScreener = {
   id: string;
@@ -52,7 +56,13 @@ function storedScreen(screen: Screen): string {
 
 export async function listScreeners(userId: string): Promise<SavedScreener[]> {
   const db = await getDb();
-  const rows = await db.selectFrom('screeners').selectAll().where('user_id', '=', userId).orderBy('updated_at', 'desc').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('screeners')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id')
+    .execute();
   return rows.map(toSaved);
 }
 
@@ -66,10 +76,25 @@ export async function getScreener(userId: string, id: string): Promise<SavedScre
 export async function createScreener(userId: string, input: { name: string; screen: Screen }): Promise<SavedScreener> {
   const name = checkName(input.name);
   const db = await getDb();
-  const { count } = await db.selectFrom('screeners').select((eb) => eb.fn.countAll<string | number>().as('count')).where('user_id', '=', userId).executeTakeFirstOrThrow();
-  if (Number(count) >= MAX_SCREENERS_PER_USER) throw conflict(`You can save at most ${MAX_SCREENERS_PER_USER} screeners. Delete one first.`);
+  const { count } = await db
+    .selectFrom('screeners')
+    .select((eb) => eb.fn.countAll<string | number>().as('count'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= MAX_SCREENERS_PER_USER)
+    throw conflict(`You can save at most ${MAX_SCREENERS_PER_USER} screeners. Delete one first.`);
   const now = new Date().toISOString();
-  const row: ScreenersTable = { id: randomUUID(), user_id: userId, name, screen: storedScreen(input.screen), share_token: null, last_run_at: null, last_match_count: null, created_at: now, updated_at: now };
+  const row: ScreenersTable = {
+    id: randomUUID(),
+    user_id: userId,
+    name,
+    screen: storedScreen(input.screen),
+    share_token: null,
+    last_run_at: null,
+    last_match_count: null,
+    created_at: now,
+    updated_at: now,
+  };
   await db.insertInto('screeners').values(row).execute();
   return toSaved(row);
 }
@@ -104,7 +129,12 @@ export async function deleteScreener(userId: string, id: string): Promise<void> 
 /** Remembers when a saved screen last ran and how many securities matched. */
 export async function recordScreenerRun(userId: string, id: string, matchCount: number, at = new Date()): Promise<void> {
   const db = await getDb();
-  await db.updateTable('screeners').set({ last_run_at: at.toISOString(), last_match_count: matchCount }).where('id', '=', id).where('user_id', '=', userId).execute();
+  await db
+    .updateTable('screeners')
+    .set({ last_run_at: at.toISOString(), last_match_count: matchCount })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 /** Turns the read-only share link on (keeping an existing token) or off. */

@@ -5,7 +5,16 @@ import type { SecurityMeta } from './engine/types';
 // The securities' descriptive fields for the engine, read once per market file (the reader is
 // replaced when an import publishes a new file, which also renews this cache).
 
-type Row = { permaticker: number | string; ticker: string; name: string; exchange: string | null; sector: string | null; industry: string | null; is_delisted: boolean; last_price_date: string | null };
+type Row = {
+  permaticker: number | string;
+  ticker: string;
+  name: string;
+  exchange: string | null;
+  sector: string | null;
+  industry: string | null;
+  is_delisted: boolean;
+  last_price_date: string | null;
+};
 
 const cache = new WeakMap<object, Promise<SecurityMeta[]>>();
 
@@ -22,7 +31,9 @@ export async function loadSecurityMeta(): Promise<SecurityMeta[]> {
   let pending = cache.get(reader);
   if (!pending) {
     pending = reader
-      .all<Row>('SELECT permaticker, ticker, name, exchange, sector, industry, is_delisted, CAST(last_price_date AS VARCHAR) AS last_price_date FROM securities')
+      .all<Row>(
+        'SELECT permaticker, ticker, name, exchange, sector, industry, is_delisted, CAST(last_price_date AS VARCHAR) AS last_price_date FROM securities',
+      )
       .then((rows) =>
         rows.map((r) => ({
           permaticker: Number(r.permaticker),

@@ -26,10 +26,23 @@ const expr: fc.Arbitrary<Expr> = fc.letrec<{ e: Expr }>((tie) => ({
 const rule = fc.oneof(
   fc.record({ kind: fc.constant('value' as const), metric, op, value: num }),
   fc.tuple(metric, num, num).map(([m, a, b]) => ({ kind: 'between' as const, metric: m, min: Math.min(a, b), max: Math.max(a, b) })),
-  fc.record({ kind: fc.constant('category' as const), field: fc.constantFrom('sector', 'industry', 'exchange' as const), op: fc.constantFrom('in', 'not_in' as const), values: fc.array(word, { minLength: 1, maxLength: 4 }) }),
+  fc.record({
+    kind: fc.constant('category' as const),
+    field: fc.constantFrom('sector', 'industry', 'exchange' as const),
+    op: fc.constantFrom('in', 'not_in' as const),
+    values: fc.array(word, { minLength: 1, maxLength: 4 }),
+  }),
   fc.record({ kind: fc.constant('compare' as const), left: metric, op, factor: num, right: metric }),
-  fc.record({ left: expr, op, right: expr }).map((x) => ({ kind: 'expr' as const, expr: `${printExpr(x.left)} ${x.op} ${printExpr(x.right)}` })),
-  fc.record({ kind: fc.constant('rank' as const), metric, side: fc.constantFrom('top', 'bottom' as const), percent: fc.integer({ min: 1, max: 100 }), within: fc.constantFrom('universe', 'sector', 'industry' as const) }),
+  fc
+    .record({ left: expr, op, right: expr })
+    .map((x) => ({ kind: 'expr' as const, expr: `${printExpr(x.left)} ${x.op} ${printExpr(x.right)}` })),
+  fc.record({
+    kind: fc.constant('rank' as const),
+    metric,
+    side: fc.constantFrom('top', 'bottom' as const),
+    percent: fc.integer({ min: 1, max: 100 }),
+    within: fc.constantFrom('universe', 'sector', 'industry' as const),
+  }),
 );
 
 const screen: fc.Arbitrary<Screen> = fc
@@ -43,9 +56,14 @@ const screen: fc.Arbitrary<Screen> = fc
       includeDelisted: fc.boolean(),
     }),
     rules: fc.array(rule, { maxLength: 8 }),
-    ranking: fc.array(fc.record({ metric, direction: fc.constantFrom('asc', 'desc' as const), weight: fc.integer({ min: 1, max: 9 }) }), { maxLength: 3 }),
+    ranking: fc.array(fc.record({ metric, direction: fc.constantFrom('asc', 'desc' as const), weight: fc.integer({ min: 1, max: 9 }) }), {
+      maxLength: 3,
+    }),
     columns: fc.uniqueArray(metric, { maxLength: 5 }),
-    sort: fc.option(fc.record({ key: fc.oneof(metric, fc.constantFrom('rank', 'ticker', 'name')), dir: fc.constantFrom('asc', 'desc' as const) }), { nil: null }),
+    sort: fc.option(
+      fc.record({ key: fc.oneof(metric, fc.constantFrom('rank', 'ticker', 'name')), dir: fc.constantFrom('asc', 'desc' as const) }),
+      { nil: null },
+    ),
     limit: fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: null }),
     page: fc.integer({ min: 1, max: 500 }),
   })

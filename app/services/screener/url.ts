@@ -10,7 +10,20 @@ import { MAX_COLUMNS, MAX_RANK_PARTS, MAX_RULES, ScreenSchema, isExpressionError
 //   rank=metric:dir[:weight]    repeated            col                  repeated metric id
 //   sort=key:dir                limit=N             page=N
 
-export const SCREEN_PARAMS = ['exchange', 'sector', 'industry', 'mcap_min', 'mcap_max', 'delisted', 'r', 'rank', 'col', 'sort', 'limit', 'page'] as const;
+export const SCREEN_PARAMS = [
+  'exchange',
+  'sector',
+  'industry',
+  'mcap_min',
+  'mcap_max',
+  'delisted',
+  'r',
+  'rank',
+  'col',
+  'sort',
+  'limit',
+  'page',
+] as const;
 
 export type ScreenQueryError = { param: string; message: string };
 export type ScreenQueryResult = { ok: true; screen: Screen } | { ok: false; errors: ScreenQueryError[]; screen: Screen };
@@ -25,7 +38,8 @@ export function screenToSearchParams(screen: Screen): URLSearchParams {
   if (u.marketCapMax !== null) p.append('mcap_max', formatNumber(u.marketCapMax));
   if (u.includeDelisted) p.append('delisted', '1');
   for (const r of screen.rules) p.append('r', ruleToText(r));
-  for (const part of screen.ranking) p.append('rank', `${part.metric}:${part.direction}${part.weight === 1 ? '' : `:${formatNumber(part.weight)}`}`);
+  for (const part of screen.ranking)
+    p.append('rank', `${part.metric}:${part.direction}${part.weight === 1 ? '' : `:${formatNumber(part.weight)}`}`);
   for (const c of screen.columns) p.append('col', c);
   if (screen.sort) p.append('sort', `${screen.sort.key}:${screen.sort.dir}`);
   if (screen.limit !== null) p.append('limit', String(screen.limit));
@@ -70,7 +84,8 @@ export function screenFromSearchParams(params: URLSearchParams): ScreenQueryResu
   input.universe = universe;
 
   const ruleTexts = params.getAll('r').filter((t) => t.trim() !== '');
-  if (ruleTexts.length > MAX_RULES) errors.push({ param: 'r', message: `A screen has at most ${MAX_RULES} rules (got ${ruleTexts.length})` });
+  if (ruleTexts.length > MAX_RULES)
+    errors.push({ param: 'r', message: `A screen has at most ${MAX_RULES} rules (got ${ruleTexts.length})` });
   const rules: unknown[] = [];
   ruleTexts.slice(0, MAX_RULES).forEach((text, i) => {
     try {
@@ -105,7 +120,8 @@ export function screenFromSearchParams(params: URLSearchParams): ScreenQueryResu
   const parsed = ScreenSchema.safeParse(input);
   if (parsed.success && errors.length === 0) return { ok: true, screen: parsed.data };
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) errors.push({ param: paramOfPath(issue.path), message: `${labelOfPath(issue.path)}: ${issue.message}` });
+    for (const issue of parsed.error.issues)
+      errors.push({ param: paramOfPath(issue.path), message: `${labelOfPath(issue.path)}: ${issue.message}` });
   }
   return { ok: false, errors, screen: salvage(input) };
 }
@@ -135,7 +151,17 @@ const PARAM_OF: Record<string, string> = {
 function paramOfPath(path: (string | number)[]): string {
   if (path[0] === 'universe') {
     const k = path[1];
-    return k === 'marketCapMin' ? 'mcap_min' : k === 'marketCapMax' ? 'mcap_max' : k === 'exchanges' ? 'exchange' : k === 'sectors' ? 'sector' : k === 'industries' ? 'industry' : 'universe';
+    return k === 'marketCapMin'
+      ? 'mcap_min'
+      : k === 'marketCapMax'
+        ? 'mcap_max'
+        : k === 'exchanges'
+          ? 'exchange'
+          : k === 'sectors'
+            ? 'sector'
+            : k === 'industries'
+              ? 'industry'
+              : 'universe';
   }
   const base = PARAM_OF[String(path[0])] ?? String(path[0] ?? 'screen');
   return typeof path[1] === 'number' ? `${base}.${path[1]}` : base;
@@ -156,7 +182,9 @@ export function screenFromJson(value: unknown): ScreenQueryResult {
   if (parsed.success) return { ok: true, screen: parsed.data };
   return {
     ok: false,
-    errors: parsed.error.issues.slice(0, 20).map((i) => ({ param: i.path.join('.') || 'screen', message: `${labelOfPath(i.path)}: ${i.message}` })),
+    errors: parsed.error.issues
+      .slice(0, 20)
+      .map((i) => ({ param: i.path.join('.') || 'screen', message: `${labelOfPath(i.path)}: ${i.message}` })),
     screen: ScreenSchema.parse({}),
   };
 }

@@ -7,9 +7,14 @@ import { ConfigError, loadConfig } from '../config.server';
 // The picture bucket is off by default (pictures in DATA_DIR/uploads) and all-or-nothing: half a
 // configuration or a malformed value stops start-up with a message naming the variable.
 
-const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'quarry-bucket-config-')), ...env } as unknown as NodeJS.ProcessEnv);
+const load = (env: Record<string, string>) =>
+  loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'quarry-bucket-config-')), ...env } as unknown as NodeJS.ProcessEnv);
 
-const keys = { S3_BUCKET: 'quarry-pictures', S3_ACCESS_KEY_ID: 'AKIDEXAMPLE', S3_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
+const keys = {
+  S3_BUCKET: 'quarry-pictures',
+  S3_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+  S3_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+};
 
 describe('picture bucket configuration', () => {
   it('is off when nothing is set', () => {

@@ -43,14 +43,25 @@ export type S3Objects = {
 };
 
 export function s3Objects(bucket: S3BucketConfig, fetcher: typeof fetch = timedFetch): S3Objects {
-  const signer = new AwsClient({ accessKeyId: bucket.accessKeyId, secretAccessKey: bucket.secretAccessKey, service: 's3', region: bucket.region, retries: 0 });
+  const signer = new AwsClient({
+    accessKeyId: bucket.accessKeyId,
+    secretAccessKey: bucket.secretAccessKey,
+    service: 's3',
+    region: bucket.region,
+    retries: 0,
+  });
   // Keys are ours (prefix + random hex name); each segment is still encoded as S3 expects.
-  const urlOf = (key: string) => `${bucket.endpoint}/${encodeURIComponent(bucket.bucket)}/${key.split('/').map(encodeURIComponent).join('/')}`;
+  const urlOf = (key: string) =>
+    `${bucket.endpoint}/${encodeURIComponent(bucket.bucket)}/${key.split('/').map(encodeURIComponent).join('/')}`;
 
   async function send(method: 'GET' | 'PUT' | 'DELETE', key: string, body?: Uint8Array, contentType?: string): Promise<Response> {
     const url = urlOf(key);
     const payload = body === undefined ? undefined : new Uint8Array(body);
-    const headers: Record<string, string> = { 'X-Amz-Content-Sha256': createHash('sha256').update(payload ?? new Uint8Array()).digest('hex') };
+    const headers: Record<string, string> = {
+      'X-Amz-Content-Sha256': createHash('sha256')
+        .update(payload ?? new Uint8Array())
+        .digest('hex'),
+    };
     if (contentType) headers['Content-Type'] = contentType;
     const signed = await signer.sign(url, { method, headers, body: payload });
     return fetchWithRetry(url, { method, headers: signed.headers, body: payload }, { fetcher });

@@ -4,7 +4,9 @@ import type { WatchlistRow } from './table';
 
 // Shapes of the watchlist JSON API (snake_case like the rest of the API).
 
-export const WatchlistCreateBody = z.object({ name: z.string().max(1000), columns: z.array(z.string().max(64)).max(100).optional() }).strict();
+export const WatchlistCreateBody = z
+  .object({ name: z.string().max(1000), columns: z.array(z.string().max(64)).max(100).optional() })
+  .strict();
 export const WatchlistPatchBody = z
   .object({
     name: z.string().max(1000).optional(),
@@ -13,11 +15,29 @@ export const WatchlistPatchBody = z
     is_default: z.literal(true).optional(),
   })
   .strict();
-export const ItemCreateBody = z.object({ permaticker: z.number().int().positive().max(2 ** 31 - 1), note: z.string().max(5000).nullable().optional() }).strict();
+export const ItemCreateBody = z
+  .object({
+    permaticker: z
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 31 - 1),
+    note: z.string().max(5000).nullable().optional(),
+  })
+  .strict();
 export const ItemPatchBody = z.object({ note: z.string().max(5000) }).strict();
 
 export function watchlistJson(w: Watchlist) {
-  return { id: w.id, name: w.name, is_default: w.isDefault, columns: w.columns, sort: w.sort, item_count: w.itemCount, created_at: w.createdAt, updated_at: w.updatedAt };
+  return {
+    id: w.id,
+    name: w.name,
+    is_default: w.isDefault,
+    columns: w.columns,
+    sort: w.sort,
+    item_count: w.itemCount,
+    created_at: w.createdAt,
+    updated_at: w.updatedAt,
+  };
 }
 
 export function itemJson(i: WatchlistItem) {
@@ -25,5 +45,13 @@ export function itemJson(i: WatchlistItem) {
 }
 
 export function rowJson(r: WatchlistRow) {
-  return { permaticker: r.permaticker, ticker: r.ticker, name: r.name, sector: r.sector, note: r.note, added_at: r.addedAt, values: r.values };
+  return {
+    permaticker: r.permaticker,
+    ticker: r.ticker,
+    name: r.name,
+    sector: r.sector,
+    note: r.note,
+    added_at: r.addedAt,
+    values: r.values,
+  };
 }

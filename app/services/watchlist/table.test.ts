@@ -17,8 +17,18 @@ const items = [
 
 describe('watchlist table', () => {
   it('sorts by a metric with n/a last, in both directions', () => {
-    expect(watchlistRows(items, meta, snapshot, ['pe_ttm'], { key: 'pe_ttm', dir: 'asc' }).map((r) => r.ticker)).toEqual(['CCC', 'AAA', '9', 'BBB']);
-    expect(watchlistRows(items, meta, snapshot, ['pe_ttm'], { key: 'pe_ttm', dir: 'desc' }).map((r) => r.ticker)).toEqual(['AAA', 'CCC', '9', 'BBB']);
+    expect(watchlistRows(items, meta, snapshot, ['pe_ttm'], { key: 'pe_ttm', dir: 'asc' }).map((r) => r.ticker)).toEqual([
+      'CCC',
+      'AAA',
+      '9',
+      'BBB',
+    ]);
+    expect(watchlistRows(items, meta, snapshot, ['pe_ttm'], { key: 'pe_ttm', dir: 'desc' }).map((r) => r.ticker)).toEqual([
+      'AAA',
+      'CCC',
+      '9',
+      'BBB',
+    ]);
     expect(watchlistRows(items, meta, snapshot, [], { key: 'added_at', dir: 'desc' }).map((r) => r.permaticker)).toEqual([9, 3, 1, 2]);
   });
 

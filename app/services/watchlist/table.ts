@@ -18,7 +18,13 @@ export type WatchlistRow = {
   values: Record<string, number | null>;
 };
 
-export function watchlistRows(items: readonly WatchlistItem[], securities: ReadonlyMap<number, SecurityMeta>, snapshot: MetricSnapshot | null, columns: readonly string[], sort: WatchlistSort): WatchlistRow[] {
+export function watchlistRows(
+  items: readonly WatchlistItem[],
+  securities: ReadonlyMap<number, SecurityMeta>,
+  snapshot: MetricSnapshot | null,
+  columns: readonly string[],
+  sort: WatchlistSort,
+): WatchlistRow[] {
   const rows = items.map((item) => {
     const meta = securities.get(item.permaticker);
     const r = snapshot ? rowOf(snapshot, item.permaticker) : -1;
@@ -27,7 +33,15 @@ export function watchlistRows(items: readonly WatchlistItem[], securities: Reado
       const v = r >= 0 ? snapshot?.values[c]?.[r] : undefined;
       values[c] = v === undefined || Number.isNaN(v) ? null : v;
     }
-    return { permaticker: item.permaticker, ticker: meta?.ticker ?? String(item.permaticker), name: meta?.name ?? '', sector: meta?.sector ?? null, note: item.note, addedAt: item.addedAt, values };
+    return {
+      permaticker: item.permaticker,
+      ticker: meta?.ticker ?? String(item.permaticker),
+      name: meta?.name ?? '',
+      sector: meta?.sector ?? null,
+      note: item.note,
+      addedAt: item.addedAt,
+      values,
+    };
   });
   const dir = sort.dir === 'asc' ? 1 : -1;
   const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -50,6 +64,7 @@ export function watchlistRows(items: readonly WatchlistItem[], securities: Reado
 export function watchlistCsv(rows: readonly WatchlistRow[], columns: readonly string[]): string {
   const header = ['ticker', 'name', 'sector', 'note', 'added_at', ...columns.map((c) => getMetric(c)?.label ?? c)];
   const lines = [header.map(csvCell).join(',')];
-  for (const r of rows) lines.push([r.ticker, r.name, r.sector, r.note, r.addedAt, ...columns.map((c) => r.values[c] ?? null)].map(csvCell).join(','));
+  for (const r of rows)
+    lines.push([r.ticker, r.name, r.sector, r.note, r.addedAt, ...columns.map((c) => r.values[c] ?? null)].map(csvCell).join(','));
   return lines.join('\r\n') + '\r\n';
 }

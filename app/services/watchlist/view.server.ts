@@ -27,5 +27,10 @@ export async function watchlistView(userId: string, id: string): Promise<Watchli
     marketDataMissing = true;
   }
   const byId = new Map(securities.map((s) => [s.permaticker, s]));
-  return { watchlist, rows: watchlistRows(items, byId, snapshot, watchlist.columns, watchlist.sort), asOf: snapshot?.date ?? null, marketDataMissing };
+  return {
+    watchlist,
+    rows: watchlistRows(items, byId, snapshot, watchlist.columns, watchlist.sort),
+    asOf: snapshot?.date ?? null,
+    marketDataMissing,
+  };
 }

@@ -21,7 +21,11 @@ import {
 
 const NOT_FOUND = 'Watchlist not found.';
 
-function check<T>(schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: { issues: { message: string }[] } } }, value: unknown, field: string): T {
+function check<T>(
+  schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: { issues: { message: string }[] } } },
+  value: unknown,
+  field: string,
+): T {
   const r = schema.safeParse(value);
   if (!r.success) throw unprocessable(r.error.issues[0].message, { [field]: r.error.issues.map((i) => i.message) });
   return r.data;
@@ -54,23 +58,49 @@ async function counts(db: DB, ids: string[]): Promise<Map<string, number>> {
 
 function newRow(userId: string, name: string, isDefault: boolean, columns: string[]): WatchlistsTable {
   const now = new Date().toISOString();
-  return { id: randomUUID(), user_id: userId, name, is_default: isDefault ? 1 : 0, columns: JSON.stringify(columns), sort_key: 'ticker', sort_dir: 'asc', created_at: now, updated_at: now };
+  return {
+    id: randomUUID(),
+    user_id: userId,
+    name,
+    is_default: isDefault ? 1 : 0,
+    columns: JSON.stringify(columns),
+    sort_key: 'ticker',
+    sort_dir: 'asc',
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /** The user's lists, default first; the default list is created on first use. */
 export async function listWatchlists(userId: string): Promise<Watchlist[]> {
   const db = await getDb();
-  let rows = await db.selectFrom('watchlists').selectAll().where('user_id', '=', userId).orderBy('is_default', 'desc').orderBy('created_at').orderBy('id').execute();
+  let rows = await db
+    .selectFrom('watchlists')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('is_default', 'desc')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   if (rows.length === 0) {
     await ensureDefault(db, userId);
     rows = await db.selectFrom('watchlists').selectAll().where('user_id', '=', userId).execute();
   }
-  const n = await counts(db, rows.map((r) => r.id));
+  const n = await counts(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => toWatchlist(r, n.get(r.id) ?? 0));
 }
 
 async function ensureDefault(db: DB, userId: string): Promise<string> {
-  const existing = await db.selectFrom('watchlists').select('id').where('user_id', '=', userId).orderBy('is_default', 'desc').orderBy('created_at').executeTakeFirst();
+  const existing = await db
+    .selectFrom('watchlists')
+    .select('id')
+    .where('user_id', '=', userId)
+    .orderBy('is_default', 'desc')
+    .orderBy('created_at')
+    .executeTakeFirst();
   if (existing) return existing.id;
   const row = newRow(userId, DEFAULT_WATCHLIST_NAME, true, DEFAULT_WATCHLIST_COLUMNS);
   await db.insertInto('watchlists').values(row).execute();
@@ -93,14 +123,22 @@ export async function createWatchlist(userId: string, input: { name: string; col
   const name = check(WatchlistNameSchema, input.name, 'name');
   const columns = input.columns === undefined ? DEFAULT_WATCHLIST_COLUMNS : check(ColumnsSchema, input.columns, 'columns');
   const db = await getDb();
-  const { n } = await db.selectFrom('watchlists').select((eb) => eb.fn.countAll<string | number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const { n } = await db
+    .selectFrom('watchlists')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   if (Number(n) >= MAX_WATCHLISTS_PER_USER) throw conflict(`You can have at most ${MAX_WATCHLISTS_PER_USER} watchlists.`);
   const row = newRow(userId, name, Number(n) === 0, columns);
   await db.insertInto('watchlists').values(row).execute();
   return toWatchlist(row, 0);
 }
 
-export async function updateWatchlist(userId: string, id: string, patch: { name?: string; columns?: string[]; sort?: WatchlistSort; isDefault?: boolean }): Promise<Watchlist> {
+export async function updateWatchlist(
+  userId: string,
+  id: string,
+  patch: { name?: string; columns?: string[]; sort?: WatchlistSort; isDefault?: boolean },
+): Promise<Watchlist> {
   const db = await getDb();
   const set: Partial<WatchlistsTable> = { updated_at: new Date().toISOString() };
   if (patch.name !== undefined) set.name = check(WatchlistNameSchema, patch.name, 'name');
@@ -124,13 +162,24 @@ export async function updateWatchlist(userId: string, id: string, patch: { name?
 export async function deleteWatchlist(userId: string, id: string): Promise<void> {
   const db = await getDb();
   await db.transaction().execute(async (tx) => {
-    const row = await tx.selectFrom('watchlists').select(['id', 'is_default']).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    const row = await tx
+      .selectFrom('watchlists')
+      .select(['id', 'is_default'])
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     if (!row) throw notFound(NOT_FOUND);
     await tx.deleteFrom('watchlist_items').where('watchlist_id', '=', id).execute();
     await tx.deleteFrom('watchlists').where('id', '=', id).execute();
     if (row.is_default === 1) {
       // Another list (the oldest) becomes the default, so there always is one while lists exist.
-      const next = await tx.selectFrom('watchlists').select('id').where('user_id', '=', userId).orderBy('created_at').orderBy('id').executeTakeFirst();
+      const next = await tx
+        .selectFrom('watchlists')
+        .select('id')
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .executeTakeFirst();
       if (next) await tx.updateTable('watchlists').set({ is_default: 1 }).where('id', '=', next.id).execute();
     }
   });
@@ -145,28 +194,61 @@ async function ownedId(db: DB, userId: string, id: string): Promise<string> {
 export async function listItems(userId: string, watchlistId: string): Promise<WatchlistItem[]> {
   const db = await getDb();
   await ownedId(db, userId, watchlistId);
-  const rows = await db.selectFrom('watchlist_items').selectAll().where('watchlist_id', '=', watchlistId).orderBy('added_at').orderBy('permaticker').execute();
+  const rows = await db
+    .selectFrom('watchlist_items')
+    .selectAll()
+    .where('watchlist_id', '=', watchlistId)
+    .orderBy('added_at')
+    .orderBy('permaticker')
+    .execute();
   return rows.map((r) => ({ permaticker: Number(r.permaticker), note: r.note, addedAt: r.added_at }));
 }
 
 /** Adds a security (adding one already there keeps it, and sets the note when one is given). */
-export async function addItem(userId: string, watchlistId: string, input: { permaticker: number; note?: string | null }): Promise<{ item: WatchlistItem; created: boolean }> {
+export async function addItem(
+  userId: string,
+  watchlistId: string,
+  input: { permaticker: number; note?: string | null },
+): Promise<{ item: WatchlistItem; created: boolean }> {
   const db = await getDb();
   await ownedId(db, userId, watchlistId);
   const note = input.note === undefined || input.note === null ? undefined : check(NoteSchema, input.note, 'note');
-  const existing = await db.selectFrom('watchlist_items').selectAll().where('watchlist_id', '=', watchlistId).where('permaticker', '=', input.permaticker).executeTakeFirst();
+  const existing = await db
+    .selectFrom('watchlist_items')
+    .selectAll()
+    .where('watchlist_id', '=', watchlistId)
+    .where('permaticker', '=', input.permaticker)
+    .executeTakeFirst();
   if (existing) {
-    if (note !== undefined) await db.updateTable('watchlist_items').set({ note }).where('watchlist_id', '=', watchlistId).where('permaticker', '=', input.permaticker).execute();
-    return { item: { permaticker: input.permaticker, note: note === undefined ? existing.note : note, addedAt: existing.added_at }, created: false };
+    if (note !== undefined)
+      await db
+        .updateTable('watchlist_items')
+        .set({ note })
+        .where('watchlist_id', '=', watchlistId)
+        .where('permaticker', '=', input.permaticker)
+        .execute();
+    return {
+      item: { permaticker: input.permaticker, note: note === undefined ? existing.note : note, addedAt: existing.added_at },
+      created: false,
+    };
   }
-  const { n } = await db.selectFrom('watchlist_items').select((eb) => eb.fn.countAll<string | number>().as('n')).where('watchlist_id', '=', watchlistId).executeTakeFirstOrThrow();
+  const { n } = await db
+    .selectFrom('watchlist_items')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('watchlist_id', '=', watchlistId)
+    .executeTakeFirstOrThrow();
   if (Number(n) >= MAX_ITEMS_PER_WATCHLIST) throw conflict(`A watchlist holds at most ${MAX_ITEMS_PER_WATCHLIST} securities.`);
   const item = { watchlist_id: watchlistId, permaticker: input.permaticker, note: note ?? null, added_at: new Date().toISOString() };
   try {
     await db.insertInto('watchlist_items').values(item).execute();
   } catch (e) {
     // A concurrent add of the same security: the other request won, which is the same outcome.
-    const again = await db.selectFrom('watchlist_items').selectAll().where('watchlist_id', '=', watchlistId).where('permaticker', '=', input.permaticker).executeTakeFirst();
+    const again = await db
+      .selectFrom('watchlist_items')
+      .selectAll()
+      .where('watchlist_id', '=', watchlistId)
+      .where('permaticker', '=', input.permaticker)
+      .executeTakeFirst();
     if (!again) throw e;
     return { item: { permaticker: input.permaticker, note: again.note, addedAt: again.added_at }, created: false };
   }
@@ -177,15 +259,29 @@ export async function setItemNote(userId: string, watchlistId: string, permatick
   const db = await getDb();
   await ownedId(db, userId, watchlistId);
   const value = check(NoteSchema, note, 'note');
-  const result = await db.updateTable('watchlist_items').set({ note: value }).where('watchlist_id', '=', watchlistId).where('permaticker', '=', permaticker).executeTakeFirst();
+  const result = await db
+    .updateTable('watchlist_items')
+    .set({ note: value })
+    .where('watchlist_id', '=', watchlistId)
+    .where('permaticker', '=', permaticker)
+    .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw notFound('This security is not on the watchlist.');
-  const row = await db.selectFrom('watchlist_items').selectAll().where('watchlist_id', '=', watchlistId).where('permaticker', '=', permaticker).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('watchlist_items')
+    .selectAll()
+    .where('watchlist_id', '=', watchlistId)
+    .where('permaticker', '=', permaticker)
+    .executeTakeFirstOrThrow();
   return { permaticker, note: row.note, addedAt: row.added_at };
 }
 
 export async function removeItem(userId: string, watchlistId: string, permaticker: number): Promise<void> {
   const db = await getDb();
   await ownedId(db, userId, watchlistId);
-  const result = await db.deleteFrom('watchlist_items').where('watchlist_id', '=', watchlistId).where('permaticker', '=', permaticker).executeTakeFirst();
+  const result = await db
+    .deleteFrom('watchlist_items')
+    .where('watchlist_id', '=', watchlistId)
+    .where('permaticker', '=', permaticker)
+    .executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw notFound('This security is not on the watchlist.');
 }

@@ -5,7 +5,17 @@ import { UtcTime } from './UtcTime';
 
 const number = (n: number | string) => Number(n).toLocaleString('en-US');
 
-function RunsTable({ caption, runs, testId, detailHeading }: { caption: string; runs: ImportRun[]; testId: string; detailHeading: string }) {
+function RunsTable({
+  caption,
+  runs,
+  testId,
+  detailHeading,
+}: {
+  caption: string;
+  runs: ImportRun[];
+  testId: string;
+  detailHeading: string;
+}) {
   return (
     <div className="table-scroll">
       <table className="data-table" data-testid={testId}>

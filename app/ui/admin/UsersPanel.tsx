@@ -38,7 +38,15 @@ function SortHeader({ query, sort, numericLike }: { query: AdminQuery; sort: Use
   );
 }
 
-export function UsersPanel({ query, search, users }: { query: AdminQuery; search: SubmissionResult<string[]> | null; users: UsersPage | null }) {
+export function UsersPanel({
+  query,
+  search,
+  users,
+}: {
+  query: AdminQuery;
+  search: SubmissionResult<string[]> | null;
+  users: UsersPage | null;
+}) {
   const [form, fields] = useForm({
     id: 'admin-user-search',
     lastResult: search ?? undefined,
@@ -76,7 +84,9 @@ export function UsersPanel({ query, search, users }: { query: AdminQuery; search
 }
 
 function UsersTable({ query, users }: { query: AdminQuery; users: UsersPage }) {
-  const summary = query.q ? `${users.total} ${users.total === 1 ? 'user matches' : 'users match'} “${query.q}”.` : `${users.total} ${users.total === 1 ? 'user' : 'users'}.`;
+  const summary = query.q
+    ? `${users.total} ${users.total === 1 ? 'user matches' : 'users match'} “${query.q}”.`
+    : `${users.total} ${users.total === 1 ? 'user' : 'users'}.`;
   return (
     <>
       <p data-testid="users-count">{summary}</p>

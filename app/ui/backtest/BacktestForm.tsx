@@ -32,7 +32,12 @@ export function BacktestForm({ defaults, lastResult }: { defaults: Record<string
         <legend>Period and rebalancing</legend>
         <TextField meta={fields.start} label="Start date" type="date" hint="YYYY-MM-DD" />
         <TextField meta={fields.end} label="End date" type="date" hint="YYYY-MM-DD" />
-        <SelectField meta={fields.rebalance} label="Rebalance" options={REBALANCE_OPTIONS} hint="The screen runs on the first trading day of each period." />
+        <SelectField
+          meta={fields.rebalance}
+          label="Rebalance"
+          options={REBALANCE_OPTIONS}
+          hint="The screen runs on the first trading day of each period."
+        />
       </fieldset>
       <fieldset className="backtest-fieldset">
         <legend>Portfolio</legend>
@@ -47,7 +52,11 @@ export function BacktestForm({ defaults, lastResult }: { defaults: Record<string
         <TextField meta={fields.slippageBps} label="Slippage (bps of traded value)" inputMode="decimal" />
         <TextField meta={fields.fixedCostPerTrade} label="Fixed cost per trade ($)" inputMode="decimal" />
         <TextField meta={fields.riskFreeRate} label="Risk-free rate (% a year)" hint="For Sharpe, Sortino and alpha." inputMode="decimal" />
-        <TextField meta={fields.benchmark} label="Benchmark ticker" hint="A ticker or permaticker; empty for the equal-weighted universe of the screen." />
+        <TextField
+          meta={fields.benchmark}
+          label="Benchmark ticker"
+          hint="A ticker or permaticker; empty for the equal-weighted universe of the screen."
+        />
       </fieldset>
       <div>
         <button type="submit" className="button button--primary">

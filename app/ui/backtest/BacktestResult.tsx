@@ -32,7 +32,11 @@ export function BacktestResult({ result, base, csvQuery }: { result: ResultView;
           <Headline label="CAGR" value={percent(s.cagr)} note={`Benchmark ${percent(s.benchmarkCagr)}`} />
           <Headline label="Maximum drawdown" value={percent(s.maxDrawdown)} note={s.troughDate ? `Trough ${s.troughDate}` : ''} />
           <Headline label="Sharpe ratio" value={ratio(s.sharpe)} note={`Volatility ${percent(s.annualVolatility)} a year`} />
-          <Headline label="Delisted holdings" value={formatByFormat('integer', result.delistedHoldings)} note="turned into cash at their last price" />
+          <Headline
+            label="Delisted holdings"
+            value={formatByFormat('integer', result.delistedHoldings)}
+            note="turned into cash at their last price"
+          />
         </div>
         <p className="muted">
           {s.startDate} to {s.endDate}. Costs paid: {money(s.totalCosts)}. <Link to={METHODOLOGY_PATH}>How every number is computed</Link>.

@@ -23,7 +23,17 @@ function Pages({ label, paged, href }: { label: string; paged: Paged<unknown>; h
   );
 }
 
-export function Rebalances({ rebalances, open, base, query }: { rebalances: Paged<RebalanceRow>; open: OpenRebalance | null; base: string; query: ResultQuery }) {
+export function Rebalances({
+  rebalances,
+  open,
+  base,
+  query,
+}: {
+  rebalances: Paged<RebalanceRow>;
+  open: OpenRebalance | null;
+  base: string;
+  query: ResultQuery;
+}) {
   return (
     <section aria-labelledby="rebalances-title">
       <h2 id="rebalances-title">Rebalances ({integer(rebalances.total)})</h2>
@@ -75,7 +85,11 @@ export function Rebalances({ rebalances, open, base, query }: { rebalances: Page
                 <td className="num">{money(r.cost)}</td>
                 <td>
                   <Link to={resultHref(base, query, { rebalance: r.n }, 'holdings')} preventScrollReset>
-                    Open<span className="visually-hidden"> the holdings of rebalance {r.n} ({r.signalDate})</span>
+                    Open
+                    <span className="visually-hidden">
+                      {' '}
+                      the holdings of rebalance {r.n} ({r.signalDate})
+                    </span>
                   </Link>
                 </td>
               </tr>
@@ -96,7 +110,8 @@ function Holdings({ open, base, query }: { open: OpenRebalance; base: string; qu
         Holdings of rebalance {open.n}: signal {open.signalDate}, traded {open.tradeDate}
       </h3>
       <p>
-        {integer(open.passCount)} of {integer(open.universeCount)} companies passed the screen; {integer(open.holdings.length)} were held. Traded {money(open.tradedValue)} for {money(open.cost)} in costs.{' '}
+        {integer(open.passCount)} of {integer(open.universeCount)} companies passed the screen; {integer(open.holdings.length)} were held.
+        Traded {money(open.tradedValue)} for {money(open.cost)} in costs.{' '}
         <Link to={resultHref(base, query, { rebalance: null }, 'rebalances-title')} preventScrollReset>
           Close the holdings
         </Link>

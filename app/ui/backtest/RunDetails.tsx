@@ -69,7 +69,11 @@ export function RunDetails({ params, benchmark, screen, snapshotId, engineVersio
         </dl>
       </div>
       <h3>Screen</h3>
-      {screen.universe.length > 0 ? <p>Universe: {screen.universe.join('; ')}.</p> : <p>Universe: every company listed on each signal date.</p>}
+      {screen.universe.length > 0 ? (
+        <p>Universe: {screen.universe.join('; ')}.</p>
+      ) : (
+        <p>Universe: every company listed on each signal date.</p>
+      )}
       {screen.rules.length === 0 ? (
         <p>No rules: every company of the universe passes.</p>
       ) : (

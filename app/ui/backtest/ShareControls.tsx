@@ -10,7 +10,10 @@ export function ShareControls({ id, shareToken, origin }: { id: string; shareTok
       {link ? (
         <>
           <p>
-            Anyone with a Quarry account (full access) who has this link sees this result, read-only: <a href={link} data-testid="backtest-share-link">{link}</a>
+            Anyone with a Quarry account (full access) who has this link sees this result, read-only:{' '}
+            <a href={link} data-testid="backtest-share-link">
+              {link}
+            </a>
           </p>
           <Form method="post" className="inline-form">
             <input type="hidden" name="intent" value="unshare" />

@@ -44,12 +44,12 @@ function Comparison({ s }: { s: SurvivorsView }) {
           </>
         ) : (
           <>
-            <strong>Restricted to survivors, the total return is {pp(s.totalReturnGapPp)} lower</strong>: for this screen, leaving out the companies that were
-            later delisted would not have flattered the result.
+            <strong>Restricted to survivors, the total return is {pp(s.totalReturnGapPp)} lower</strong>: for this screen, leaving out the
+            companies that were later delisted would not have flattered the result.
           </>
         )}{' '}
-        The survivors-only run leaves out {integer(s.delistedExcluded)} companies that did not survive to the end and keeps {integer(s.securities)} (
-        <Link to={`${METHODOLOGY_PATH}#survivors-only`}>how it works</Link>).
+        The survivors-only run leaves out {integer(s.delistedExcluded)} companies that did not survive to the end and keeps{' '}
+        {integer(s.securities)} (<Link to={`${METHODOLOGY_PATH}#survivors-only`}>how it works</Link>).
       </p>
       <div className="table-scroll">
         <table className="data-table" data-testid="backtest-survivors">

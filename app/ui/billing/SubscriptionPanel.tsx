@@ -59,8 +59,8 @@ export function SubscriptionPanel({ panel }: { panel: SubscriptionPanelData | nu
       <h2 id="subscription-heading">Subscription</h2>
       {panel.awaitingConfirmation ? (
         <p className="notice" role="status">
-          Thank you. Your payment is being confirmed: full access follows as soon as the payment provider tells us, usually within a minute. Reload
-          this page to see it.
+          Thank you. Your payment is being confirmed: full access follows as soon as the payment provider tells us, usually within a minute.
+          Reload this page to see it.
         </p>
       ) : null}
       {panel.subscriptions.length > 0 ? (

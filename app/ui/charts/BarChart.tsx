@@ -21,14 +21,29 @@ export type BarChartProps = {
 
 type Row = { date: string; value: number };
 
-export function BarChart({ label, seriesLabel, points, format, height = DEFAULT_HEIGHT, dataLabels = false, tableVisible = false, colorIndex = 0 }: BarChartProps) {
+export function BarChart({
+  label,
+  seriesLabel,
+  points,
+  format,
+  height = DEFAULT_HEIGHT,
+  dataLabels = false,
+  tableVisible = false,
+  colorIndex = 0,
+}: BarChartProps) {
   const hydrated = useHydrated();
   const { ref, width } = useChartWidth(DEFAULT_WIDTH);
   const thinned = thinPoints(points, MAX_CHART_POINTS);
   const rows: Row[] = thinned.map((p) => ({ date: p.date, value: p.value ?? 0 }));
   const isDates = rows.every((r) => /^\d{4}-\d{2}-\d{2}$/.test(r.date));
   const maxTicks = Math.max(2, Math.floor(width / 110));
-  const tickValues = isDates && rows.length > maxTicks ? pickEvery(rows.map((r) => r.date), maxTicks) : undefined;
+  const tickValues =
+    isDates && rows.length > maxTicks
+      ? pickEvery(
+          rows.map((r) => r.date),
+          maxTicks,
+        )
+      : undefined;
   return (
     <figure className="chart">
       {rows.length === 0 ? (
@@ -68,7 +83,12 @@ export function BarChart({ label, seriesLabel, points, format, height = DEFAULT_
           />
         </div>
       )}
-      <ChartTable caption={`Data: ${label}`} series={[{ id: 'v', label: seriesLabel, points: [...thinned] }]} format={format} visible={tableVisible} />
+      <ChartTable
+        caption={`Data: ${label}`}
+        series={[{ id: 'v', label: seriesLabel, points: [...thinned] }]}
+        format={format}
+        visible={tableVisible}
+      />
     </figure>
   );
 }

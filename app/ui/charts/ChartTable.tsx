@@ -2,7 +2,19 @@ import type { ChartSeries } from './chart-data';
 import { tableRows } from './chart-data';
 
 // The data table every chart carries (DESIGN §9): the same values the chart draws.
-export function ChartTable({ caption, series, format, visible = false, maxPoints }: { caption: string; series: readonly ChartSeries[]; format: (v: number | null) => string; visible?: boolean; maxPoints?: number }) {
+export function ChartTable({
+  caption,
+  series,
+  format,
+  visible = false,
+  maxPoints,
+}: {
+  caption: string;
+  series: readonly ChartSeries[];
+  format: (v: number | null) => string;
+  visible?: boolean;
+  maxPoints?: number;
+}) {
   const rows = tableRows(series, maxPoints);
   return (
     <div className={visible ? 'chart-table' : 'visually-hidden'}>

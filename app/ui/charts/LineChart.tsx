@@ -1,7 +1,17 @@
 import { Line, type SliceTooltipProps } from '@nivo/line';
 import { useHydrated } from '~/ui/use-hydrated';
 import { ChartTable } from './ChartTable';
-import { chooseScale, dateExtent, dateTicks, MAX_CHART_POINTS, tickLabel, toNivoSeries, type ChartSeries, type NivoSerie, type ScaleKind } from './chart-data';
+import {
+  chooseScale,
+  dateExtent,
+  dateTicks,
+  MAX_CHART_POINTS,
+  tickLabel,
+  toNivoSeries,
+  type ChartSeries,
+  type NivoSerie,
+  type ScaleKind,
+} from './chart-data';
 import { CHART_COLORS, CHART_MARGIN, CHART_THEME, DEFAULT_HEIGHT, DEFAULT_WIDTH, TOOLTIP_STYLE } from './theme';
 import { toEpochDay } from '~/services/dates';
 import { useChartWidth } from './use-chart-width';
@@ -35,7 +45,8 @@ function Tooltip({ slice, format }: SliceTooltipProps<NivoSerie> & { format: (v:
       <ul className="chart-tooltip__list">
         {slice.points.map((p) => (
           <li key={p.id} style={{ color: '#000' }}>
-            <span className="chart-tooltip__swatch" style={{ background: p.seriesColor }} aria-hidden="true" /> {String(p.seriesId)}: {format(typeof p.data.y === 'number' ? p.data.y : null)}
+            <span className="chart-tooltip__swatch" style={{ background: p.seriesColor }} aria-hidden="true" /> {String(p.seriesId)}:{' '}
+            {format(typeof p.data.y === 'number' ? p.data.y : null)}
           </li>
         ))}
       </ul>
@@ -43,7 +54,17 @@ function Tooltip({ slice, format }: SliceTooltipProps<NivoSerie> & { format: (v:
   );
 }
 
-export function LineChart({ label, series, format, scale = 'linear', height = DEFAULT_HEIGHT, dataLabels = false, tableVisible = false, maxPoints = MAX_CHART_POINTS, legend = false }: LineChartProps) {
+export function LineChart({
+  label,
+  series,
+  format,
+  scale = 'linear',
+  height = DEFAULT_HEIGHT,
+  dataLabels = false,
+  tableVisible = false,
+  maxPoints = MAX_CHART_POINTS,
+  legend = false,
+}: LineChartProps) {
   const hydrated = useHydrated();
   const { ref, width } = useChartWidth(DEFAULT_WIDTH);
   const data = toNivoSeries(series, maxPoints);
@@ -71,7 +92,11 @@ export function LineChart({ label, series, format, scale = 'linear', height = DE
             curve="monotoneX"
             xScale={{ type: 'time', format: '%Y-%m-%d', precision: 'day', useUTC: true }}
             xFormat="time:%Y-%m-%d"
-            yScale={effectiveScale === 'log' ? { type: 'log', base: 10, min: 'auto', max: 'auto' } : { type: 'linear', min: 'auto', max: 'auto', nice: true }}
+            yScale={
+              effectiveScale === 'log'
+                ? { type: 'log', base: 10, min: 'auto', max: 'auto' }
+                : { type: 'linear', min: 'auto', max: 'auto', nice: true }
+            }
             enableGridX={false}
             enableGridY
             enablePoints={dataLabels}
@@ -95,12 +120,15 @@ export function LineChart({ label, series, format, scale = 'linear', height = DE
         <ul className="chart-legend">
           {series.map((s, i) => (
             <li key={s.id}>
-              <span className="chart-tooltip__swatch" style={{ background: CHART_COLORS[i % CHART_COLORS.length] }} aria-hidden="true" /> {s.label}
+              <span className="chart-tooltip__swatch" style={{ background: CHART_COLORS[i % CHART_COLORS.length] }} aria-hidden="true" />{' '}
+              {s.label}
             </li>
           ))}
         </ul>
       ) : null}
-      {effectiveScale !== scale ? <figcaption className="muted">Log scale needs positive values; shown on a linear scale.</figcaption> : null}
+      {effectiveScale !== scale ? (
+        <figcaption className="muted">Log scale needs positive values; shown on a linear scale.</figcaption>
+      ) : null}
       <ChartTable caption={`Data: ${label}`} series={series} format={format} visible={tableVisible} maxPoints={maxPoints} />
     </figure>
   );

@@ -1,12 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { chooseScale, dateTicks, tableRows, thinPoints, tickLabel, toNivoSeries, valueExtent, type ChartSeries } from './chart-data';
 
-const s = (id: string, values: [string, number | null][]): ChartSeries => ({ id, label: id.toUpperCase(), points: values.map(([date, value]) => ({ date, value })) });
+const s = (id: string, values: [string, number | null][]): ChartSeries => ({
+  id,
+  label: id.toUpperCase(),
+  points: values.map(([date, value]) => ({ date, value })),
+});
 
 describe('toNivoSeries', () => {
   it('maps dates to x and keeps nulls as gaps, never zeros', () => {
-    expect(toNivoSeries([s('a', [['2024-01-02', 1.5], ['2024-01-03', null], ['2024-01-04', Number.NaN]])])).toEqual([
-      { id: 'A', data: [{ x: '2024-01-02', y: 1.5 }, { x: '2024-01-03', y: null }, { x: '2024-01-04', y: null }] },
+    expect(
+      toNivoSeries([
+        s('a', [
+          ['2024-01-02', 1.5],
+          ['2024-01-03', null],
+          ['2024-01-04', Number.NaN],
+        ]),
+      ]),
+    ).toEqual([
+      {
+        id: 'A',
+        data: [
+          { x: '2024-01-02', y: 1.5 },
+          { x: '2024-01-03', y: null },
+          { x: '2024-01-04', y: null },
+        ],
+      },
     ]);
   });
 });
@@ -23,20 +42,49 @@ describe('thinPoints', () => {
 
 describe('chooseScale', () => {
   it('log only when every value is positive', () => {
-    expect(chooseScale('log', [s('a', [['2024-01-01', 1], ['2024-01-02', 10]])])).toBe('log');
-    expect(chooseScale('log', [s('a', [['2024-01-01', 1], ['2024-01-02', 0]])])).toBe('linear');
+    expect(
+      chooseScale('log', [
+        s('a', [
+          ['2024-01-01', 1],
+          ['2024-01-02', 10],
+        ]),
+      ]),
+    ).toBe('log');
+    expect(
+      chooseScale('log', [
+        s('a', [
+          ['2024-01-01', 1],
+          ['2024-01-02', 0],
+        ]),
+      ]),
+    ).toBe('linear');
     expect(chooseScale('log', [s('a', [['2024-01-01', -2]])])).toBe('linear');
     expect(chooseScale('log', [s('a', [['2024-01-01', null]])])).toBe('linear');
     expect(chooseScale('linear', [s('a', [['2024-01-01', 5]])])).toBe('linear');
   });
   it('ignores missing values', () => {
-    expect(chooseScale('log', [s('a', [['2024-01-01', null], ['2024-01-02', 3]])])).toBe('log');
+    expect(
+      chooseScale('log', [
+        s('a', [
+          ['2024-01-01', null],
+          ['2024-01-02', 3],
+        ]),
+      ]),
+    ).toBe('log');
   });
 });
 
 describe('valueExtent', () => {
   it('spans all series and skips nulls', () => {
-    expect(valueExtent([s('a', [['2024-01-01', 3], ['2024-01-02', null]]), s('b', [['2024-01-01', -1]])])).toEqual({ min: -1, max: 3 });
+    expect(
+      valueExtent([
+        s('a', [
+          ['2024-01-01', 3],
+          ['2024-01-02', null],
+        ]),
+        s('b', [['2024-01-01', -1]]),
+      ]),
+    ).toEqual({ min: -1, max: 3 });
     expect(valueExtent([s('a', [['2024-01-01', null]])])).toBeNull();
   });
 });
@@ -44,7 +92,19 @@ describe('valueExtent', () => {
 describe('dateTicks', () => {
   it('uses month starts on the smallest calendar step that fits', () => {
     expect(dateTicks('2024-01-15', '2024-12-31', 6)).toEqual(['2024-03-01', '2024-05-01', '2024-07-01', '2024-09-01', '2024-11-01']);
-    expect(dateTicks('2024-01-15', '2024-12-31', 12)).toEqual(['2024-02-01', '2024-03-01', '2024-04-01', '2024-05-01', '2024-06-01', '2024-07-01', '2024-08-01', '2024-09-01', '2024-10-01', '2024-11-01', '2024-12-01']);
+    expect(dateTicks('2024-01-15', '2024-12-31', 12)).toEqual([
+      '2024-02-01',
+      '2024-03-01',
+      '2024-04-01',
+      '2024-05-01',
+      '2024-06-01',
+      '2024-07-01',
+      '2024-08-01',
+      '2024-09-01',
+      '2024-10-01',
+      '2024-11-01',
+      '2024-12-01',
+    ]);
   });
   it('uses years on long ranges', () => {
     expect(dateTicks('2001-06-01', '2024-06-01', 6)).toEqual(['2005-01-01', '2010-01-01', '2015-01-01', '2020-01-01']);
@@ -69,7 +129,15 @@ describe('tickLabel', () => {
 
 describe('tableRows', () => {
   it('one row per date across series, nulls where a series has no point', () => {
-    expect(tableRows([s('a', [['2024-01-01', 1], ['2024-01-03', 3]]), s('b', [['2024-01-02', 2]])])).toEqual([
+    expect(
+      tableRows([
+        s('a', [
+          ['2024-01-01', 1],
+          ['2024-01-03', 3],
+        ]),
+        s('b', [['2024-01-02', 2]]),
+      ]),
+    ).toEqual([
       { date: '2024-01-01', values: [1, null] },
       { date: '2024-01-02', values: [null, 2] },
       { date: '2024-01-03', values: [3, null] },

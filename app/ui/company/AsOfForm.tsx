@@ -2,7 +2,17 @@ import { Form } from '@remix-run/react';
 
 // The as-of date picker: a GET form, so it works without JavaScript. Other query parameters
 // of the page (range, period…) travel along as hidden inputs.
-export function AsOfForm({ action, asOf, error, keep = {} }: { action?: string; asOf: string | null; error: string | null; keep?: Record<string, string> }) {
+export function AsOfForm({
+  action,
+  asOf,
+  error,
+  keep = {},
+}: {
+  action?: string;
+  asOf: string | null;
+  error: string | null;
+  keep?: Record<string, string>;
+}) {
   return (
     <Form method="get" action={action} className="as-of-form" aria-label="As-of date">
       {Object.entries(keep).map(([k, v]) => (

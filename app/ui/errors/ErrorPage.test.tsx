@@ -17,7 +17,12 @@ describe('error page (spec §2, §8)', () => {
 
   it('shows the server-error variant for any other status, with its message and description', () => {
     const model = errorPageModel(routeError(503, 'Service Unavailable', { detail: 'The market database is being rebuilt.' }), '/x');
-    expect(model).toEqual({ status: 503, title: 'Internal Server Error', message: 'Service Unavailable', description: 'The market database is being rebuilt.' });
+    expect(model).toEqual({
+      status: 503,
+      title: 'Internal Server Error',
+      message: 'Service Unavailable',
+      description: 'The market database is being rebuilt.',
+    });
   });
 
   it('defaults to status 500 for a thrown error', () => {

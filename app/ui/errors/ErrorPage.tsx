@@ -17,7 +17,12 @@ export function errorPageModel(error: unknown, path: string): ErrorPageModel {
           ? String((error.data as { detail: unknown }).detail)
           : '';
     if (status === 404) {
-      return { status, title: 'Page Not Found', message: `Page not found: ${path}`, description: detail && !detail.startsWith('Page not found') ? detail : 'Check the address, or go back to the home page.' };
+      return {
+        status,
+        title: 'Page Not Found',
+        message: `Page not found: ${path}`,
+        description: detail && !detail.startsWith('Page not found') ? detail : 'Check the address, or go back to the home page.',
+      };
     }
     return {
       status,

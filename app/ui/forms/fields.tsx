@@ -9,7 +9,17 @@ type InputType = 'text' | 'email' | 'password' | 'search' | 'number' | 'date' | 
 const hintIdOf = (meta: { id: string }, hint?: string) => (hint ? `${meta.id}-hint` : undefined);
 
 /** Label, hint, the control, and its errors: the one layout every field shares. */
-function FieldShell({ meta, label, hint, children }: { meta: { id: string; errorId: string; errors?: string[] }; label: string; hint?: string; children: ReactNode }) {
+function FieldShell({
+  meta,
+  label,
+  hint,
+  children,
+}: {
+  meta: { id: string; errorId: string; errors?: string[] };
+  label: string;
+  hint?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="field">
       <label htmlFor={meta.id}>{label}</label>
@@ -79,7 +89,17 @@ export function SelectField({
 }
 
 /** A file input with the same label, hint and error wiring (files never refill). */
-export function FileField({ meta, label, hint, accept }: { meta: FieldMetadata<File | undefined>; label: string; hint?: string; accept?: string }) {
+export function FileField({
+  meta,
+  label,
+  hint,
+  accept,
+}: {
+  meta: FieldMetadata<File | undefined>;
+  label: string;
+  hint?: string;
+  accept?: string;
+}) {
   const props = getInputProps(meta, { type: 'file', ariaDescribedBy: hintIdOf(meta, hint) });
   return (
     <FieldShell meta={meta} label={label} hint={hint}>

@@ -79,9 +79,7 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
       <main id="main" className="page" tabIndex={-1}>
         {children}
       </main>
-      <footer className="app-footer">
-        Quarry — point-in-time market data. Figures link to the filings they come from.
-      </footer>
+      <footer className="app-footer">Quarry — point-in-time market data. Figures link to the filings they come from.</footer>
     </>
   );
 }

@@ -2,7 +2,17 @@ import { Link } from '@remix-run/react';
 
 // Previous / next links for a paged list; plain links, so paging works without JavaScript.
 
-export function Pagination({ label, page, pageCount, href }: { label: string; page: number; pageCount: number; href: (page: number) => string }) {
+export function Pagination({
+  label,
+  page,
+  pageCount,
+  href,
+}: {
+  label: string;
+  page: number;
+  pageCount: number;
+  href: (page: number) => string;
+}) {
   if (pageCount <= 1 && page <= 1) return null;
   return (
     <nav aria-label={label} className="pagination">

@@ -36,7 +36,11 @@ function Icon({ state }: { state: ModalState }) {
   if (state.kind === 'info') {
     const info = (state.mode ?? 'info') === 'info';
     return (
-      <span className={`modal-icon ${info ? 'modal-icon--info' : 'modal-icon--success'}`} aria-hidden="true" data-mode={info ? 'info' : 'success'}>
+      <span
+        className={`modal-icon ${info ? 'modal-icon--info' : 'modal-icon--success'}`}
+        aria-hidden="true"
+        data-mode={info ? 'info' : 'success'}
+      >
         {info ? 'i' : '✓'}
       </span>
     );
@@ -78,15 +82,7 @@ export function CloseModalButton({ state }: { state: PromptModalState | ConfirmM
   );
 }
 
-export function ModalBody({
-  state,
-  parts,
-  onCancel,
-}: {
-  state: ModalState;
-  parts: ModalParts;
-  onCancel?: () => void;
-}) {
+export function ModalBody({ state, parts, onCancel }: { state: ModalState; parts: ModalParts; onCancel?: () => void }) {
   const titleId = `modal-title-${state.kind}`;
   const descId = `modal-desc-${state.kind}`;
   const { Title, Description, Close } = parts;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CLOSE_MODAL_LABEL, DEFAULT_ERROR_TITLE, DIALOG_ANIMATION_MS, ERROR_MODAL_WIDTH, errorModalText, INFO_MODAL_WIDTH, shouldShowApiError } from './modal-state';
+import {
+  CLOSE_MODAL_LABEL,
+  DEFAULT_ERROR_TITLE,
+  DIALOG_ANIMATION_MS,
+  ERROR_MODAL_WIDTH,
+  errorModalText,
+  INFO_MODAL_WIDTH,
+  shouldShowApiError,
+} from './modal-state';
 import { modalWidth } from './ModalHost';
 import { modalTitle } from './ModalBody';
 

@@ -7,7 +7,12 @@ import { formOnlyErrors, type FormResult } from './form-result';
 
 type Pending = { newEmail: string; expiresAt: string };
 
-export function EmailSection(props: { hasPassword: boolean; pending: Pending | null; requestResult?: FormResult; codeResult?: FormResult }) {
+export function EmailSection(props: {
+  hasPassword: boolean;
+  pending: Pending | null;
+  requestResult?: FormResult;
+  codeResult?: FormResult;
+}) {
   return (
     <section className="card" aria-labelledby="email-heading">
       <h2 id="email-heading">Change your e-mail address</h2>
@@ -33,7 +38,9 @@ function RequestForm({ hasPassword, lastResult, pending }: { hasPassword: boolea
       <FormErrors id={form.errorId} errors={formOnlyErrors(form.errors, [fields.new_email.errors, fields.current_password.errors])} />
       <input type="hidden" name="intent" value="change-email" />
       <TextField meta={fields.new_email} label="New e-mail address" type="email" autoComplete="email" />
-      {hasPassword ? <TextField meta={fields.current_password} label="Current password" type="password" autoComplete="current-password" /> : null}
+      {hasPassword ? (
+        <TextField meta={fields.current_password} label="Current password" type="password" autoComplete="current-password" />
+      ) : null}
       <div>
         <button type="submit" className={pending ? 'button' : 'button button--primary'}>
           {pending ? 'Send a new code' : 'Send code'}

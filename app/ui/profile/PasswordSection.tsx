@@ -25,10 +25,25 @@ export function PasswordSection({ hasPassword, lastResult }: { hasPassword: bool
           : 'You sign in with a social account. A password lets you sign in with your e-mail address too; every other device is signed out.'}
       </p>
       <Form method="post" {...getFormProps(form)} className="form">
-        <FormErrors id={form.errorId} errors={formOnlyErrors(form.errors, [fields.current_password.errors, fields.password.errors, fields.password_confirmation.errors])} />
+        <FormErrors
+          id={form.errorId}
+          errors={formOnlyErrors(form.errors, [
+            fields.current_password.errors,
+            fields.password.errors,
+            fields.password_confirmation.errors,
+          ])}
+        />
         <input type="hidden" name="intent" value="change-password" />
-        {hasPassword ? <TextField meta={fields.current_password} label="Current password" type="password" autoComplete="current-password" /> : null}
-        <TextField meta={fields.password} label="New password" type="password" autoComplete="new-password" hint={`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`} />
+        {hasPassword ? (
+          <TextField meta={fields.current_password} label="Current password" type="password" autoComplete="current-password" />
+        ) : null}
+        <TextField
+          meta={fields.password}
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          hint={`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`}
+        />
         <TextField meta={fields.password_confirmation} label="Repeat new password" type="password" autoComplete="new-password" />
         <div>
           <button type="submit" className="button button--primary">

@@ -5,7 +5,13 @@ import type { Mailbox } from './mailbox';
  * Signs in through the real pages: /login (e-mail + password) → /otp (the code from the test
  * SMTP server) → wherever the app sends the user. Works with JavaScript on and off.
  */
-export async function signIn(page: Page, email: string, password: string, mailbox: Mailbox, options: { redirectTo?: string } = {}): Promise<void> {
+export async function signIn(
+  page: Page,
+  email: string,
+  password: string,
+  mailbox: Mailbox,
+  options: { redirectTo?: string } = {},
+): Promise<void> {
   const query = options.redirectTo ? `?${new URLSearchParams({ redirectTo: options.redirectTo })}` : '';
   await page.goto(`/login${query}`);
   await page.getByLabel('E-mail').fill(email);

@@ -17,7 +17,10 @@ async function pageForAxe(page: Page): Promise<{ target: Page; dispose: () => Pr
   const browser = page.context().browser();
   if (!browser) throw new Error('expectNoAxeViolations: no browser behind this page');
   const context = await browser.newContext({ javaScriptEnabled: true });
-  await context.route((u) => !LOCAL_HOSTS.includes(u.hostname), (route) => route.abort('blockedbyclient'));
+  await context.route(
+    (u) => !LOCAL_HOSTS.includes(u.hostname),
+    (route) => route.abort('blockedbyclient'),
+  );
   const target = await context.newPage();
   await target.route(
     (u) => u.href === url,

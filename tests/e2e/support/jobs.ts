@@ -8,7 +8,9 @@ import { e2eAppState } from './app-state';
 
 export async function seedJob(job: { kind: string; status: JobStatus; error?: string }): Promise<string> {
   const state = e2eAppState();
-  const handle = openDatabase(state.databaseUrl ? { databaseUrl: state.databaseUrl } : { sqliteFile: path.join(state.dataDir, 'quarry.sqlite') });
+  const handle = openDatabase(
+    state.databaseUrl ? { databaseUrl: state.databaseUrl } : { sqliteFile: path.join(state.dataDir, 'quarry.sqlite') },
+  );
   const id = randomUUID();
   const now = new Date().toISOString();
   try {

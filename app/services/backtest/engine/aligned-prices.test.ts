@@ -14,7 +14,13 @@ function panel(seed: number): PriceSeries[] {
     const to = k % 3 === 0 ? days.length : from + Math.floor(rand() * (days.length - from));
     const sparse = k % 5 === 0 ? 0.3 : k % 2 === 0 ? 0.02 : 0;
     const mine = days.slice(from, to).filter(() => rand() >= sparse);
-    return { permaticker: k + 1, days: Int32Array.from(mine), tri: Float64Array.from(mine, () => 1 + rand()), close: Float64Array.from(mine, () => 1 + rand()), delisted: k % 3 !== 0 };
+    return {
+      permaticker: k + 1,
+      days: Int32Array.from(mine),
+      tri: Float64Array.from(mine, () => 1 + rand()),
+      close: Float64Array.from(mine, () => 1 + rand()),
+      delisted: k % 3 !== 0,
+    };
   });
 }
 
@@ -44,8 +50,20 @@ describe('prices aligned to the calendar', () => {
   }
 
   it('handles a series without bars', () => {
-    const empty: PriceSeries = { permaticker: 1, days: new Int32Array(0), tri: new Float64Array(0), close: new Float64Array(0), delisted: true };
-    const other: PriceSeries = { permaticker: 2, days: Int32Array.from([5, 6, 7]), tri: Float64Array.from([1, 2, 3]), close: Float64Array.from([1, 2, 3]), delisted: false };
+    const empty: PriceSeries = {
+      permaticker: 1,
+      days: new Int32Array(0),
+      tri: new Float64Array(0),
+      close: new Float64Array(0),
+      delisted: true,
+    };
+    const other: PriceSeries = {
+      permaticker: 2,
+      days: Int32Array.from([5, 6, 7]),
+      tri: Float64Array.from([1, 2, 3]),
+      close: Float64Array.from([1, 2, 3]),
+      delisted: false,
+    };
     const aligned = alignPrices([empty, other], tradingCalendar([empty, other], 0, 10));
     expect([0, 1, 2].map((t) => barAt(aligned, 0, t))).toEqual([-1, -1, -1]);
     expect(aligned.settle[0]).toBe(NEVER);

@@ -25,7 +25,17 @@ export class TradeLog {
   ) {}
 
   add(t: number, i: number, side: Trade['side'], reason: Trade['reason'], value: number, price: number, cost: number): void {
-    this.trades.push({ permaticker: this.permatickers[i], side, reason, value, price, shares: value / price, cost, date: this.dates[t], ticker: this.tickers[i] });
+    this.trades.push({
+      permaticker: this.permatickers[i],
+      side,
+      reason,
+      value,
+      price,
+      shares: value / price,
+      cost,
+      date: this.dates[t],
+      ticker: this.tickers[i],
+    });
   }
 }
 
@@ -132,7 +142,13 @@ export class Book {
    * Targets that cannot trade (no bar yet, or delisted before that day) stay cash. Returns the
    * traded value and costs.
    */
-  rebalance(trade: number, targets: Int32Array, weights: Float64Array, costs: Costs, log: TradeLog | null): { tradedValue: number; cost: number } {
+  rebalance(
+    trade: number,
+    targets: Int32Array,
+    weights: Float64Array,
+    costs: Costs,
+    log: TradeLog | null,
+  ): { tradedValue: number; cost: number } {
     const { prices, wanted, inUnion, units, bar } = this;
     const { close: closeOf, delisted, lastDay } = prices;
     const t = this.tradePrices.tradeDays[trade];
@@ -168,7 +184,8 @@ export class Book {
     if (!ascending) fresh.subarray(0, f).sort();
     const order = this.unionScratch;
     let n = 0;
-    for (let x = 0, y = 0; x < heldCount || y < f; ) order[n++] = y >= f || (x < heldCount && heldList[x] < fresh[y]) ? heldList[x++] : fresh[y++];
+    for (let x = 0, y = 0; x < heldCount || y < f;)
+      order[n++] = y >= f || (x < heldCount && heldList[x] < fresh[y]) ? heldList[x++] : fresh[y++];
     const current = this.currentScratch.subarray(0, n);
     const w = this.weightScratch.subarray(0, n);
     let trades = 0;

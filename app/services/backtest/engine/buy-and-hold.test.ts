@@ -10,11 +10,25 @@ const tri = [100, 101, 103, 102.5, 105, 104, 108, 110];
 const close = [100, 101, 103, 100.5, 103, 102, 106, 108];
 
 describe('buy and hold of one stock', () => {
-  const result = runBacktest(inputsOf(days, [{ permaticker: 7, ticker: 'ONE', tri, close }], screenOf([]), { rebalance: 'annual', topN: 1, benchmark: 7 }));
+  const result = runBacktest(
+    inputsOf(days, [{ permaticker: 7, ticker: 'ONE', tri, close }], screenOf([]), { rebalance: 'annual', topN: 1, benchmark: 7 }),
+  );
 
   it('holds cash on the signal day and buys at the next close', () => {
     expect(result.rebalances.map((r) => [r.signalDate, r.tradeDate])).toEqual([['2020-01-06', '2020-01-07']]);
-    expect(result.trades).toEqual([{ date: '2020-01-07', permaticker: 7, ticker: 'ONE', side: 'buy', reason: 'rebalance', value: 1000, price: 101, shares: 1000 / 101, cost: 0 }]);
+    expect(result.trades).toEqual([
+      {
+        date: '2020-01-07',
+        permaticker: 7,
+        ticker: 'ONE',
+        side: 'buy',
+        reason: 'rebalance',
+        value: 1000,
+        price: 101,
+        shares: 1000 / 101,
+        cost: 0,
+      },
+    ]);
     expect(result.equity[0]).toBe(1000);
     expect(result.equity[1]).toBe(1000);
   });

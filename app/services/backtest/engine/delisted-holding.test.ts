@@ -13,13 +13,23 @@ describe('a delisted holding', () => {
 
   it('turns into cash at its last price on its last day', () => {
     const sale = result.trades.find((t) => t.reason === 'delisted');
-    expect(sale).toEqual({ date: '2019-06-07', permaticker: 9, ticker: 'BUST', side: 'sell', reason: 'delisted', value: 500 * (20 / 40), price: 20, shares: 12.5, cost: 0 });
+    expect(sale).toEqual({
+      date: '2019-06-07',
+      permaticker: 9,
+      ticker: 'BUST',
+      side: 'sell',
+      reason: 'delisted',
+      value: 500 * (20 / 40),
+      price: 20,
+      shares: 12.5,
+      cost: 0,
+    });
     expect(result.delistedHoldings).toBe(1);
   });
 
   it('keeps that cash flat until the next trade', () => {
     // 500 in LIVE from day 1 (at 10), 250 of cash from day 4.
-    for (let t = 4; t <= 6; t++) expect(result.equity[t]).toBeCloseTo(250 + 500 * (stays.tri[t] as number) / 10, 9);
+    for (let t = 4; t <= 6; t++) expect(result.equity[t]).toBeCloseTo(250 + (500 * (stays.tri[t] as number)) / 10, 9);
   });
 
   it('is gone from later rebalances', () => {

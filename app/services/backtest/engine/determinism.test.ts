@@ -18,7 +18,11 @@ function universe(seed: number): TestSecurity[] {
       ticker: `T${k}`,
       delisted: delistAt < days.length,
       tri,
-      metrics: { ret_12m: tri.map(() => rand() - 0.5), market_cap: tri.map(() => 1e9 * (1 + rand() * 50)), pe_ttm: tri.map(() => (rand() < 0.1 ? null : rand() * 40)) },
+      metrics: {
+        ret_12m: tri.map(() => rand() - 0.5),
+        market_cap: tri.map(() => 1e9 * (1 + rand() * 50)),
+        pe_ttm: tri.map(() => (rand() < 0.1 ? null : rand() * 40)),
+      },
     };
   });
 }
@@ -26,7 +30,15 @@ const screen = screenOf(['pe_ttm < 30'], { ranking: [{ metric: 'ret_12m', direct
 const bits = (a: Float64Array) => Array.from(new Uint32Array(a.buffer.slice(0)));
 
 describe.each(['equal', 'market_cap', 'inverse_volatility', 'rank'] as const)('determinism with %s weights', (weighting) => {
-  const params = { rebalance: 'monthly' as const, topN: 8, weighting, maxWeight: 0.2, commissionBps: 5, slippageBps: 10, fixedCostPerTrade: 0.5 };
+  const params = {
+    rebalance: 'monthly' as const,
+    topN: 8,
+    weighting,
+    maxWeight: 0.2,
+    commissionBps: 5,
+    slippageBps: 10,
+    fixedCostPerTrade: 0.5,
+  };
   const first = runBacktest(inputsOf(days, universe(7), screen, params));
   const second = runBacktest(inputsOf(days, universe(7), screen, params));
   const reversed = runBacktest(inputsOf(days, universe(7).reverse(), screen, params));

@@ -13,7 +13,9 @@ const securities = [
 ];
 
 describe('N = all, equal weight, zero cost', () => {
-  const result = runBacktest(inputsOf(days, securities, screenOf([]), { rebalance: 'weekly', topN: 'all', benchmark: 'equal_weight_universe' }));
+  const result = runBacktest(
+    inputsOf(days, securities, screenOf([]), { rebalance: 'weekly', topN: 'all', benchmark: 'equal_weight_universe' }),
+  );
 
   it('equals the equal-weighted universe benchmark bit for bit', () => {
     expect(result.rebalances.map((r) => r.holdings.map((h) => h.ticker))).toEqual([

@@ -3,7 +3,26 @@ import { METHODOLOGY } from './methodology';
 
 // The methodology page text names every statistic the results show.
 describe('methodology text', () => {
-  it.each(['Total return', 'CAGR', 'Annual volatility', 'Sharpe', 'Sortino', 'Calmar', 'Maximum drawdown', 'Beta', 'Alpha', 'Tracking error', 'Information ratio', 'Turnover', 'Hit rate', 'Cost drag', 'Monthly and yearly returns', 'next', 'delisted', '60 daily'])('explains %s', (term) => {
+  it.each([
+    'Total return',
+    'CAGR',
+    'Annual volatility',
+    'Sharpe',
+    'Sortino',
+    'Calmar',
+    'Maximum drawdown',
+    'Beta',
+    'Alpha',
+    'Tracking error',
+    'Information ratio',
+    'Turnover',
+    'Hit rate',
+    'Cost drag',
+    'Monthly and yearly returns',
+    'next',
+    'delisted',
+    '60 daily',
+  ])('explains %s', (term) => {
     expect(METHODOLOGY).toContain(term);
   });
 });

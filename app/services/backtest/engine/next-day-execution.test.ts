@@ -13,7 +13,9 @@ const jumper = {
 };
 
 describe('trades at the next close', () => {
-  const result = runBacktest(inputsOf(days, [jumper], screenOf(['price_change_1d > 0.2']), { rebalance: 'weekly', topN: 'all', benchmark: 5 }));
+  const result = runBacktest(
+    inputsOf(days, [jumper], screenOf(['price_change_1d > 0.2']), { rebalance: 'weekly', topN: 'all', benchmark: 5 }),
+  );
 
   it('holds nothing until the signal, and buys the day after it', () => {
     expect(result.rebalances.map((r) => [r.signalDate, r.tradeDate, r.holdings.length])).toEqual([

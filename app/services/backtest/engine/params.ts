@@ -23,12 +23,23 @@ export const BacktestParamsSchema = z
   .object({
     start: isoDate,
     end: isoDate,
-    rebalance: z.enum(REBALANCE_FREQUENCIES, { errorMap: () => ({ message: `Rebalance is one of ${REBALANCE_FREQUENCIES.join(', ')}` }) }).default('monthly'),
+    rebalance: z
+      .enum(REBALANCE_FREQUENCIES, { errorMap: () => ({ message: `Rebalance is one of ${REBALANCE_FREQUENCIES.join(', ')}` }) })
+      .default('monthly'),
     /** Hold the best N passers, or every passer. */
     topN: z
-      .union([z.literal('all'), z.number().int('Top N is a whole number').min(1, 'Top N is at least 1').max(MAX_TOP_N, `Top N is at most ${MAX_TOP_N}`)], {
-        errorMap: (issue, ctx) => (issue.code === 'invalid_union' ? { message: `Top N is a whole number from 1 to ${MAX_TOP_N}, or "all"` } : { message: ctx.defaultError }),
-      })
+      .union(
+        [
+          z.literal('all'),
+          z.number().int('Top N is a whole number').min(1, 'Top N is at least 1').max(MAX_TOP_N, `Top N is at most ${MAX_TOP_N}`),
+        ],
+        {
+          errorMap: (issue, ctx) =>
+            issue.code === 'invalid_union'
+              ? { message: `Top N is a whole number from 1 to ${MAX_TOP_N}, or "all"` }
+              : { message: ctx.defaultError },
+        },
+      )
       .default(50),
     weighting: z.enum(WEIGHTINGS, { errorMap: () => ({ message: `Weighting is one of ${WEIGHTINGS.join(', ')}` }) }).default('equal'),
     /** Largest weight of one position (0.1 = 10 %); the excess goes to the others, or stays cash. */
@@ -55,9 +66,18 @@ export const BacktestParamsSchema = z
       .max(0.5, 'The risk-free rate is at most 50 % (write 0.02 for 2 %)')
       .default(0),
     benchmark: z
-      .union([z.literal('equal_weight_universe'), z.number().int('A benchmark permaticker is a whole number').positive('A benchmark permaticker is positive')], {
-        errorMap: (issue, ctx) => (issue.code === 'invalid_union' ? { message: 'The benchmark is a permaticker or "equal_weight_universe"' } : { message: ctx.defaultError }),
-      })
+      .union(
+        [
+          z.literal('equal_weight_universe'),
+          z.number().int('A benchmark permaticker is a whole number').positive('A benchmark permaticker is positive'),
+        ],
+        {
+          errorMap: (issue, ctx) =>
+            issue.code === 'invalid_union'
+              ? { message: 'The benchmark is a permaticker or "equal_weight_universe"' }
+              : { message: ctx.defaultError },
+        },
+      )
       .default('equal_weight_universe'),
     initialCapital: z
       .number({ invalid_type_error: 'The initial capital is a number' })
@@ -68,7 +88,8 @@ export const BacktestParamsSchema = z
   })
   .strict()
   .superRefine((p, ctx) => {
-    if (isIsoDate(p.start) && isIsoDate(p.end) && p.start >= p.end) ctx.addIssue({ code: 'custom', path: ['end'], message: 'The end date is after the start date' });
+    if (isIsoDate(p.start) && isIsoDate(p.end) && p.start >= p.end)
+      ctx.addIssue({ code: 'custom', path: ['end'], message: 'The end date is after the start date' });
   });
 
 export type BacktestParams = z.infer<typeof BacktestParamsSchema>;

@@ -20,7 +20,11 @@ const extra = [
   { ...securities[0], permaticker: 7, ticker: 'ZZZ', sector: 'Utilities' },
   { ...securities[0], permaticker: 8, ticker: 'YYY', industry: 'Banks' },
 ];
-const rows = { ...snapshot, permatickers: Int32Array.from([1, 2, 3, 4, 5, 6]), values: Object.fromEntries(Object.entries(snapshot.values).map(([k, v]) => [k, Float64Array.from([...v.subarray(0, 4), 1, v[4]])])) };
+const rows = {
+  ...snapshot,
+  permatickers: Int32Array.from([1, 2, 3, 4, 5, 6]),
+  values: Object.fromEntries(Object.entries(snapshot.values).map(([k, v]) => [k, Float64Array.from([...v.subarray(0, 4), 1, v[4]])])),
+};
 const view = (p: PreparedUniverse) => ({
   known: Array.from(p.known),
   ticker: p.ticker,
@@ -45,7 +49,12 @@ describe('universe preparation shared by every rebalance', () => {
     prepare(rows);
     // A later date: fewer rows, the unknown security and the delisted one gone, one row moved.
     const keep = [1, 3, 5];
-    const later = { ...rows, day: rows.day + 400, permatickers: Int32Array.from(keep, (r) => rows.permatickers[r]), values: Object.fromEntries(Object.entries(rows.values).map(([k, v]) => [k, Float64Array.from(keep, (r) => v[r])])) };
+    const later = {
+      ...rows,
+      day: rows.day + 400,
+      permatickers: Int32Array.from(keep, (r) => rows.permatickers[r]),
+      values: Object.fromEntries(Object.entries(rows.values).map(([k, v]) => [k, Float64Array.from(keep, (r) => v[r])])),
+    };
     expect(view(prepare(later))).toEqual(view(prepareUniverse(later, [...extra, ...securities])));
     expect(view(prepare(rows))).toEqual(view(theirs));
   });

@@ -36,7 +36,9 @@ export function universePreparer(securities: readonly SecurityMeta[]): (snapshot
   const secCodes = Int32Array.from(metas, (m) => sec.code(m.sector));
   const indCodes = Int32Array.from(metas, (m) => ind.code(m.industry));
   // Delisted as of day D when delisted by now and its last price day is on or before D.
-  const delistedFrom = Float64Array.from(metas, (m) => (!m.isDelisted ? Number.POSITIVE_INFINITY : m.lastPriceDate === null ? Number.NEGATIVE_INFINITY : toEpochDay(m.lastPriceDate)));
+  const delistedFrom = Float64Array.from(metas, (m) =>
+    !m.isDelisted ? Number.POSITIVE_INFINITY : m.lastPriceDate === null ? Number.NEGATIVE_INFINITY : toEpochDay(m.lastPriceDate),
+  );
 
   const tickers = metas.map((m) => m.ticker);
   const names = metas.map((m) => m.name);

@@ -9,7 +9,15 @@ import { indexOf, indexOfEach } from './permaticker-index';
 import { universePreparer } from './prepare-universe';
 import { TradeDayPrices } from './trade-day-prices';
 import { computeStatistics, drawdownSeries } from './statistics';
-import { BacktestCancelledError, BacktestInputError, type BacktestInputs, type BacktestResult, type Holding, type PriceSeries, type Rebalancing } from './types';
+import {
+  BacktestCancelledError,
+  BacktestInputError,
+  type BacktestInputs,
+  type BacktestResult,
+  type Holding,
+  type PriceSeries,
+  type Rebalancing,
+} from './types';
 import { capWeights, targetWeights, trailingVolatility } from './weights';
 
 // The backtest loop (DESIGN §8). The calendar is cut into periods at the trade days:
@@ -47,8 +55,10 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
   const series = [...inputs.prices.series].sort((a, b) => a.permaticker - b.permaticker);
   for (let i = 0; i < series.length; i++) {
     const s = series[i];
-    if (i > 0 && series[i - 1].permaticker === s.permaticker) throw new BacktestInputError(`The price panel has two series for permaticker ${s.permaticker}`);
-    if (s.days.length !== s.tri.length || s.days.length !== s.close.length) throw new BacktestInputError(`Series ${s.permaticker}: days, tri and close differ in length`);
+    if (i > 0 && series[i - 1].permaticker === s.permaticker)
+      throw new BacktestInputError(`The price panel has two series for permaticker ${s.permaticker}`);
+    if (s.days.length !== s.tri.length || s.days.length !== s.close.length)
+      throw new BacktestInputError(`Series ${s.permaticker}: days, tri and close differ in length`);
   }
   const perms = Int32Array.from(series, (s) => s.permaticker);
   const tickers = new Map<number, string>();
@@ -69,7 +79,10 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
   const equity = new Float64Array(calendar.length);
   const benchmark = new Float64Array(calendar.length);
   const prices = alignPrices(series, calendar);
-  const tradePrices = new TradeDayPrices(prices, signals.map((s) => s + 1));
+  const tradePrices = new TradeDayPrices(
+    prices,
+    signals.map((s) => s + 1),
+  );
   const book = new Book(prices, tradePrices, params.initialCapital, equity);
   const ewBook = benchmarkSeries ? null : new Book(prices, tradePrices, params.initialCapital, benchmark);
   const equalWeights = new Float64Array(ewBook ? series.length : 0);
@@ -91,7 +104,15 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
   for (let k = 0; k < signals.length; k++) {
     if (inputs.isCancelled?.()) throw new BacktestCancelledError();
     const s = signals[k];
-    const signal = evaluateSignal(inputs, compiled, prepare(inputs.snapshotAt(dates[s], calendar[s])), prices, s, dates[s], ewBook !== null);
+    const signal = evaluateSignal(
+      inputs,
+      compiled,
+      prepare(inputs.snapshotAt(dates[s], calendar[s])),
+      prices,
+      s,
+      dates[s],
+      ewBook !== null,
+    );
     inputs.onProgress?.(k + 1, signals.length);
     yield { done: k + 1, total: signals.length };
     const a = s + 1;
@@ -102,7 +123,13 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
     execIndices.push(a);
     delistedHoldings += book.closeRange(a, b, log);
     if (ewBook) {
-      ewBook.rebalance(k, signal.universe, equalWeights.subarray(0, signal.universe.length).fill(1 / signal.universe.length), noCosts, null);
+      ewBook.rebalance(
+        k,
+        signal.universe,
+        equalWeights.subarray(0, signal.universe.length).fill(1 / signal.universe.length),
+        noCosts,
+        null,
+      );
       ewBook.closeRange(a, b, null);
     }
   }

@@ -33,7 +33,16 @@ function load() {
     const close = Float64Array.from(s.close);
     return { permaticker: i + 1, days: Int32Array.from(s.days), tri: close, close, delisted: s.days.at(-1)! < lastDay };
   });
-  const securities: SecurityMeta[] = names.map((n, i) => ({ permaticker: i + 1, ticker: n, name: n, exchange: 'NYSE', sector: null, industry: null, isDelisted: series[i].delisted, lastPriceDate: null }));
+  const securities: SecurityMeta[] = names.map((n, i) => ({
+    permaticker: i + 1,
+    ticker: n,
+    name: n,
+    exchange: 'NYSE',
+    sector: null,
+    industry: null,
+    isDelisted: series[i].delisted,
+    lastPriceDate: null,
+  }));
   // 12-month return known at each close: close / close 252 bars earlier − 1 (n/a before that).
   const snapshotAt = (date: string, day: number): MetricSnapshot => {
     const perms: number[] = [];
@@ -46,7 +55,12 @@ function load() {
       price.push(s.close[i]);
       ret.push(i >= LOOKBACK ? s.close[i] / s.close[i - LOOKBACK] - 1 : Number.NaN);
     }
-    return { date, day, permatickers: Int32Array.from(perms), values: { ret_12m: Float64Array.from(ret), price: Float64Array.from(price) } };
+    return {
+      date,
+      day,
+      permatickers: Int32Array.from(perms),
+      values: { ret_12m: Float64Array.from(ret), price: Float64Array.from(price) },
+    };
   };
   return { prices: { series }, securities, snapshotAt };
 }
@@ -61,7 +75,14 @@ const title = `momentum backtest on real S&P 500 prices${present ? '' : ` (skipp
   }
   const data = load();
   const screen = screenOf(['ret_12m > 0'], { ranking: [{ metric: 'ret_12m', direction: 'desc', weight: 1 }] });
-  const params = BacktestParamsSchema.parse({ start: '2013-02-08', end: '2018-02-07', rebalance: 'monthly', topN: 10, commissionBps: 5, slippageBps: 5 });
+  const params = BacktestParamsSchema.parse({
+    start: '2013-02-08',
+    end: '2018-02-07',
+    rebalance: 'monthly',
+    topN: 10,
+    commissionBps: 5,
+    slippageBps: 5,
+  });
   const run = () => runBacktest({ ...data, screen, params });
   const result = run();
   const s = result.statistics;
@@ -106,6 +127,9 @@ const title = `momentum backtest on real S&P 500 prices${present ? '' : ` (skipp
     expect(s.monthlyReturns.reduce((g, y) => g * (1 + y.year_return), 1) - 1).toBeCloseTo(s.totalReturn, 9);
     expect(s.bestMonth).toBe(Math.max(...months));
     expect(s.totalCosts).toBeGreaterThan(0);
-    expect(s.totalCosts).toBeCloseTo(result.trades.reduce((c, t) => c + t.cost, 0), 6);
+    expect(s.totalCosts).toBeCloseTo(
+      result.trades.reduce((c, t) => c + t.cost, 0),
+      6,
+    );
   });
 });

@@ -8,7 +8,15 @@ const days = Int32Array.from([0, 1, 2, 3, 1461]);
 const equity = Float64Array.from([100, 110, 99, 99, 118.8]);
 const benchmark = Float64Array.from([100, 105, 99.75, 99.75, 109.725]);
 const stats = (riskFreeRate = 0) =>
-  computeStatistics({ days, equity, benchmark, riskFreeRate, periodStarts: Int32Array.from([0, 2]), turnovers: Float64Array.from([0.5, 0.25]), totalCosts: 10 });
+  computeStatistics({
+    days,
+    equity,
+    benchmark,
+    riskFreeRate,
+    periodStarts: Int32Array.from([0, 2]),
+    turnovers: Float64Array.from([0.5, 0.25]),
+    totalCosts: 10,
+  });
 
 describe('statistics on a fixed series', () => {
   const s = stats();
@@ -51,7 +59,13 @@ describe('statistics on a fixed series', () => {
   });
 
   it('months, years, hit rates, turnover and cost drag', () => {
-    expect(s.monthlyReturns.map((r) => [r.year, r.months.filter((m) => m !== null).map((m) => Number(m.toFixed(12))), Number(r.year_return.toFixed(12))])).toEqual([
+    expect(
+      s.monthlyReturns.map((r) => [
+        r.year,
+        r.months.filter((m) => m !== null).map((m) => Number(m.toFixed(12))),
+        Number(r.year_return.toFixed(12)),
+      ]),
+    ).toEqual([
       [1970, [-0.01], -0.01],
       [1974, [0.2], 0.2],
     ]);

@@ -57,20 +57,31 @@ export function panelOf(days: Int32Array, securities: TestSecurity[]) {
     const listed = sorted.filter((s) => s.tri[i] !== null && s.tri[i] !== undefined);
     const ids = new Set(['price', ...listed.flatMap((s) => Object.keys(s.metrics ?? {}))]);
     const values: Record<string, Float64Array> = {};
-    for (const id of ids) values[id] = Float64Array.from(listed, (s) => (id === 'price' ? (s.close?.[i] ?? s.tri[i]) : s.metrics?.[id]?.[i]) ?? Number.NaN);
+    for (const id of ids)
+      values[id] = Float64Array.from(listed, (s) => (id === 'price' ? (s.close?.[i] ?? s.tri[i]) : s.metrics?.[id]?.[i]) ?? Number.NaN);
     return { date, day, permatickers: Int32Array.from(listed, (s) => s.permaticker), values };
   };
   return { prices: { series }, securities: meta, snapshotAt };
 }
 
 export function paramsOf(days: Int32Array, rest: Omit<BacktestParamsInput, 'start' | 'end'> = {}) {
-  return BacktestParamsSchema.parse({ start: fromEpochDay(days[0]), end: fromEpochDay(days[days.length - 1]), initialCapital: 1000, ...rest });
+  return BacktestParamsSchema.parse({
+    start: fromEpochDay(days[0]),
+    end: fromEpochDay(days[days.length - 1]),
+    initialCapital: 1000,
+    ...rest,
+  });
 }
 
 export function screenOf(rules: string[], rest: Omit<ScreenInput, 'rules'> = {}) {
   return ScreenSchema.parse({ ...rest, rules: rules.map(ruleFromText) });
 }
 
-export function inputsOf(days: Int32Array, securities: TestSecurity[], screen: ReturnType<typeof screenOf>, params: Omit<BacktestParamsInput, 'start' | 'end'> = {}): BacktestInputs {
+export function inputsOf(
+  days: Int32Array,
+  securities: TestSecurity[],
+  screen: ReturnType<typeof screenOf>,
+  params: Omit<BacktestParamsInput, 'start' | 'end'> = {},
+): BacktestInputs {
   return { ...panelOf(days, securities), screen, params: paramsOf(days, params) };
 }

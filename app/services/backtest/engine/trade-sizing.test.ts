@@ -3,7 +3,8 @@ import { mulberry32 } from '../../metrics/testing/synthetic-universe';
 import { investableAmount } from './trade-sizing';
 
 // The invested amount leaves exactly enough for the costs of reaching it.
-const g = (n: number, current: Float64Array, weights: Float64Array, rate: number) => n + rate * current.reduce((s, c, i) => s + Math.abs(weights[i] * n - c), 0);
+const g = (n: number, current: Float64Array, weights: Float64Array, rate: number) =>
+  n + rate * current.reduce((s, c, i) => s + Math.abs(weights[i] * n - c), 0);
 
 describe('investable amount after costs', () => {
   it('is the whole value without costs, bit for bit', () => {

@@ -5,8 +5,18 @@ import { inputsOf, screenOf, weekdays } from './test-panel';
 // Costs reduce the portfolio by exactly traded value × (commission + slippage) + fixed cost per
 // trade, and nothing else.
 const days = weekdays('2023-05-01', 12); // Mondays: indices 0, 5, 10
-const a = { permaticker: 1, ticker: 'AAA', tri: [10, 10, 11, 12, 12, 13, 12, 14, 15, 14, 16, 17], metrics: { ret_12m: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3] } };
-const b = { permaticker: 2, ticker: 'BBB', tri: [20, 21, 20, 19, 21, 22, 24, 23, 22, 24, 25, 26], metrics: { ret_12m: [2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 2, 2] } };
+const a = {
+  permaticker: 1,
+  ticker: 'AAA',
+  tri: [10, 10, 11, 12, 12, 13, 12, 14, 15, 14, 16, 17],
+  metrics: { ret_12m: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3] },
+};
+const b = {
+  permaticker: 2,
+  ticker: 'BBB',
+  tri: [20, 21, 20, 19, 21, 22, 24, 23, 22, 24, 25, 26],
+  metrics: { ret_12m: [2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 2, 2] },
+};
 const rate = (10 + 15) / 10_000;
 const params = { rebalance: 'weekly' as const, topN: 1, commissionBps: 10, slippageBps: 15, fixedCostPerTrade: 1 };
 const screen = screenOf([], { ranking: [{ metric: 'ret_12m', direction: 'desc', weight: 1 }] });
@@ -36,7 +46,10 @@ describe('trading costs', () => {
       const t = paid.dates.indexOf(r.tradeDate);
       expect(paid.equity[t]).toBeCloseTo(r.valueBefore - r.cost, 9);
     }
-    expect(paid.statistics.totalCosts).toBeCloseTo(paid.rebalances.reduce((s, r) => s + r.cost, 0), 12);
+    expect(paid.statistics.totalCosts).toBeCloseTo(
+      paid.rebalances.reduce((s, r) => s + r.cost, 0),
+      12,
+    );
     expect(free.statistics.totalCosts).toBe(0);
   });
 

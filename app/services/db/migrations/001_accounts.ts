@@ -41,11 +41,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('consumed_at', 'varchar(32)')
     .addColumn('payload', 'text')
     .execute();
-  await db.schema
-    .createIndex('one_time_codes_lookup')
-    .on('one_time_codes')
-    .columns(['purpose', 'email'])
-    .execute();
+  await db.schema.createIndex('one_time_codes_lookup').on('one_time_codes').columns(['purpose', 'email']).execute();
 
   await db.schema
     .createTable('oauth_accounts')

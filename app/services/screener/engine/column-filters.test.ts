@@ -46,14 +46,33 @@ describe('column filters', () => {
       })),
     );
     const all = Int32Array.from({ length: u.prepared.size }, (_, r) => r);
-    for (const text of ['roe > 0', 'roe != 0', 'pe_ttm <= -0', 'pe_ttm between -5 and 5', 'sector in ["Energy", "Utilities"]', 'roe > pe_ttm', 'roe * 2 < pe_ttm + 1', 'pe_ttm in top 30% of sector', 'roe in bottom 50% of universe']) {
+    for (const text of [
+      'roe > 0',
+      'roe != 0',
+      'pe_ttm <= -0',
+      'pe_ttm between -5 and 5',
+      'sector in ["Energy", "Utilities"]',
+      'roe > pe_ttm',
+      'roe * 2 < pe_ttm + 1',
+      'pe_ttm in top 30% of sector',
+      'roe in bottom 50% of universe',
+    ]) {
       const bound = compileRule(ruleFromText(text)).bind(u.prepared, all);
       const out = new Int32Array(all.length);
       expect({ text, kept: Array.from(out.subarray(0, bound.keep(all, out))) }).toEqual({ text, kept: Array.from(all).filter(bound.test) });
     }
-    const universe = { exchanges: [], sectors: ['Energy', 'Technology'], industries: [], marketCapMin: 5e8, marketCapMax: 3e9, includeDelisted: false };
+    const universe = {
+      exchanges: [],
+      sectors: ['Energy', 'Technology'],
+      industries: [],
+      marketCapMin: 5e8,
+      marketCapMax: 3e9,
+      includeDelisted: false,
+    };
     const checks = universeChecks(universe, u.prepared);
     expect(checks).toHaveLength(4);
-    expect(Array.from(universeRows(universe, u.prepared))).toEqual(Array.from(all).filter((r) => u.prepared.known[r] === 1 && checks.every((c) => c.test(r))));
+    expect(Array.from(universeRows(universe, u.prepared))).toEqual(
+      Array.from(all).filter((r) => u.prepared.known[r] === 1 && checks.every((c) => c.test(r))),
+    );
   });
 });

@@ -6,7 +6,9 @@ const u = setup([
   { permaticker: 1, ticker: 'IN', sector: 'Energy', values: { pe_ttm: 8, price: 12, sma200: 10, roe: 0.2, market_cap: 2e9 } },
   { permaticker: 2, ticker: 'OUT', sector: 'Energy', values: { pe_ttm: 30, price: 9, sma200: 10, roe: null, market_cap: 2e8 } },
 ]);
-const compiled = u.compile(['pe_ttm < 15', 'price > sma200', 'sector in ["Energy"]', 'roe in top 50% of sector'], { universe: { marketCapMin: 1e9 } });
+const compiled = u.compile(['pe_ttm < 15', 'price > sma200', 'sector in ["Energy"]', 'roe in top 50% of sector'], {
+  universe: { marketCapMin: 1e9 },
+});
 
 describe('why is X in or out', () => {
   it('a passing security: every check passes with its values', () => {

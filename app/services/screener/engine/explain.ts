@@ -29,4 +29,3 @@ export function explainSecurity(compiled: CompiledScreen, p: PreparedUniverse, p
   }
   return { ...base, ticker: p.ticker[row], name: p.name[row], inSnapshot: true, universe: checks, rules, passes, rank };
 }
-

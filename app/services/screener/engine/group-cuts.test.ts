@@ -10,7 +10,9 @@ describe('percentile cuts agree with positions', () => {
     const pool = [0, -0, 1, 1, 2, -3.5, Infinity, -Infinity, NaN, 0.1 + 0.2, 0.3];
     for (let trial = 0; trial < 400; trial++) {
       const size = 1 + Math.floor(rand() * (trial < 300 ? 40 : trial < 380 ? 400 : 5000));
-      const values = Float64Array.from({ length: size }, () => (rand() < 0.5 ? pool[Math.floor(rand() * pool.length)] : Math.round(rand() * 20) / 4));
+      const values = Float64Array.from({ length: size }, () =>
+        rand() < 0.5 ? pool[Math.floor(rand() * pool.length)] : Math.round(rand() * 20) / 4,
+      );
       const groups = Int32Array.from({ length: size }, () => Math.floor(rand() * 5) - 1);
       const rows = Int32Array.from(Array.from({ length: size }, (_, r) => r).filter(() => rand() < 0.8));
       const percent = [0.1, 1, 12.5, 20, 33.3, 50, 99.9, 100][trial % 8];

@@ -12,13 +12,22 @@ const rows = Array.from({ length: 3000 }, (_, i) => ({
   permaticker: 10_000 + i,
   ticker: `S${i}`,
   sector: ['Energy', 'Technology', 'Utilities', null][i % 4],
-  values: { pe_ttm: maybe(rand() * 60 - 10), price: maybe(5 + rand() * 200), sma200: maybe(5 + rand() * 200), roe: maybe(rand() - 0.3), market_cap: maybe(rand() * 1e11) },
+  values: {
+    pe_ttm: maybe(rand() * 60 - 10),
+    price: maybe(5 + rand() * 200),
+    sma200: maybe(5 + rand() * 200),
+    roe: maybe(rand() - 0.3),
+    market_cap: maybe(rand() * 1e11),
+  },
 }));
 const u = setup(rows);
 
 describe('engine agrees with a naive filter', () => {
   it('value, between, compare, expression and category rules', () => {
-    const compiled = u.compile(['pe_ttm between 0 and 25', 'price > 0.9 * sma200', 'roe != 0', '(price - sma200) / sma200 < 0.5', 'sector not in ["Utilities"]'], { universe: { marketCapMin: 1e9 } });
+    const compiled = u.compile(
+      ['pe_ttm between 0 and 25', 'price > 0.9 * sma200', 'roe != 0', '(price - sma200) / sma200 < 0.5', 'sector not in ["Utilities"]'],
+      { universe: { marketCapMin: 1e9 } },
+    );
     const got = Array.from(matchScreen(compiled, u.prepared).ranked, (r) => u.prepared.ticker[r]).sort();
     const want = rows
       .filter((r) => {

@@ -12,12 +12,21 @@ const u = setup([
 const pass = (rule: string) => Array.from(matchScreen(u.compile([rule]), u.prepared).ranked, (r) => u.prepared.ticker[r]);
 
 describe('nulls never pass a numeric rule', () => {
-  it.each(['pe_ttm != 99', 'pe_ttm < 1e9', 'pe_ttm > -1e9', 'pe_ttm between -1e9 and 1e9', 'price > 0 * sma200', 'price != sma200', 'revenue_ttm / total_assets > -1e9', 'revenue_ttm / total_assets != 0', 'abs(roe) >= 0', 'roe in top 100% of universe', 'roe in bottom 100% of sector'])(
-    '%s',
-    (rule) => {
-      expect(pass(rule)).toEqual(['HAS']);
-    },
-  );
+  it.each([
+    'pe_ttm != 99',
+    'pe_ttm < 1e9',
+    'pe_ttm > -1e9',
+    'pe_ttm between -1e9 and 1e9',
+    'price > 0 * sma200',
+    'price != sma200',
+    'revenue_ttm / total_assets > -1e9',
+    'revenue_ttm / total_assets != 0',
+    'abs(roe) >= 0',
+    'roe in top 100% of universe',
+    'roe in bottom 100% of sector',
+  ])('%s', (rule) => {
+    expect(pass(rule)).toEqual(['HAS']);
+  });
 
   it('division by zero is n/a too', () => {
     const z = setup([{ permaticker: 1, ticker: 'ZER', values: { revenue_ttm: 1, total_assets: 0 } }]);

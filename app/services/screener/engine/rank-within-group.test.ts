@@ -9,7 +9,13 @@ import { setup } from './test-universe';
 const tech = [0.3, 0.25, 0.25, 0.2, 0.15, 0.1, 0.05, 0, -0.05, null];
 const energy = [0.1, 0.09, 0.08, 0.07, 0.06];
 const u = setup([
-  ...tech.map((roe, i) => ({ permaticker: 100 + i, ticker: `T${i}`, sector: 'Technology', industry: i < 5 ? 'Software' : 'Hardware', values: { roe } })),
+  ...tech.map((roe, i) => ({
+    permaticker: 100 + i,
+    ticker: `T${i}`,
+    sector: 'Technology',
+    industry: i < 5 ? 'Software' : 'Hardware',
+    values: { roe },
+  })),
   ...energy.map((roe, i) => ({ permaticker: 200 + i, ticker: `E${i}`, sector: 'Energy', industry: 'Oil', values: { roe } })),
 ]);
 const pass = (rule: string) => Array.from(matchScreen(u.compile([rule]), u.prepared).ranked, (r) => u.prepared.ticker[r]).sort();

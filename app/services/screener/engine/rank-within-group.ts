@@ -16,7 +16,13 @@ export type GroupPositions = {
  * @param group  group code per row (-1 = no group: excluded), or null for one group
  * @param higherIsBetter true: "top" means the largest values
  */
-export function groupPositions(size: number, rows: Int32Array, values: Float64Array, group: Int32Array | null, higherIsBetter: boolean): GroupPositions {
+export function groupPositions(
+  size: number,
+  rows: Int32Array,
+  values: Float64Array,
+  group: Int32Array | null,
+  higherIsBetter: boolean,
+): GroupPositions {
   const better = new Float64Array(size).fill(NaN);
   const groupSize = new Int32Array(size);
   // Bucket the values by group into one typed array (a segment per group), sort each segment
@@ -75,7 +81,13 @@ export function inTopPercent(better: number, groupSize: number, percent: number)
  * v is at least as good as the J-th best value, J = ⌈p/100 · n⌉ − 1, so each cut is one order
  * statistic (a selection, no sort) and the test is one comparison per row.
  */
-export function groupCuts(rows: Int32Array, values: Float64Array, group: Int32Array | null, higherIsBetter: boolean, percent: number): Float64Array {
+export function groupCuts(
+  rows: Int32Array,
+  values: Float64Array,
+  group: Int32Array | null,
+  higherIsBetter: boolean,
+  percent: number,
+): Float64Array {
   let groups = 1;
   if (group !== null) for (const r of rows) if (group[r] >= groups) groups = group[r] + 1;
   const counts = new Int32Array(groups + 1);
@@ -156,7 +168,14 @@ function swap(a: Float64Array, i: number, j: number): void {
 }
 
 /** `beyondCut` over many rows: the passing ones written to `out` (may be `rows`); returns their count. */
-export function keepBeyondCut(values: Float64Array, group: Int32Array | null, cuts: Float64Array, higherIsBetter: boolean, rows: Int32Array, out: Int32Array): number {
+export function keepBeyondCut(
+  values: Float64Array,
+  group: Int32Array | null,
+  cuts: Float64Array,
+  higherIsBetter: boolean,
+  rows: Int32Array,
+  out: Int32Array,
+): number {
   let k = 0;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];

@@ -21,15 +21,19 @@ describe('ranking', () => {
   it('a composite averages percentile ranks with the weights', () => {
     // roe scores (n = 4): A 1, B 0.75, C 0.75, E 0.25, D 0. pe asc (n = 4): D 1, B 0.75, C 0.5, A 0.25, E 0.
     // Equal weights: B 0.75, C 0.625, A 0.625, D 0.5, E 0.125 → A and C tie (A first by ticker).
-    expect(order([
-      { metric: 'roe', direction: 'desc', weight: 1 },
-      { metric: 'pe_ttm', direction: 'asc', weight: 1 },
-    ])).toEqual(['B:1', 'A:2', 'C:2', 'D:4', 'E:5']);
+    expect(
+      order([
+        { metric: 'roe', direction: 'desc', weight: 1 },
+        { metric: 'pe_ttm', direction: 'asc', weight: 1 },
+      ]),
+    ).toEqual(['B:1', 'A:2', 'C:2', 'D:4', 'E:5']);
     // pe weighted 3: B 0.75, D 0.75, C 0.5625, A 0.4375, E 0.0625.
-    expect(order([
-      { metric: 'roe', direction: 'desc', weight: 1 },
-      { metric: 'pe_ttm', direction: 'asc', weight: 3 },
-    ])).toEqual(['B:1', 'D:1', 'C:3', 'A:4', 'E:5']);
+    expect(
+      order([
+        { metric: 'roe', direction: 'desc', weight: 1 },
+        { metric: 'pe_ttm', direction: 'asc', weight: 3 },
+      ]),
+    ).toEqual(['B:1', 'D:1', 'C:3', 'A:4', 'E:5']);
   });
 
   it('the limit keeps the best N by rank', () => {

@@ -6,7 +6,13 @@ import { setup } from './test-universe';
 // The ranking gives exactly what the plain definition gives: scores from a comparator sort of each
 // metric's values, rows ordered by score, ticker and permaticker with a comparator sort. Ties,
 // n/a, signed zeros, infinities, shared tickers and composite weights included.
-function reference(parts: { metric: string; direction: 'asc' | 'desc'; weight: number }[], cols: Record<string, Float64Array>, ticker: string[], perm: Int32Array, rows: number[]) {
+function reference(
+  parts: { metric: string; direction: 'asc' | 'desc'; weight: number }[],
+  cols: Record<string, Float64Array>,
+  ticker: string[],
+  perm: Int32Array,
+  rows: number[],
+) {
   const total = new Float64Array(ticker.length);
   const weightSum = parts.reduce((s, x) => s + x.weight, 0);
   for (const part of parts) {
@@ -21,7 +27,9 @@ function reference(parts: { metric: string; direction: 'asc' | 'desc'; weight: n
       total[present[i]] += (part.weight * (1 - tieStart / n)) / weightSum;
     }
   }
-  const order = [...rows].sort((a, b) => total[b] - total[a] || (ticker[a] < ticker[b] ? -1 : ticker[a] > ticker[b] ? 1 : perm[a] - perm[b]));
+  const order = [...rows].sort(
+    (a, b) => total[b] - total[a] || (ticker[a] < ticker[b] ? -1 : ticker[a] > ticker[b] ? 1 : perm[a] - perm[b]),
+  );
   return { order, score: Array.from(rows, (r) => total[r]) };
 }
 

@@ -48,7 +48,12 @@ export function compileRule(rule: Rule): CompiledRule {
           return {
             test: (r) => cmp(col[r], value),
             keep: (rows, out) => keepComparing(rule.op, col, value, rows, out),
-            check: (r) => ({ label, passes: cmp(col[r], value), values: [{ label: metric, metric, value: nul(col[r]) }], detail: `${metric} is ${show(metric, col[r])}${naNote([col[r]])}` }),
+            check: (r) => ({
+              label,
+              passes: cmp(col[r], value),
+              values: [{ label: metric, metric, value: nul(col[r]) }],
+              detail: `${metric} is ${show(metric, col[r])}${naNote([col[r]])}`,
+            }),
           };
         },
       };
@@ -61,7 +66,16 @@ export function compileRule(rule: Rule): CompiledRule {
         bind: (p) => {
           const col = metricColumn(p.snapshot, metric);
           const test = (r: number) => col[r] >= min && col[r] <= max;
-          return { test, keep: (rows, out) => keepBetween(col, min, max, rows, out), check: (r) => ({ label, passes: test(r), values: [{ label: metric, metric, value: nul(col[r]) }], detail: `${metric} is ${show(metric, col[r])}${naNote([col[r]])}` }) };
+          return {
+            test,
+            keep: (rows, out) => keepBetween(col, min, max, rows, out),
+            check: (r) => ({
+              label,
+              passes: test(r),
+              values: [{ label: metric, metric, value: nul(col[r]) }],
+              detail: `${metric} is ${show(metric, col[r])}${naNote([col[r]])}`,
+            }),
+          };
         },
       };
     }
@@ -157,21 +171,28 @@ export function compileRule(rule: Rule): CompiledRule {
           const top = side === 'top';
           // The row test compares with one cut per group; explanations count positions (on demand).
           const cuts = groupCuts(universe, col, group, top, percent);
-          const test = group === null ? (r: number) => beyondCut(col[r], 0, cuts, top) : (r: number) => beyondCut(col[r], group[r], cuts, top);
+          const test =
+            group === null ? (r: number) => beyondCut(col[r], 0, cuts, top) : (r: number) => beyondCut(col[r], group[r], cuts, top);
           let positions: GroupPositions | null = null;
           return {
             test,
             keep: (rows, out) => keepBeyondCut(col, group, cuts, top, rows, out),
             check: (r) => {
               const pos = (positions ??= groupPositions(p.size, universe, col, group, top));
-              const groupName = within === 'universe' ? 'the universe' : p[within].codes[r] >= 0 ? p[within].dictionary[p[within].codes[r]] : null;
+              const groupName =
+                within === 'universe' ? 'the universe' : p[within].codes[r] >= 0 ? p[within].dictionary[p[within].codes[r]] : null;
               const b = pos.better[r];
               const detail = Number.isNaN(b)
                 ? groupName === null
                   ? `no ${within} (not ranked)`
                   : `${metric} is n/a (not ranked)`
                 : `${metric} is ${show(metric, col[r])}: ${side} ${b + 1} of ${pos.groupSize[r]} in ${groupName}`;
-              return { label, passes: inTopPercent(b, pos.groupSize[r], percent), values: [{ label: metric, metric, value: nul(col[r]) }], detail };
+              return {
+                label,
+                passes: inTopPercent(b, pos.groupSize[r], percent),
+                values: [{ label: metric, metric, value: nul(col[r]) }],
+                detail,
+              };
             },
           };
         },

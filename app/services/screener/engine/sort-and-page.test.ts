@@ -27,7 +27,8 @@ describe('sort and pages', () => {
       const present = values.filter((v): v is number => v !== null);
       expect(values.slice(present.length).every((v) => v === null)).toBe(true);
       expect(present).toEqual([...present].sort((a, b) => (dir === 'asc' ? a - b : b - a)));
-      for (let i = 1; i < all.length; i++) if (all[i].values.pe_ttm === all[i - 1].values.pe_ttm) expect(all[i].ticker > all[i - 1].ticker).toBe(true);
+      for (let i = 1; i < all.length; i++)
+        if (all[i].values.pe_ttm === all[i - 1].values.pe_ttm) expect(all[i].ticker > all[i - 1].ticker).toBe(true);
     }
   });
 

@@ -8,7 +8,11 @@ import { prepareUniverse } from './universe';
 // Tiny hand-written universes for the engine's tests: each security with a few metric values
 // (null = n/a). Not used by the app.
 
-export type Row = Partial<Omit<SecurityMeta, 'permaticker' | 'ticker'>> & { permaticker: number; ticker: string; values: Record<string, number | null> };
+export type Row = Partial<Omit<SecurityMeta, 'permaticker' | 'ticker'>> & {
+  permaticker: number;
+  ticker: string;
+  values: Record<string, number | null>;
+};
 
 export function snapshotOf(rows: Row[], date = '2024-06-28'): { snapshot: MetricSnapshot; securities: SecurityMeta[] } {
   const sorted = [...rows].sort((a, b) => a.permaticker - b.permaticker);
@@ -37,5 +41,10 @@ export function screenOf(rules: string[], rest: Omit<ScreenInput, 'rules'> = {})
 export function setup(rows: Row[], date?: string) {
   const { snapshot, securities } = snapshotOf(rows, date);
   const prepared = prepareUniverse(snapshot, securities);
-  return { snapshot, securities, prepared, compile: (rules: string[], rest: Omit<ScreenInput, 'rules'> = {}) => compileScreen(screenOf(rules, rest)) };
+  return {
+    snapshot,
+    securities,
+    prepared,
+    compile: (rules: string[], rest: Omit<ScreenInput, 'rules'> = {}) => compileScreen(screenOf(rules, rest)),
+  };
 }

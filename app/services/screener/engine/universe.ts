@@ -93,7 +93,12 @@ export function universeChecks(u: Universe, p: PreparedUniverse): UniverseCheck[
     if (values.length === 0) return;
     const codes = codesOf(column, values);
     const test = (r: number) => codes.has(column.codes[r]);
-    checks.push({ label: `${label} is ${values.join(' or ')}`, test, keep: (rows, out) => keepWhere(test, rows, out), value: (r) => (column.codes[r] < 0 ? null : column.dictionary[column.codes[r]]) });
+    checks.push({
+      label: `${label} is ${values.join(' or ')}`,
+      test,
+      keep: (rows, out) => keepWhere(test, rows, out),
+      value: (r) => (column.codes[r] < 0 ? null : column.dictionary[column.codes[r]]),
+    });
   };
   coded('Exchange', p.exchange, u.exchanges);
   coded('Sector', p.sector, u.sectors);
@@ -102,11 +107,21 @@ export function universeChecks(u: Universe, p: PreparedUniverse): UniverseCheck[
   const mcapValue = (r: number) => (mcap && !Number.isNaN(mcap[r]) ? mcap[r] : null);
   if (u.marketCapMin !== null) {
     const min = u.marketCapMin;
-    checks.push({ label: `Market cap ≥ ${min}`, test: (r) => mcap !== undefined && mcap[r] >= min, keep: (rows, out) => (mcap === undefined ? 0 : keepComparing('>=', mcap, min, rows, out)), value: mcapValue });
+    checks.push({
+      label: `Market cap ≥ ${min}`,
+      test: (r) => mcap !== undefined && mcap[r] >= min,
+      keep: (rows, out) => (mcap === undefined ? 0 : keepComparing('>=', mcap, min, rows, out)),
+      value: mcapValue,
+    });
   }
   if (u.marketCapMax !== null) {
     const max = u.marketCapMax;
-    checks.push({ label: `Market cap ≤ ${max}`, test: (r) => mcap !== undefined && mcap[r] <= max, keep: (rows, out) => (mcap === undefined ? 0 : keepComparing('<=', mcap, max, rows, out)), value: mcapValue });
+    checks.push({
+      label: `Market cap ≤ ${max}`,
+      test: (r) => mcap !== undefined && mcap[r] <= max,
+      keep: (rows, out) => (mcap === undefined ? 0 : keepComparing('<=', mcap, max, rows, out)),
+      value: mcapValue,
+    });
   }
   if (!u.includeDelisted) {
     const delisted = p.delistedAsOf;

@@ -18,7 +18,10 @@ describe('rule parser', () => {
   });
 
   it('points at a missing comparison, a dangling operator and an unclosed parenthesis', () => {
-    expect(errorOf('pe_ttm + 1')).toMatchObject({ column: 11, reason: 'Expected a comparison (< <= > >= = !=) but found the end of the rule' });
+    expect(errorOf('pe_ttm + 1')).toMatchObject({
+      column: 11,
+      reason: 'Expected a comparison (< <= > >= = !=) but found the end of the rule',
+    });
     expect(errorOf('pe_ttm < 15 *')).toMatchObject({ column: 14, reason: 'Expression ends too early' });
     expect(errorOf('(pe_ttm < 15')).toMatchObject({ column: 9, reason: 'Expected ")" but found "<"' });
     expect(errorOf('pe_ttm < 15 $')).toMatchObject({ column: 13, reason: 'Unexpected character "$"' });
@@ -35,11 +38,18 @@ describe('rule parser', () => {
   });
 
   it('respects precedence and prints canonically', () => {
-    expect(printRule(parseRule('(revenue_ttm-cost_of_revenue_ttm)/total_assets>0.1'))).toBe('(revenue_ttm - cost_of_revenue_ttm) / total_assets > 0.1');
+    expect(printRule(parseRule('(revenue_ttm-cost_of_revenue_ttm)/total_assets>0.1'))).toBe(
+      '(revenue_ttm - cost_of_revenue_ttm) / total_assets > 0.1',
+    );
     expect(printRule(parseRule('price > 1.0 * sma200'))).toBe('price > 1 * sma200');
     expect(printRule(parseRule('price - (sma50 - sma200) > -2'))).toBe('price - (sma50 - sma200) > -2');
     expect(printRule(parseRule('abs(ret_1m) * -price >= max(1, 2)'))).toBe('abs(ret_1m) * -price >= max(1, 2)');
     expect(parseRule('roe in top 20% of sector')).toEqual({ t: 'rank', metric: 'roe', side: 'top', percent: 20, within: 'sector' });
-    expect(parseRule('sector not in ["Energy", "Real \\"Estate\\""]')).toEqual({ t: 'category', field: 'sector', negate: true, values: ['Energy', 'Real "Estate"'] });
+    expect(parseRule('sector not in ["Energy", "Real \\"Estate\\""]')).toEqual({
+      t: 'category',
+      field: 'sector',
+      negate: true,
+      values: ['Energy', 'Real "Estate"'],
+    });
   });
 });

@@ -66,7 +66,8 @@ class Parser {
   }
 
   expr(minPrecedence = 0): Expr {
-    if (++this.depth > MAX_EXPRESSION_DEPTH) throw new ExpressionError(`Expression is nested more than ${MAX_EXPRESSION_DEPTH} levels deep`, this.peek().col);
+    if (++this.depth > MAX_EXPRESSION_DEPTH)
+      throw new ExpressionError(`Expression is nested more than ${MAX_EXPRESSION_DEPTH} levels deep`, this.peek().col);
     let left = this.prefix();
     for (;;) {
       const t = this.peek();
@@ -99,7 +100,11 @@ class Parser {
           args.push(this.expr(0));
         }
         const close = this.expectOp(')');
-        if (args.length !== FUNCTIONS[fn]) throw new ExpressionError(`${fn}() takes ${FUNCTIONS[fn]} argument${FUNCTIONS[fn] === 1 ? '' : 's'}, got ${args.length}`, close.col);
+        if (args.length !== FUNCTIONS[fn])
+          throw new ExpressionError(
+            `${fn}() takes ${FUNCTIONS[fn]} argument${FUNCTIONS[fn] === 1 ? '' : 's'}, got ${args.length}`,
+            close.col,
+          );
         return { t: 'call', fn, args };
       }
       return { t: 'metric', id: this.metricName(t) };
@@ -155,10 +160,12 @@ class Parser {
     this.expectWord('in');
     const sideToken = this.next();
     const side = sideToken.kind === 'ident' ? sideToken.text.toLowerCase() : '';
-    if (side !== 'top' && side !== 'bottom') throw new ExpressionError(`Expected "top" or "bottom" but found ${describe(sideToken)}`, sideToken.col);
+    if (side !== 'top' && side !== 'bottom')
+      throw new ExpressionError(`Expected "top" or "bottom" but found ${describe(sideToken)}`, sideToken.col);
     const pctToken = this.next();
     if (pctToken.kind !== 'num') throw new ExpressionError(`Expected a percentage but found ${describe(pctToken)}`, pctToken.col);
-    if (!(pctToken.value > 0 && pctToken.value <= 100)) throw new ExpressionError('The percentage must be above 0 and at most 100', pctToken.col);
+    if (!(pctToken.value > 0 && pctToken.value <= 100))
+      throw new ExpressionError('The percentage must be above 0 and at most 100', pctToken.col);
     this.expectOp('%');
     let within: RankGroup = 'universe';
     if (this.isWord('of')) {
