@@ -13,10 +13,10 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { searchCompanies } from '../app/services/market/companies.server';
-import { loadDemoUniverse } from '../app/services/market/demo/load.server';
+import { searchCompanies } from '../app/services/company/companies.server';
+import { loadDemoUniverse } from '../app/services/imports/load-demo.server';
 import { BENCHMARK_DEMO_OPTIONS, createDemoUniverse, demoCompanies } from '../app/services/market/demo/universe';
-import { priceSeries } from '../app/services/market/prices.server';
+import { priceSeries } from '../app/services/company/prices.server';
 import { closeMarketReader, openMarketReader } from '../app/services/market/store/open-store.server';
 import { computeSnapshotId } from '../app/services/market/store/snapshot-id.server';
 

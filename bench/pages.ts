@@ -43,7 +43,7 @@ export default async function run(opts: Opts = {}): Promise<void> {
       market = path.resolve(given);
       universe = `existing market file ${market}`;
     } else {
-      const { loadDemoUniverse } = await import('../app/services/market/demo/load.server');
+      const { loadDemoUniverse } = await import('../app/services/imports/load-demo.server');
       const { BENCHMARK_DEMO_OPTIONS } = await import('../app/services/market/demo/universe');
       const { buildSnapshots } = await import('../app/services/metrics/snapshots.server');
       const size = opts.quick ? { companies: 300, years: 5, seed: 1 } : BENCHMARK_DEMO_OPTIONS;

@@ -1,6 +1,6 @@
-// `npm run data -- demo|ensure-demo|import|status ...` (see app/services/market/data-cli.server.ts).
+// `npm run data -- demo|ensure-demo|import|status ...` (see app/services/imports/data-cli.server.ts).
 import { closeDb } from '../app/services/db/db.server';
-import { processIo, runDataCli } from '../app/services/market/data-cli.server';
+import { processIo, runDataCli } from '../app/services/imports/data-cli.server';
 
 const code = await runDataCli(process.argv.slice(2), processIo());
 // An import opened the app database (its job row); a PostgreSQL pool would keep the process alive.

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { guard } from '~/services/auth/guard.server';
-import { asOfQuery } from '~/services/market/as-of';
-import { companyPageContext } from '~/services/market/company-route.server';
+import { asOfQuery } from '~/services/company/as-of';
+import { companyPageContext } from '~/services/company/company-route.server';
 
 // /company/{id} → /company/{permaticker}/overview (the stable id, the as-of date kept).
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { NavLink, Outlet, useLoaderData, useLocation } from '@remix-run/react';
 import { guard } from '~/services/auth/guard.server';
-import { asOfQuery } from '~/services/market/as-of';
-import { companyPageContext } from '~/services/market/company-route.server';
+import { asOfQuery } from '~/services/company/as-of';
+import { companyPageContext } from '~/services/company/company-route.server';
 import { AsOfForm } from '~/ui/company/AsOfForm';
 
 // /company/{id}: the company's header, the as-of form and the five tabs (links, so no JS needed).

@@ -3,8 +3,8 @@ import { Form, Link, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
 import { z } from 'zod';
 import { guard } from '~/services/auth/guard.server';
-import { searchCompanies } from '~/services/market/companies.server';
-import { asPageResponse } from '~/services/market/company-route.server';
+import { searchCompanies } from '~/services/company/companies.server';
+import { asPageResponse } from '~/services/company/company-route.server';
 import { SuggestionList, useCompanySuggestions } from '~/ui/company/CompanySuggestions';
 import { useHydrated } from '~/ui/use-hydrated';
 

@@ -3,8 +3,8 @@ import { data, redirect } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { guard } from '~/services/auth/guard.server';
-import { resolveCompanyId } from '~/services/market/companies.server';
-import { asPageResponse } from '~/services/market/company-route.server';
+import { resolveCompanyId } from '~/services/company/companies.server';
+import { asPageResponse } from '~/services/company/company-route.server';
 import { getMetric, metricsByCategory } from '~/services/metrics/catalogue';
 import { MetricSelect } from '~/ui/data-browser/MetricSelect';
 

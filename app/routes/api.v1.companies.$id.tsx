@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.server';
-import { getCompanyProfile } from '~/services/market/companies.server';
+import { getCompanyProfile } from '~/services/company/companies.server';
 
 // GET /api/v1/companies/{ticker|permaticker} => the company profile (security, ticker history,
 // latest price, recent filings). A ticker names its current holder, or its latest one.

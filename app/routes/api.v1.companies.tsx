@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
 import { handleApi, jsonResponse, methodNotAllowed, zodFieldErrors } from '~/services/http/api.server';
 import { unprocessable } from '~/services/http/errors';
-import { SEARCH_LIMIT_MAX, searchCompanies } from '~/services/market/companies.server';
+import { SEARCH_LIMIT_MAX, searchCompanies } from '~/services/company/companies.server';
 
 // GET /api/v1/companies?query=&limit= => {query, results: [{permaticker, ticker, name, exchange,
 // sector, industry, is_delisted, is_demo, match}]}, best match first (exact ticker first).

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { handleApi, methodNotAllowed } from '~/services/http/api.server';
-import { apiCompany, asOfOf, formatOf, respond } from '~/services/market/company-api.server';
-import { companyOverview } from '~/services/market/company-pages.server';
-import { filingsTable } from '~/services/market/table-exports';
+import { apiCompany, asOfOf, formatOf, respond } from '~/services/company/company-api.server';
+import { companyOverview } from '~/services/company/company-pages.server';
+import { filingsTable } from '~/services/company/table-exports';
 
 // GET /api/v1/company-overview/{ticker|permaticker}?as_of=&format=json|csv
 // => {company, as_of, date, metrics, prices, filings}; CSV: the filings table.

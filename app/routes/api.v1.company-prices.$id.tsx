@@ -2,9 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
 import { handleApi, methodNotAllowed, zodFieldErrors } from '~/services/http/api.server';
 import { unprocessable } from '~/services/http/errors';
-import { apiCompany, asOfOf, formatOf, respond } from '~/services/market/company-api.server';
-import { companyChart, RANGES } from '~/services/market/company-pages.server';
-import { pricesTable } from '~/services/market/table-exports';
+import { apiCompany, asOfOf, formatOf, respond } from '~/services/company/company-api.server';
+import { companyChart, RANGES } from '~/services/company/company-pages.server';
+import { pricesTable } from '~/services/company/table-exports';
 
 // GET /api/v1/company-prices/{ticker|permaticker}?range=1M|6M|YTD|1Y|5Y|Max&adjusted=1|0&as_of=&format=
 // => the chart tab's table: {company, range, adjusted, end, prices, sma50, sma200}.

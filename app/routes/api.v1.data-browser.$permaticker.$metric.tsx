@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { handleApi, methodNotAllowed } from '~/services/http/api.server';
 import { notFound, unprocessable } from '~/services/http/errors';
-import { formatOf, respond } from '~/services/market/company-api.server';
-import { parseView } from '~/services/market/data-browser';
-import { browseMetric } from '~/services/market/data-browser.server';
-import { browserTable } from '~/services/market/table-exports';
+import { formatOf, respond } from '~/services/company/company-api.server';
+import { parseView } from '~/services/data-browser/data-browser';
+import { browseMetric } from '~/services/data-browser/data-browser.server';
+import { browserTable } from '~/services/company/table-exports';
 
 // GET /api/v1/data-browser/{permaticker}/{metric}?compare=&mode=&from=&to=&as_of=&format=json|csv
 // => the data browser's table: {metric, companies, from, to, mode, as_of, rows: [{date, values}], series}.

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { handleApi, methodNotAllowed } from '~/services/http/api.server';
-import { apiCompany, asOfOf, formatOf, respond } from '~/services/market/company-api.server';
-import { companyDividends } from '~/services/market/company-pages.server';
-import { dividendsTable } from '~/services/market/table-exports';
+import { apiCompany, asOfOf, formatOf, respond } from '~/services/company/company-api.server';
+import { companyDividends } from '~/services/company/company-pages.server';
+import { dividendsTable } from '~/services/company/table-exports';
 
 // GET /api/v1/dividends/{ticker|permaticker}?as_of=&format= => {company, as_of, date, metrics, history, annual, splits}.
 export const loader = ({ params, request }: LoaderFunctionArgs) =>

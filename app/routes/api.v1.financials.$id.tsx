@@ -2,10 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
 import { handleApi, methodNotAllowed, zodFieldErrors } from '~/services/http/api.server';
 import { unprocessable } from '~/services/http/errors';
-import { apiCompany, asOfOf, formatOf, respond } from '~/services/market/company-api.server';
-import { companyFinancials } from '~/services/market/company-pages.server';
-import { PERIOD_IDS, STATEMENT_IDS } from '~/services/market/financials';
-import { statementTable } from '~/services/market/table-exports';
+import { apiCompany, asOfOf, formatOf, respond } from '~/services/company/company-api.server';
+import { companyFinancials } from '~/services/company/company-pages.server';
+import { PERIOD_IDS, STATEMENT_IDS } from '~/services/company/financials';
+import { statementTable } from '~/services/company/table-exports';
 
 // GET /api/v1/financials/{ticker|permaticker}?statement=income|balance|cash_flow&period=annual|quarterly|ttm&as_of=&format=
 // => {company, as_of, statement: {columns, lines: [{id, label, unit, cells: [{value, filed, accession, form, url, derived}]}], growth, margins}}.

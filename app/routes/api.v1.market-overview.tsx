@@ -2,9 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
 import { handleApi, methodNotAllowed } from '~/services/http/api.server';
 import { unprocessable } from '~/services/http/errors';
-import { asOfOf, formatOf, respond } from '~/services/market/company-api.server';
-import { marketOverview } from '~/services/market/market-overview.server';
-import { marketTable } from '~/services/market/table-exports';
+import { asOfOf, formatOf, respond } from '~/services/company/company-api.server';
+import { marketOverview } from '~/services/market-overview/market-overview.server';
+import { marketTable } from '~/services/company/table-exports';
 
 // GET /api/v1/market-overview?as_of=&format=json|csv&table=sectors|movers|filings => the home
 // page's data: {date, snapshotDate, benchmark, benchmarkReturn, sectors, gainers, losers, filings}.

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { isIsoDate } from '~/services/dates';
 import { handleApi, jsonResponse, methodNotAllowed, zodFieldErrors } from '~/services/http/api.server';
 import { notFound, unprocessable } from '~/services/http/errors';
-import { priceSeries } from '~/services/market/prices.server';
+import { priceSeries } from '~/services/company/prices.server';
 
 // GET /api/v1/prices/{permaticker}?from=&to=&adjusted= => {permaticker, ticker, adjusted, from, to,
 // prices: [{date, open, high, low, close, volume, total_return_index}], actions: [...]}.

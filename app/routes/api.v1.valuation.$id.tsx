@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { handleApi, methodNotAllowed } from '~/services/http/api.server';
-import { apiCompany, asOfOf, formatOf, respond } from '~/services/market/company-api.server';
-import { valuationTable } from '~/services/market/table-exports';
-import { companyValuation } from '~/services/market/valuation.server';
+import { apiCompany, asOfOf, formatOf, respond } from '~/services/company/company-api.server';
+import { valuationTable } from '~/services/company/table-exports';
+import { companyValuation } from '~/services/company/valuation.server';
 
 // GET /api/v1/valuation/{ticker|permaticker}?as_of=&format= => {company, as_of, sector, series: [{metric, points: [{date, company, sectorMedian}], current, fiveYearAverage, sectorMedian}]}.
 export const loader = ({ params, request }: LoaderFunctionArgs) =>

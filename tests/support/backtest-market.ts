@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadDemoUniverse } from '~/services/market/demo/load.server';
-import { silentProgress } from '~/services/market/progress.server';
+import { loadDemoUniverse } from '~/services/imports/load-demo.server';
+import { silentProgress } from '~/services/imports/progress.server';
 import { closeMarketReader } from '~/services/market/store/open-store.server';
 import { buildSnapshots } from '~/services/metrics/snapshots.server';
 

@@ -1,4 +1,4 @@
-import { marketStatus } from '../market/data-status.server';
+import { marketStatus } from '../imports/data-status.server';
 import { assertActiveSuperuser, listAudit } from './audit.server';
 import { listAdminJobs } from './jobs.server';
 import type { AdminQuery } from './user-query';

@@ -1,7 +1,7 @@
 import { isDomainError, notFound, unprocessable } from '../http/errors';
-import { csvResponse } from '../market/company-api.server';
-import { getCompanyProfile, resolveCompanyId } from '../market/companies.server';
-import { asPageResponse } from '../market/company-route.server';
+import { csvResponse } from '../company/company-api.server';
+import { getCompanyProfile, resolveCompanyId } from '../company/companies.server';
+import { asPageResponse } from '../company/company-route.server';
 import { getMetric } from '../metrics/catalogue';
 import { ruleToText, type Screen } from '../screener/model';
 import { getScreener } from '../screener/saved.server';

@@ -1,4 +1,4 @@
-import type { Table } from '../market/table-exports';
+import type { Table } from '../company/table-exports';
 import { holdingMetrics } from './result-view';
 import type { StoredResult } from './stored-result';
 

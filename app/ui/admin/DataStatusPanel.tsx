@@ -1,4 +1,4 @@
-import type { ImportRun, MarketStatusResult } from '~/services/market/data-status.server';
+import type { ImportRun, MarketStatusResult } from '~/services/imports/data-status.server';
 import { UtcTime } from './UtcTime';
 
 // The market data section of /admin: what `npm run data -- status` prints, as a page.

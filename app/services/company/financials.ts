@@ -1,7 +1,7 @@
 import { toEpochDay, type IsoDate } from '../dates';
-import { CONCEPTS, type Concept } from './store/schema';
-import { filingArchiveUrl } from './sec-links';
-import { growthRate, ratio } from './stats';
+import { CONCEPTS, type Concept } from '../market/store/schema';
+import { filingArchiveUrl } from '../market/sec-links';
+import { growthRate, ratio } from '../stats';
 
 // Financial statements from stored facts, as known on an as-of date: annual, quarterly and TTM
 // columns over the full stored history, every cell carrying the filing it came from.

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { config } from '../../config.server';
-import type { ProgressReporter } from '../store/records';
-import { openMarketWriter } from '../store/writer.server';
-import { afterMarketDataChange } from '../post-import.server';
-import { silentProgress } from '../progress.server';
-import { DEMO_SOURCE, type DemoOptions } from './plan';
-import { createDemoUniverse, DEFAULT_DEMO_OPTIONS, demoCompanies, type DemoCompany } from './universe';
+import { config } from '../config.server';
+import type { ProgressReporter } from '../market/store/records';
+import { openMarketWriter } from '../market/store/writer.server';
+import { afterMarketDataChange } from './post-import.server';
+import { silentProgress } from './progress.server';
+import { DEMO_SOURCE, type DemoOptions } from '../market/demo/plan';
+import { createDemoUniverse, DEFAULT_DEMO_OPTIONS, demoCompanies, type DemoCompany } from '../market/demo/universe';
 
 // Writes a demo universe into a market file. The demo replaces the whole store (it is a
 // universe of its own), built in a private copy and published by one rename, so readers and

@@ -1,5 +1,5 @@
 import { notFound } from '../http/errors';
-import { readMarket, type MarketReadOptions } from './read.server';
+import { readMarket, type MarketReadOptions } from '../market/store/read.server';
 
 // Companies in the market store: search, profiles and filings. A ticker is not an identity:
 // it resolves to the security holding it now, or, when nobody does, to its latest holder.

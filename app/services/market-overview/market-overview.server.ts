@@ -1,8 +1,8 @@
 import { addDays, addMonths, type IsoDate } from '../dates';
 import { loadSnapshot } from '../metrics/snapshots.server';
-import { readMarket, type MarketReadOptions } from './read.server';
+import { readMarket, type MarketReadOptions } from '../market/store/read.server';
 import { equalWeightIndex, movers, sectorPerformance, type SectorRow } from './market-summary';
-import { filingArchiveUrl } from './sec-links';
+import { filingArchiveUrl } from '../market/sec-links';
 
 // The home page's market overview, as of a date: equal-weighted universe over the past year,
 // sector performance, biggest movers and the most recent filings.

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseAsOf } from './as-of';
 import { adjustForSplits, annualTotals } from './dividend-history';
-import { equalWeightIndex, movers, sectorPerformance } from './market-summary';
+import { equalWeightIndex, movers, sectorPerformance } from '../market-overview/market-summary';
 import { movingAverage, rangeStart } from './price-ranges';
-import { filingArchiveUrl } from './sec-links';
-import { cagr, growthRate, mean, median, ratio } from './stats';
+import { filingArchiveUrl } from '../market/sec-links';
+import { cagr, growthRate, mean, median, ratio } from '../stats';
 import { meaningfulMultiple, trailingAverage } from './valuation-history';
 
 // Every number the company and home pages compute themselves, on small fixtures worked out by hand.

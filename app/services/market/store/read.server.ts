@@ -1,5 +1,5 @@
-import { DomainError } from '../http/errors';
-import { MarketDataMissingError, marketReader, type MarketReader } from './store/open-store.server';
+import { DomainError } from '../../http/errors';
+import { MarketDataMissingError, marketReader, type MarketReader } from './open-store.server';
 
 // The app's way into the market store for read services: the cached read-only reader, with
 // "no market data yet" turned into a 503 that tells the operator what to run.

@@ -2,7 +2,7 @@ import { jsonResponse } from '../http/api.server';
 import { unprocessable } from '../http/errors';
 import { parseAsOf } from './as-of';
 import { companyHeader, type CompanyHeader } from './company-pages.server';
-import { csvResponseHeaders, toCsv } from './data-browser';
+import { csvResponseHeaders, toCsv } from '../data-browser/data-browser';
 import type { Table } from './table-exports';
 
 // Shared steps of the company/market JSON + CSV endpoints (thin routes call these).

@@ -1,9 +1,9 @@
 import { addMonths, type IsoDate } from '../dates';
 import { notFound } from '../http/errors';
 import { getMetric, type MetricDefinition } from '../metrics/catalogue';
-import { companyMetricSeries } from './company-metrics.server';
+import { companyMetricSeries } from '../metrics/company-metrics.server';
 import { alignSeries, companyList, type BrowserMode, type SeriesInput, type TableRow } from './data-browser';
-import { readMarket, type MarketReadOptions } from './read.server';
+import { readMarket, type MarketReadOptions } from '../market/store/read.server';
 
 // The data browser's table: one metric for up to ten companies, in one fact mode and range.
 // The page, its JSON endpoint and its CSV download all come from here, so they show the same rows.

@@ -1,12 +1,12 @@
 import { addDays, addMonths, type IsoDate } from '../dates';
 import { notFound } from '../http/errors';
 import { resolveCompanyId } from './companies.server';
-import { companyMetricsAt, type MetricsAt } from './company-metrics.server';
+import { companyMetricsAt, type MetricsAt } from '../metrics/company-metrics.server';
 import { adjustForSplits, annualTotals, type AnnualTotal, type DividendRow } from './dividend-history';
 import { buildStatement, type FactInput, type PeriodKind, type Statement, type StatementKind } from './financials';
 import { priceSeries, type PricePoint } from './prices.server';
-import { readMarket, type MarketReadOptions } from './read.server';
-import { filingArchiveUrl } from './sec-links';
+import { readMarket, type MarketReadOptions } from '../market/store/read.server';
+import { filingArchiveUrl } from '../market/sec-links';
 import { movingAverage, rangeStart, type Range } from './price-ranges';
 
 export { RANGES, type Range } from './price-ranges';

@@ -1,9 +1,9 @@
 import { config } from '../config.server';
-import { importers } from './importers/index.server';
+import { importers } from '../market/importers/index.server';
 import { afterMarketDataChange } from './post-import.server';
-import { recordFailedImport } from './store/import-failures.server';
-import type { ImportSummary, ProgressReporter } from './store/records';
-import { openMarketWriter } from './store/writer.server';
+import { recordFailedImport } from '../market/store/import-failures.server';
+import type { ImportSummary, ProgressReporter } from '../market/store/records';
+import { openMarketWriter } from '../market/store/writer.server';
 
 // One import into MARKET_DB, the same whether the data CLI or a job worker runs it: the importer
 // writes a work copy, the metric snapshots are rebuilt on it, and only then is it published by

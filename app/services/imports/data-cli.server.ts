@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { config } from '../config.server';
-import { ensureDemoData, loadDemoUniverse } from './demo/load.server';
-import { DEFAULT_DEMO_OPTIONS } from './demo/universe';
+import { ensureDemoData, loadDemoUniverse } from './load-demo.server';
+import { DEFAULT_DEMO_OPTIONS } from '../market/demo/universe';
 import { afterMarketDataChange } from './post-import.server';
 import { createProgressReporter } from './progress.server';
 import { importAsJob, importSummaryLine } from './import-job.server';
 import { importerUsage, IMPORT_SOURCES, isImportSource } from './import-run.server';
-import type { ProgressReporter } from './store/records';
+import type { ProgressReporter } from '../market/store/records';
 import { readMarketStatus } from './data-status.server';
-import { MarketDataMissingError, openMarketReader } from './store/open-store.server';
+import { MarketDataMissingError, openMarketReader } from '../market/store/open-store.server';
 
 // `npm run data -- <command>`: the market data CLI. The logic lives here (testable with a
 // fake output); scripts/data.ts only wires it to the process.

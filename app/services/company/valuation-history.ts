@@ -1,5 +1,5 @@
 import { toEpochDay, type IsoDate } from '../dates';
-import { mean } from './stats';
+import { mean } from '../stats';
 
 // Valuation multiples through time against the company's own five-year average and its sector's
 // median. Points are month-end snapshots, so every value is what was known on that day.

@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { ProgressReporter } from './store/records';
+import type { ProgressReporter } from '../market/store/records';
 
 // Progress of long runs: a bar on a terminal, plain lines otherwise (logs, CI, `npm start`).
 

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marketStatus, readMarketStatus } from './data-status.server';
-import { recordFailedImport } from './store/import-failures.server';
-import { closeMarketReader, openMarketReader } from './store/open-store.server';
-import { writeMarketFixture } from './store/test-fixture.server';
+import { recordFailedImport } from '../market/store/import-failures.server';
+import { closeMarketReader, openMarketReader } from '../market/store/open-store.server';
+import { writeMarketFixture } from '../market/store/test-fixture.server';
 
 // The market store status read by the data CLI and the admin page, on a real DuckDB file.
 

@@ -1,4 +1,4 @@
-import { MarketDataMissingError, marketReader, type MarketReader } from './store/open-store.server';
+import { MarketDataMissingError, marketReader, type MarketReader } from '../market/store/open-store.server';
 
 // What is in the market store: snapshot id, counts, the import runs. One reading for the data
 // CLI (`npm run data -- status`) and the admin page, so both always tell the same story.

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../http/errors';
 import { getCompanyProfile, recentFilings, resolveCompanyId, searchCompanies } from './companies.server';
 import { corporateActions, priceSeries } from './prices.server';
-import { closeMarketReader } from './store/open-store.server';
-import { writeMarketFixture } from './store/test-fixture.server';
+import { closeMarketReader } from '../market/store/open-store.server';
+import { writeMarketFixture } from '../market/store/test-fixture.server';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'quarry-companies-'));
 const file = path.join(dir, 'market.duckdb');

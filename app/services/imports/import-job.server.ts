@@ -6,7 +6,7 @@ import { JobInputError, JobStoppedError, registerJobHandler, runJob, workerId, t
 import { getJob, insertJob, type JobRow } from '../jobs/store.server';
 import { IMPORT_SOURCES, runMarketImport, type ImportSource } from './import-run.server';
 import { silentProgress } from './progress.server';
-import type { ImportSummary, ProgressReporter } from './store/records';
+import type { ImportSummary, ProgressReporter } from '../market/store/records';
 
 // Imports are jobs, so the admin page lists them (queued, running, failed) and can cancel or
 // retry them like backtests. `npm run data -- import` inserts the job and runs it right away in

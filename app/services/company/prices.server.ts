@@ -1,6 +1,6 @@
 import type { IsoDate } from '../dates';
 import { notFound, unprocessable } from '../http/errors';
-import { readMarket, type MarketReadOptions } from './read.server';
+import { readMarket, type MarketReadOptions } from '../market/store/read.server';
 
 // Daily prices and corporate actions of one security. Adjusted prices are split-adjusted as of
 // the latest split (as stored); unadjusted ones are the prices as traded that day. Every point

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openMarketReader } from '../store/open-store.server';
-import { ensureDemoData, loadDemoUniverse } from './load.server';
+import { openMarketReader } from '../market/store/open-store.server';
+import { ensureDemoData, loadDemoUniverse } from './load-demo.server';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'quarry-demo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,8 +1,8 @@
 import { addMonths, type IsoDate } from '../dates';
 import { iterateSnapshots } from '../metrics/snapshots.server';
 import type { CompanyHeader } from './company-pages.server';
-import { readMarket, type MarketReadOptions } from './read.server';
-import { median } from './stats';
+import { readMarket, type MarketReadOptions } from '../market/store/read.server';
+import { median } from '../stats';
 import { meaningfulMultiple, trailingAverage, VALUATION_METRICS, type ValuationMetric } from './valuation-history';
 
 // Valuation through time: month-end point-in-time snapshots (the same ones the screener and

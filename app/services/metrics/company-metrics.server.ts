@@ -1,14 +1,14 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { fromEpochDay, toEpochDay, type IsoDate } from '../dates';
 import { notFound } from '../http/errors';
-import { getMetric } from '../metrics/catalogue';
-import { SecurityEvaluator } from '../metrics/engine/evaluate';
-import type { FactMode } from '../metrics/engine/facts';
-import { metricIndex, N_METRICS } from '../metrics/engine/metric-index';
-import { metricSeriesOf, type SeriesPoint } from '../metrics/engine/series';
-import type { MarketReturns } from '../metrics/engine/types';
-import { loadBlock, loadMarketReturns, type SecurityRow } from '../metrics/store-loader.server';
-import { readMarket, type MarketReadOptions } from './read.server';
+import { getMetric } from './catalogue';
+import { SecurityEvaluator } from './engine/evaluate';
+import type { FactMode } from './engine/facts';
+import { metricIndex, N_METRICS } from './engine/metric-index';
+import { metricSeriesOf, type SeriesPoint } from './engine/series';
+import type { MarketReturns } from './engine/types';
+import { loadBlock, loadMarketReturns, type SecurityRow } from './store-loader.server';
+import { readMarket, type MarketReadOptions } from '../market/store/read.server';
 
 // Metrics of ONE company, evaluated by the same engine as the screener's snapshots, without
 // touching the rest of the universe: a company page as of any date costs one security's history,

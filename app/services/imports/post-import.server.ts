@@ -1,5 +1,5 @@
 import { buildSnapshots } from '../metrics/snapshots.server';
-import type { ProgressReporter } from './store/records';
+import type { ProgressReporter } from '../market/store/records';
 
 // After data changes, the metrics snapshots are rebuilt (latest and month-end panels). Callers
 // run it on the writer's work file before publishing (WritableStore.publish's beforeRename): the

@@ -1,7 +1,7 @@
-import type { BrowserData } from './data-browser.server';
+import type { BrowserData } from '../data-browser/data-browser.server';
 import type { Dividends, FilingRow, ChartData } from './company-pages.server';
 import type { Statement } from './financials';
-import type { MarketOverview } from './market-overview.server';
+import type { MarketOverview } from '../market-overview/market-overview.server';
 import type { Valuation } from './valuation.server';
 
 // Every table of the company, data-browser and home pages as header + rows, for the CSV

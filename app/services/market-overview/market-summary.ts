@@ -1,5 +1,5 @@
 import type { IsoDate } from '../dates';
-import { mean, median } from './stats';
+import { mean, median } from '../stats';
 
 // Pure pieces of the home page's market overview: the equal-weighted benchmark, sector
 // aggregates and the biggest movers.
