@@ -1,7 +1,8 @@
+import { APP_JOBS } from './app-jobs.server';
 import { closeRateLimits } from './auth/rate-limit.server';
 import { config, productionWarnings } from './config.server';
 import { closeDb, getDb } from './db/db.server';
-import { closeJobQueue, startJobWorker, type JobWorker } from './jobs/worker.server';
+import { closeJobQueue, startJobWorker, type JobWorker } from './jobs/queue.server';
 
 // Process start-up: validate the configuration once (an invalid GTM_ID stops the server, as
 // spec §8 asks), warn about production settings left at their defaults, and apply database
@@ -20,7 +21,7 @@ export function startServer(): void {
   getDb()
     .then(() => {
       // Jobs run in this process too, unless JOBS_IN_APP=0 leaves them to `npm run worker`.
-      if (c.jobs.inApp) worker = startJobWorker();
+      if (c.jobs.inApp) worker = startJobWorker(APP_JOBS);
     })
     .catch((error: unknown) => {
       console.error('[startup] the app database could not be opened or migrated', error);

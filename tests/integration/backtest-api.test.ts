@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as backtestsRoute from '~/routes/api.v1.backtests';
 import * as backtestRoute from '~/routes/api.v1.backtests.$id';
+import { APP_JOBS } from '~/services/app-jobs.server';
 import { issueUserToken } from '~/services/auth/tokens.server';
 import { createUser } from '~/services/auth/users.server';
 import { getSharedBacktest, setBacktestShared } from '~/services/backtest/backtests.server';
-import { closeJobQueue, startJobWorker, type JobWorker } from '~/services/jobs/worker.server';
+import { closeJobQueue, startJobWorker, type JobWorker } from '~/services/jobs/queue.server';
 import { createScreener } from '~/services/screener/saved.server';
 import { ruleFromText, ScreenSchema } from '~/services/screener/model';
 import { callRoute } from '../support/api';
@@ -79,7 +80,7 @@ forEachDatabase(
     });
 
     it('runs on a worker to a stored, self-consistent result', async () => {
-      worker = startJobWorker();
+      worker = startJobWorker(APP_JOBS);
       const created = await callRoute(backtestsRoute, { token, json: { screener_id: screenerId, params, name: 'Momentum top 10' } });
       const done = await finished((created.body as Json).id);
       expect(done.status, String(done.error)).toBe('succeeded');

@@ -4,11 +4,12 @@ import * as csvRoute from '~/routes/_app.backtest_.csv';
 import * as methodologyRoute from '~/routes/_app.backtest_.methodology';
 import * as sharedRoute from '~/routes/_app.backtest_.shared.$token';
 import * as manageRoute from '~/routes/_app.screener.manage';
+import { APP_JOBS } from '~/services/app-jobs.server';
 import { commitSession, getSession, setSignedIn } from '~/services/auth/session.server';
 import { issueUserToken } from '~/services/auth/tokens.server';
 import { createUser } from '~/services/auth/users.server';
 import { getBacktest, listBacktests } from '~/services/backtest/backtests.server';
-import { closeJobQueue, startJobWorker, type JobWorker } from '~/services/jobs/worker.server';
+import { closeJobQueue, startJobWorker, type JobWorker } from '~/services/jobs/queue.server';
 import { createScreener } from '~/services/screener/saved.server';
 import { ruleFromText, ScreenSchema } from '~/services/screener/model';
 import { callPage } from '../support/api';
@@ -192,7 +193,7 @@ forEachDatabase(
 
       const second = await post(path, form({ benchmark: '', maxWeight: '15', riskFreeRate: '1.5' }));
       doneId = new URL(`http://x${second.location}`).searchParams.get('backtest_id') ?? '';
-      worker = startJobWorker();
+      worker = startJobWorker(APP_JOBS);
       await until(async () => (await getBacktest(a.id, doneId)).status === 'succeeded', 'the backtest');
       const done = (await load(`/backtest?backtest_id=${doneId}`)).value as Page;
       expect(done.backtest.params).toMatchObject({ maxWeight: 0.15, riskFreeRate: 0.015, topN: 10, benchmark: 'equal_weight_universe' });

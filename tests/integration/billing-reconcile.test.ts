@@ -4,12 +4,12 @@ import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
 import { subscriptionGrantsAccess } from '~/services/auth/users.server';
 import { reconcileSubscriptions, WEBHOOK_KEY_RETENTION_DAYS } from '~/services/billing/reconcile.server';
-import '~/services/billing/reconcile-job.server';
+import { APP_JOBS } from '~/services/app-jobs.server';
 import { getDb } from '~/services/db/db.server';
 import { runJob } from '~/services/jobs/runner.server';
 import { enqueueDueJobs } from '~/services/jobs/schedule.server';
 import { getJob } from '~/services/jobs/store.server';
-import { closeJobQueue } from '~/services/jobs/worker.server';
+import { closeJobQueue } from '~/services/jobs/queue.server';
 import { billingUser, deliver, resetProviderPerRun, useLemonSqueezy, webhookBody } from '../support/billing';
 import { forEachDatabase, type DatabaseTarget } from '../support/databases';
 
@@ -188,10 +188,10 @@ forEachDatabase(
       const user = await billingUser('scheduled@example.com');
       sim().putSubscription('72', { user_email: 'scheduled@example.com', updated_at: at(-HOUR) });
       expect(await subscriptionGrantsAccess(user.id)).toBe(false);
-      const id = (await enqueueDueJobs()).find((j) => j.startsWith('billing-reconcile@'));
+      const id = (await enqueueDueJobs(APP_JOBS)).find((j) => j.startsWith('billing-reconcile@'));
       expect(id).toBeDefined();
-      expect(await enqueueDueJobs()).toContain(id);
-      expect(await runJob(id!, 'test-worker', 5_000)).toBe('succeeded');
+      expect(await enqueueDueJobs(APP_JOBS)).toContain(id);
+      expect(await runJob(id!, 'test-worker', 5_000, APP_JOBS)).toBe('succeeded');
       expect((await getJob(id!))?.message).toMatch(/^Reconciled \d+ subscription\(s\): [1-9]\d* stored/);
       expect(await subscriptionGrantsAccess(user.id)).toBe(true);
     });

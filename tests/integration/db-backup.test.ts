@@ -6,12 +6,13 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import * as meRoute from '~/routes/api.v1.auth.me';
+import { APP_JOBS } from '~/services/app-jobs.server';
 import { issueUserToken } from '~/services/auth/tokens.server';
 import { createUser, findUserRowByEmail, type UserRow } from '~/services/auth/users.server';
 import { createBacktest, defaultParams, getBacktest, type BacktestView } from '~/services/backtest/backtests.server';
 import { resetConfigForTests } from '~/services/config.server';
 import { closeDb, sqliteFilePath } from '~/services/db/db.server';
-import { startJobWorker } from '~/services/jobs/worker.server';
+import { startJobWorker } from '~/services/jobs/queue.server';
 import { ruleFromText, ScreenSchema } from '~/services/screener/model';
 import { createScreener, listScreeners, type SavedScreener } from '~/services/screener/saved.server';
 import { runDbBackup } from '../../scripts/db-backup';
@@ -74,7 +75,7 @@ async function seed(tag: string): Promise<Snapshot> {
   const bob = await createUser({ email: `bob-${tag}@example.com`, full_name: 'Bob Backup', password: 'correct horse 2', superuser: true });
   const screener = await createScreener(ann.id, { name: 'Momentum to keep', screen });
   const params = { ...(await defaultParams()), rebalance: 'quarterly', topN: 5 };
-  const worker = startJobWorker();
+  const worker = startJobWorker(APP_JOBS);
   let done: BacktestView;
   try {
     const created = await createBacktest(ann.id, { screenerId: screener.id, params });

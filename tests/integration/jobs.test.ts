@@ -1,9 +1,11 @@
 import { afterAll, expect, it } from 'vitest';
+import { z } from 'zod';
 import { cancelJob, retryJob } from '~/services/jobs/control.server';
-import { registerJobHandler, runJob, JobInputError, type JobContext } from '~/services/jobs/runner.server';
+import { defineJob, JobInputError, jobRegistry, type JobContext } from '~/services/jobs/registry';
+import { runJob } from '~/services/jobs/runner.server';
 import { claimJob, getJob, insertJob, listJobs } from '~/services/jobs/store.server';
-import { enqueueDueJobs, periodJobId, registerRecurringJob } from '~/services/jobs/schedule.server';
-import { closeJobQueue, startJobWorker } from '~/services/jobs/worker.server';
+import { enqueueDueJobs, periodJobId } from '~/services/jobs/schedule.server';
+import { closeJobQueue, startJobWorker } from '~/services/jobs/queue.server';
 import { forEachDatabase } from '../support/databases';
 import { until } from '../support/until';
 
@@ -13,14 +15,6 @@ import { until } from '../support/until';
 const LEASE = 2_000;
 let calls: Record<string, number> = {};
 
-registerJobHandler('test-flaky', async (ctx) => {
-  const n = (calls[ctx.job.id] = (calls[ctx.job.id] ?? 0) + 1);
-  if (n < 2) throw new Error('connection reset');
-  return { message: `ok after ${n}` };
-});
-registerJobHandler('test-bad-input', async () => {
-  throw new JobInputError('The screen names a metric that does not exist');
-});
 /** Works until stopped: progress() throws once a cancel or the time limit stops it. */
 async function spin(ctx: JobContext): Promise<{ message: string }> {
   for (let i = 0; ; i++) {
@@ -28,9 +22,47 @@ async function spin(ctx: JobContext): Promise<{ message: string }> {
     await new Promise((r) => setTimeout(r, 10));
   }
 }
-registerJobHandler('test-forever', async (ctx) => spin(ctx));
 let recurringOn = true;
-registerRecurringJob({ kind: 'test-recurring', everyMs: 3_600_000, timeoutMs: 10_000, enabled: () => recurringOn });
+const seen: { n: number }[] = [];
+
+const TEST_JOBS = jobRegistry([
+  defineJob({
+    kind: 'test-flaky',
+    payload: z.unknown(),
+    async run(_payload, ctx) {
+      const n = (calls[ctx.job.id] = (calls[ctx.job.id] ?? 0) + 1);
+      if (n < 2) throw new Error('connection reset');
+      return { message: `ok after ${n}` };
+    },
+  }),
+  defineJob({
+    kind: 'test-bad-input',
+    payload: z.unknown(),
+    run: async () => {
+      throw new JobInputError('The screen names a metric that does not exist');
+    },
+  }),
+  defineJob({ kind: 'test-forever', payload: z.unknown(), run: (_payload, ctx) => spin(ctx) }),
+  defineJob({
+    kind: 'test-typed',
+    payload: z.object({ n: z.number().int() }),
+    async run(payload) {
+      seen.push(payload);
+      return { message: `n = ${payload.n}` };
+    },
+  }),
+  defineJob({
+    kind: 'test-recurring',
+    payload: z.object({}),
+    run: async () => ({ message: 'ran' }),
+    recurring: { everyMs: 3_600_000, timeoutMs: 10_000, enabled: () => recurringOn },
+  }),
+]);
+
+it('a registry refuses two job types of one kind', () => {
+  const job = defineJob({ kind: 'twice', payload: z.unknown(), run: async () => ({ message: 'ok' }) });
+  expect(() => jobRegistry([job, job])).toThrow('Two job types share the kind "twice"');
+});
 
 forEachDatabase(
   'job runner',
@@ -40,28 +72,39 @@ forEachDatabase(
     it('retries a transient failure and succeeds on the next attempt', async () => {
       calls = {};
       const job = await insertJob({ kind: 'test-flaky', payload: {}, timeoutMs: 10_000 });
-      expect(await runJob(job.id, 'w1', LEASE)).toBe('queued');
+      expect(await runJob(job.id, 'w1', LEASE, TEST_JOBS)).toBe('queued');
       const between = await getJob(job.id);
       expect(between).toMatchObject({ status: 'queued', attempts: 1, error: 'connection reset' });
-      expect(await runJob(job.id, 'w1', LEASE)).toBe('succeeded');
+      expect(await runJob(job.id, 'w1', LEASE, TEST_JOBS)).toBe('succeeded');
       expect(await getJob(job.id)).toMatchObject({ status: 'succeeded', attempts: 2, progress: 1, message: 'ok after 2', locked_by: null });
     });
 
     it('fails bad input at once, without retries', async () => {
       const job = await insertJob({ kind: 'test-bad-input', payload: {}, timeoutMs: 10_000 });
-      expect(await runJob(job.id, 'w1', LEASE)).toBe('failed');
+      expect(await runJob(job.id, 'w1', LEASE, TEST_JOBS)).toBe('failed');
       expect(await getJob(job.id)).toMatchObject({ status: 'failed', attempts: 1, error: 'The screen names a metric that does not exist' });
     });
 
     it('fails an unknown kind with a message', async () => {
       const job = await insertJob({ kind: 'test-nobody', payload: {}, timeoutMs: 10_000 });
-      expect(await runJob(job.id, 'w1', LEASE)).toBe('failed');
+      expect(await runJob(job.id, 'w1', LEASE, TEST_JOBS)).toBe('failed');
       expect((await getJob(job.id))?.error).toContain('No handler');
+    });
+
+    it('hands the handler its payload as its schema reads it, and fails a payload the schema refuses at once', async () => {
+      const good = await insertJob({ kind: 'test-typed', payload: { n: 7 }, timeoutMs: 10_000 });
+      expect(await runJob(good.id, 'w1', LEASE, TEST_JOBS)).toBe('succeeded');
+      expect(seen).toContainEqual({ n: 7 });
+      expect((await getJob(good.id))?.message).toBe('n = 7');
+      const bad = await insertJob({ kind: 'test-typed', payload: { n: 'seven' }, timeoutMs: 10_000, maxAttempts: 3 });
+      expect(await runJob(bad.id, 'w1', LEASE, TEST_JOBS)).toBe('failed');
+      expect(await getJob(bad.id)).toMatchObject({ status: 'failed', attempts: 1 });
+      expect((await getJob(bad.id))?.error).toMatch(/^Not a test-typed job: /);
     });
 
     it('stops a job at its time limit', async () => {
       const job = await insertJob({ kind: 'test-forever', payload: {}, timeoutMs: 300, maxAttempts: 5 });
-      expect(await runJob(job.id, 'w1', LEASE)).toBe('failed');
+      expect(await runJob(job.id, 'w1', LEASE, TEST_JOBS)).toBe('failed');
       expect(await getJob(job.id)).toMatchObject({ status: 'failed', attempts: 1, message: 'Timed out' });
       expect((await getJob(job.id))?.error).toContain('time limit');
     });
@@ -83,10 +126,10 @@ forEachDatabase(
     it('cancels a queued job at once and a running one at its next step; a retry queues it again', async () => {
       const queued = await insertJob({ kind: 'test-forever', payload: {}, timeoutMs: 60_000 });
       expect((await cancelJob(queued.id)).to).toBe('cancelled');
-      expect(await runJob(queued.id, 'w1', LEASE)).toBe('not-claimed');
+      expect(await runJob(queued.id, 'w1', LEASE, TEST_JOBS)).toBe('not-claimed');
 
       const running = await insertJob({ kind: 'test-forever', payload: {}, timeoutMs: 60_000 });
-      const outcome = runJob(running.id, 'w1', LEASE);
+      const outcome = runJob(running.id, 'w1', LEASE, TEST_JOBS);
       await until(async () => (await getJob(running.id))?.status === 'running', 'the job to start');
       await cancelJob(running.id);
       expect(await outcome).toBe('cancelled');
@@ -101,22 +144,24 @@ forEachDatabase(
     it('enqueues a recurring job once per period, however often the schedule is checked', async () => {
       const t = Date.parse('2026-11-22T10:15:00Z');
       const count = async () => (await listJobs({ limit: 1000 })).filter((j) => j.kind === 'test-recurring').length;
-      expect(await enqueueDueJobs(t)).toContain('test-recurring@2026-11-22T10:00:00.000Z');
-      await enqueueDueJobs(t + 60_000);
+      expect(await enqueueDueJobs(TEST_JOBS, t)).toContain('test-recurring@2026-11-22T10:00:00.000Z');
+      await enqueueDueJobs(TEST_JOBS, t + 60_000);
       expect(await count()).toBe(1);
-      await enqueueDueJobs(t + 3_600_000);
+      await enqueueDueJobs(TEST_JOBS, t + 3_600_000);
       expect(await count()).toBe(2);
       recurringOn = false;
-      expect(await enqueueDueJobs(t + 7_200_000)).not.toContain(periodJobId({ kind: 'test-recurring', everyMs: 3_600_000 }, t + 7_200_000));
+      expect(await enqueueDueJobs(TEST_JOBS, t + 7_200_000)).not.toContain(
+        periodJobId({ kind: 'test-recurring', everyMs: 3_600_000 }, t + 7_200_000),
+      );
       expect(await count()).toBe(2);
-      // Cancelled, so the worker of the next test does not wait for a handler nobody registered.
+      // Cancelled, so the worker of the next test has only its own job to run.
       for (const j of await listJobs({ statuses: ['queued'], limit: 1000 })) if (j.kind === 'test-recurring') await cancelJob(j.id);
       recurringOn = true;
     });
 
     it('the polling worker picks up a queued job by itself', async () => {
       calls = {};
-      const worker = startJobWorker();
+      const worker = startJobWorker(TEST_JOBS);
       try {
         const job = await insertJob({ kind: 'test-flaky', payload: {}, timeoutMs: 10_000 });
         await until(async () => (await getJob(job.id))?.status === 'succeeded', 'the worker to run the job', 20_000);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '~/services/admin/audit.server';
 import { cancelJobAsAdmin, listAdminJobs, retryJobAsAdmin } from '~/services/admin/jobs.server';
+import { APP_JOBS } from '~/services/app-jobs.server';
 import { createUser } from '~/services/auth/users.server';
 import { resetConfigForTests } from '~/services/config.server';
 import { getDb } from '~/services/db/db.server';
@@ -130,7 +131,7 @@ forEachDatabase('market imports as jobs', (target) => {
     writeFileSync(file, 'date,open,high,low,close,volume\n2020-01-02,1,2,0.5,1.5,100\n2020-01-03,1.5,2,1,1.8,120\n');
     await retryJobAsAdmin(admin, id);
     expect((await getJob(id))?.status).toBe('queued');
-    expect(await runJob(id, 'another-worker', 30_000)).toBe('succeeded');
+    expect(await runJob(id, 'another-worker', 30_000, APP_JOBS)).toBe('succeeded');
     expect((await getJob(id))?.message).toMatch(/^Imported prices: 1 securities, 2 rows\./);
     expect((await contents(market)).prices).toBe(before.prices + 2);
     expect((await listAudit(1)).rows.map((r) => r.action)).toContain('job.retry');

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '~/services/auth/users.server';
 import { createBacktest, getBacktest } from '~/services/backtest/backtests.server';
 import { getJob } from '~/services/jobs/store.server';
-import { closeJobQueue } from '~/services/jobs/worker.server';
+import { closeJobQueue } from '~/services/jobs/queue.server';
 import { createScreener } from '~/services/screener/saved.server';
 import { ruleFromText, ScreenSchema } from '~/services/screener/model';
 import { testMarket } from '../support/backtest-market';

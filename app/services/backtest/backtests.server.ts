@@ -12,7 +12,7 @@ import { getScreener } from '../screener/saved.server';
 import { ScreenSchema, type Screen } from '../screener/model';
 import { BACKTEST_ENGINE_VERSION, BacktestParamsSchema, type BacktestParams } from './engine';
 import { marketDataRange } from './market-inputs.server';
-import { BACKTEST_JOB_TIMEOUT_MS, type BacktestJobPayload } from './run-job.server';
+import { BACKTEST_JOB_TIMEOUT_MS, backtestJob } from './run-job.server';
 import { decodeResult, type ResultSummary, type StoredResult } from './stored-result';
 
 // Backtests of a user: asked for from a saved screener (or an inline screen through the API),
@@ -150,8 +150,7 @@ export async function createBacktest(userId: string, input: NewBacktest): Promis
       updated_at: now,
     })
     .execute();
-  const payload: BacktestJobPayload = { backtestId: id };
-  await enqueueJob({ id, kind: 'backtest', payload, userId, timeoutMs: BACKTEST_JOB_TIMEOUT_MS });
+  await enqueueJob(backtestJob.newJob({ backtestId: id }, { id, userId, timeoutMs: BACKTEST_JOB_TIMEOUT_MS }));
   return getBacktest(userId, id);
 }
 

@@ -1,6 +1,7 @@
+import { z } from 'zod';
 import { getDb } from '../db/db.server';
 import { DomainError, isDomainError } from '../http/errors';
-import { JobInputError, registerJobHandler, type JobContext } from '../jobs/runner.server';
+import { defineJob, JobInputError, type JobContext } from '../jobs/registry';
 import { ScreenSchema } from '../screener/model';
 import {
   BacktestCancelledError,
@@ -23,7 +24,8 @@ export const BACKTEST_JOB_TIMEOUT_MS = 10 * 60_000;
 /** Work between two turns of the event loop. */
 const SLICE_MS = 25;
 
-export type BacktestJobPayload = { backtestId: string };
+const BacktestJobPayloadSchema = z.object({ backtestId: z.string().min(1) });
+type BacktestJobPayload = z.infer<typeof BacktestJobPayloadSchema>;
 
 /** Tests of crash recovery slow each step down so a worker can be killed mid-run. */
 function testStepDelay(): number {
@@ -78,8 +80,7 @@ async function survivorsComparison(
   }
 }
 
-export async function backtestJob(ctx: JobContext): Promise<{ message: string }> {
-  const { backtestId } = ctx.payload as BacktestJobPayload;
+async function runBacktestJob({ backtestId }: BacktestJobPayload, ctx: JobContext): Promise<{ message: string }> {
   const db = await getDb();
   const row = await db.selectFrom('backtests').select(['id', 'screen', 'params', 'result']).where('id', '=', backtestId).executeTakeFirst();
   if (!row) throw new JobInputError('The backtest was deleted');
@@ -115,4 +116,4 @@ export async function backtestJob(ctx: JobContext): Promise<{ message: string }>
   }
 }
 
-registerJobHandler('backtest', backtestJob);
+export const backtestJob = defineJob({ kind: 'backtest', payload: BacktestJobPayloadSchema, run: runBacktestJob });

@@ -1,6 +1,6 @@
+import { z } from 'zod';
 import { config } from '../config.server';
-import { registerJobHandler } from '../jobs/runner.server';
-import { registerRecurringJob } from '../jobs/schedule.server';
+import { defineJob } from '../jobs/registry';
 import { reconcileSubscriptions } from './reconcile.server';
 
 // Reconciliation as a recurring job: every six hours one worker re-reads the subscriptions from
@@ -8,14 +8,12 @@ import { reconcileSubscriptions } from './reconcile.server';
 
 export const RECONCILE_EVERY_MS = 6 * 3_600_000;
 
-registerJobHandler('billing-reconcile', async () => {
-  const r = await reconcileSubscriptions();
-  return { message: `Reconciled ${r.seen} subscription(s): ${r.applied} stored, ${r.gone} gone, ${r.unlinked} without an account` };
-});
-
-registerRecurringJob({
+export const billingReconcileJob = defineJob({
   kind: 'billing-reconcile',
-  everyMs: RECONCILE_EVERY_MS,
-  timeoutMs: 10 * 60_000,
-  enabled: () => config().billing !== null,
+  payload: z.object({}),
+  async run() {
+    const r = await reconcileSubscriptions();
+    return { message: `Reconciled ${r.seen} subscription(s): ${r.applied} stored, ${r.gone} gone, ${r.unlinked} without an account` };
+  },
+  recurring: { everyMs: RECONCILE_EVERY_MS, timeoutMs: 10 * 60_000, enabled: () => config().billing !== null },
 });

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { config } from '../config.server';
-import { JobInputError, JobStoppedError, registerJobHandler, runJob, workerId, type JobContext } from '../jobs/runner.server';
+import { defineJob, jobRegistry, JobStoppedError, type JobContext } from '../jobs/registry';
+import { runJob, workerId } from '../jobs/runner.server';
 import { getJob, insertJob, type JobRow } from '../jobs/store.server';
 import { IMPORT_SOURCES, runMarketImport, type ImportSource } from './import-run.server';
 import { silentProgress } from './progress.server';
@@ -13,7 +14,7 @@ import type { ImportSummary, ProgressReporter } from '../market/store/records';
 // its own process, with its progress bars; a retry from the admin page is run by any worker.
 // One attempt: a failed import is nearly always its input, and the admin decides on a retry.
 
-export const MARKET_IMPORT_JOB = 'market-import';
+const MARKET_IMPORT_JOB = 'market-import';
 const IMPORT_TIMEOUT_MS = 6 * 60 * 60_000;
 const PROGRESS_EVERY_MS = 500;
 
@@ -81,15 +82,21 @@ function jobProgress(ctx: JobContext, echo: ProgressReporter): ProgressReporter 
 // What the CLI that runs a job in its own process wants back: its progress bars and the summary.
 const localRuns = new Map<string, { echo: ProgressReporter; summary?: ImportSummary }>();
 
-registerJobHandler(MARKET_IMPORT_JOB, async (ctx) => {
-  const parsed = PayloadSchema.safeParse(ctx.payload);
-  if (!parsed.success) throw new JobInputError(`Not an import job: ${parsed.error.issues[0].message}`);
-  const local = localRuns.get(ctx.job.id);
-  const summary = await runMarketImport(parsed.data.source, parsed.data.args, jobProgress(ctx, local?.echo ?? silentProgress));
-  if (local) local.summary = summary;
-  const warnings = summary.warnings.length > 0 ? ` ${summary.warnings.length} warning(s): ${summary.warnings.slice(0, 3).join('; ')}` : '';
-  return { message: `${importSummaryLine(summary)}${warnings}`.slice(0, 1000) };
+export const marketImportJob = defineJob({
+  kind: MARKET_IMPORT_JOB,
+  payload: PayloadSchema,
+  async run({ source, args }, ctx) {
+    const local = localRuns.get(ctx.job.id);
+    const summary = await runMarketImport(source, args, jobProgress(ctx, local?.echo ?? silentProgress));
+    if (local) local.summary = summary;
+    const warnings =
+      summary.warnings.length > 0 ? ` ${summary.warnings.length} warning(s): ${summary.warnings.slice(0, 3).join('; ')}` : '';
+    return { message: `${importSummaryLine(summary)}${warnings}`.slice(0, 1000) };
+  },
 });
+
+/** The CLI runs its own import here and now, whatever else the registry of a worker holds. */
+const thisImportOnly = jobRegistry([marketImportJob]);
 
 export type ImportOutcome = { job: JobRow; summary?: ImportSummary };
 
@@ -100,17 +107,14 @@ export async function importAsJob(
   echo: ProgressReporter,
   onQueued: (job: JobRow) => void = () => {},
 ): Promise<ImportOutcome> {
-  const job = await insertJob({
-    kind: MARKET_IMPORT_JOB,
-    payload: { source, args: absoluteImportArgs(args) },
-    maxAttempts: 1,
-    timeoutMs: IMPORT_TIMEOUT_MS,
-  });
+  const job = await insertJob(
+    marketImportJob.newJob({ source, args: absoluteImportArgs(args) }, { maxAttempts: 1, timeoutMs: IMPORT_TIMEOUT_MS }),
+  );
   onQueued(job);
   const local: { echo: ProgressReporter; summary?: ImportSummary } = { echo };
   localRuns.set(job.id, local);
   try {
-    await runJob(job.id, workerId(), config().jobs.leaseMs);
+    await runJob(job.id, workerId(), config().jobs.leaseMs, thisImportOnly);
   } finally {
     localRuns.delete(job.id);
   }

@@ -1,6 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { config } from '../config.server';
+import type { JobRegistry } from './registry';
 import { runJob, workerId, type RunOutcome } from './runner.server';
 import { startSchedule } from './schedule.server';
 import { claimableJobIds, getJob, insertJob, type JobRow, type NewJob } from './store.server';
@@ -55,7 +56,7 @@ export type JobWorker = { stop(): Promise<void>; readonly id: string };
 const pollers = new Set<{ wake(): void }>();
 
 /** Polls the jobs table; one job at a time (the engines are CPU-bound). */
-function pollingWorker(leaseMs: number): JobWorker {
+function pollingWorker(leaseMs: number, jobs: JobRegistry): JobWorker {
   const id = workerId();
   let running = true;
   let wakeUp: (() => void) | null = null;
@@ -79,7 +80,7 @@ function pollingWorker(leaseMs: number): JobWorker {
       try {
         for (const jobId of await claimableJobIds(5)) {
           if (!running) break;
-          if ((await runJob(jobId, id, leaseMs)) !== 'not-claimed') {
+          if ((await runJob(jobId, id, leaseMs, jobs)) !== 'not-claimed') {
             ran = true;
             break;
           }
@@ -102,11 +103,11 @@ function pollingWorker(leaseMs: number): JobWorker {
 }
 
 /** Runs a delivered job to an end, including the retries the table asks for. */
-async function runDelivered(jobId: string, worker: string, leaseMs: number): Promise<RunOutcome> {
+async function runDelivered(jobId: string, worker: string, leaseMs: number, jobs: JobRegistry): Promise<RunOutcome> {
   // A re-delivery can arrive before the dead worker's lease has lapsed: wait it out.
   const until = Date.now() + leaseMs * 2 + 1_000;
   for (;;) {
-    const outcome = await runJob(jobId, worker, leaseMs);
+    const outcome = await runJob(jobId, worker, leaseMs, jobs);
     if (outcome === 'queued') continue;
     if (outcome !== 'not-claimed' || Date.now() > until) return outcome;
     const row = await getJob(jobId);
@@ -115,9 +116,9 @@ async function runDelivered(jobId: string, worker: string, leaseMs: number): Pro
   }
 }
 
-function bullWorker(url: string, prefix: string, leaseMs: number): JobWorker {
+function bullWorker(url: string, prefix: string, leaseMs: number, jobs: JobRegistry): JobWorker {
   const id = workerId();
-  const worker = new Worker<{ id: string }>(QUEUE, async (job) => runDelivered(job.data.id, id, leaseMs), {
+  const worker = new Worker<{ id: string }>(QUEUE, async (job) => runDelivered(job.data.id, id, leaseMs, jobs), {
     connection: bullConnection(url),
     prefix,
     concurrency: 1,
@@ -144,11 +145,14 @@ function bullWorker(url: string, prefix: string, leaseMs: number): JobWorker {
   };
 }
 
-/** A worker for this process: BullMQ with REDIS_URL, else the table poller; plus the schedule. */
-export function startJobWorker(): JobWorker {
+/**
+ * A worker for this process running the kinds in `jobs`: BullMQ with REDIS_URL, else the table
+ * poller; plus the schedule of the recurring ones.
+ */
+export function startJobWorker(jobs: JobRegistry): JobWorker {
   const c = config();
-  const worker = c.redisUrl ? bullWorker(c.redisUrl, c.jobs.queuePrefix, c.jobs.leaseMs) : pollingWorker(c.jobs.leaseMs);
-  const stopSchedule = startSchedule();
+  const worker = c.redisUrl ? bullWorker(c.redisUrl, c.jobs.queuePrefix, c.jobs.leaseMs, jobs) : pollingWorker(c.jobs.leaseMs, jobs);
+  const stopSchedule = startSchedule(jobs);
   return {
     id: worker.id,
     async stop() {

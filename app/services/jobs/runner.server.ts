@@ -1,34 +1,12 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { isDomainError } from '../http/errors';
-import { claimJob, finishJob, heartbeat, type JobKind, type JobRow } from './store.server';
+import { JobInputError, JobStoppedError, type JobContext, type JobRegistry } from './registry';
+import { claimJob, finishJob, heartbeat, type JobRow } from './store.server';
 
 // Runs one claimed job: renews its lease while the handler works, turns the handler's end into
 // the row's status, and retries transient failures. Handlers are idempotent: a job re-run after
 // a crash (or re-delivered by BullMQ) must store the same result or find it already stored.
-
-export type JobContext = {
-  job: JobRow;
-  payload: unknown;
-  /** Records progress (0…1) and renews the lease; throws JobStoppedError once stopping. */
-  progress(fraction: number, message: string): Promise<void>;
-  /** True once a cancel was asked for, the timeout passed or the lease was lost. */
-  shouldStop(): boolean;
-};
-
-export type JobHandler = (ctx: JobContext) => Promise<{ message: string }>;
-
-/** The inputs cannot work (bad screen, no data for the dates): retrying will not help. */
-export class JobInputError extends Error {
-  override name = 'JobInputError';
-}
-
-export class JobStoppedError extends Error {
-  override name = 'JobStoppedError';
-  constructor() {
-    super('The job was stopped');
-  }
-}
 
 export type RunOutcome = JobRow['status'] | 'not-claimed' | 'lost';
 
@@ -36,17 +14,20 @@ export function workerId(): string {
   return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 }
 
-const handlers = new Map<JobKind, JobHandler>();
-
-export function registerJobHandler(kind: JobKind, handler: JobHandler): void {
-  handlers.set(kind, handler);
+function storedPayload(job: JobRow): unknown {
+  try {
+    return JSON.parse(job.payload) as unknown;
+  } catch {
+    throw new JobInputError('The stored payload is not JSON');
+  }
 }
 
-export async function runJob(id: string, worker: string, leaseMs: number): Promise<RunOutcome> {
+/** Claims job `id` and runs it with its kind's handler from `jobs`. */
+export async function runJob(id: string, worker: string, leaseMs: number, jobs: JobRegistry): Promise<RunOutcome> {
   const job = await claimJob(id, worker, leaseMs);
   if (!job) return 'not-claimed';
-  const handler = handlers.get(job.kind);
-  if (!handler) {
+  const type = jobs.get(job.kind);
+  if (!type) {
     await finishJob(id, worker, { status: 'failed', message: 'Failed', error: `No handler for jobs of kind "${job.kind}"` });
     return 'failed';
   }
@@ -73,7 +54,6 @@ export async function runJob(id: string, worker: string, leaseMs: number): Promi
   const timedOut = () => Date.now() > deadline;
   const ctx: JobContext = {
     job,
-    payload: JSON.parse(job.payload) as unknown,
     shouldStop: () => cancelled || lost || timedOut(),
     async progress(fraction, message) {
       last = { fraction, message };
@@ -82,7 +62,7 @@ export async function runJob(id: string, worker: string, leaseMs: number): Promi
     },
   };
   try {
-    const out = await handler(ctx);
+    const out = await type.handle(ctx, storedPayload(job));
     if (lost) return 'lost';
     await finishJob(id, worker, { status: 'succeeded', message: out.message });
     return 'succeeded';

@@ -9,15 +9,13 @@ import type { JobStatus, JobsTable } from '../db/schema';
 // lease lapses. Every transition is one conditional UPDATE, so two workers never both win.
 
 export type JobRow = Selectable<JobsTable>;
-/** 'backtest' today; imports and billing reconciliation can join. */
-export type JobKind = string;
 
 export const TERMINAL: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled'];
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export type NewJob = {
-  kind: JobKind;
+  kind: string;
   payload: unknown;
   userId?: string | null;
   /** Stable id: enqueueing the same id twice gives one job. */
