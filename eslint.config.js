@@ -1,4 +1,7 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
@@ -31,6 +34,69 @@ const noIo = {
     },
   ],
 };
+
+// The layers of app/services, lowest first: a folder may import from its own folder and from
+// lower layers only, so no two folders can import each other. Below every folder sit the shared
+// files at the top of app/services (configuration, dates, statistics); above them all, the files
+// that compose the process (start-up and the job registry). A new folder must be given a layer
+// here; docs/ARCHITECTURE.md explains the layers. Services never import the pages (app/ui,
+// app/routes, app/*.tsx): types the pages and the services share live in services.
+// tests/unit/import-graph.test.ts checks the same properties on the whole import graph.
+const SERVICE_LAYERS = [
+  ['http'],
+  ['db', 'mail', 'storage'],
+  ['jobs', 'market'],
+  ['metrics', 'billing'],
+  ['auth', 'screener', 'imports', 'data-browser', 'market-overview'],
+  ['company', 'watchlist'],
+  ['backtest', 'admin'],
+];
+const SERVICE_BASE_FILES = ['config.server.ts', 'dates.ts', 'stats.ts'];
+const SERVICE_COMPOSITION_FILES = ['app-jobs.server.ts', 'startup.server.ts'];
+
+function serviceBoundaries() {
+  const entries = readdirSync('app/services', { withFileTypes: true });
+  const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name);
+  const files = entries.filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)).map((e) => e.name);
+  const layerOf = new Map(SERVICE_LAYERS.flatMap((names, layer) => names.map((n) => [n, layer])));
+  const unplaced = [
+    ...folders.filter((f) => !layerOf.has(f)),
+    ...files.filter((f) => !SERVICE_BASE_FILES.includes(f) && !SERVICE_COMPOSITION_FILES.includes(f)),
+  ];
+  if (unplaced.length > 0) throw new Error(`eslint.config.js: place app/services/${unplaced[0]} in SERVICE_LAYERS or the file lists`);
+  const folder = (name) => `services/${name}`;
+  const elements = [
+    ...folders.map((name) => ({ type: folder(name), pattern: `app/services/${name}`, partialMatch: false })),
+    { type: 'pages', pattern: 'app/ui', partialMatch: false },
+    { type: 'pages', pattern: 'app/routes', partialMatch: false },
+  ];
+  const fileCategories = [
+    { category: 'services-base', pattern: `app/services/{${SERVICE_BASE_FILES.join(',')}}` },
+    { category: 'services-composition', pattern: `app/services/{${SERVICE_COMPOSITION_FILES.join(',')}}` },
+    { category: 'pages', pattern: 'app/*.tsx' },
+  ];
+  const pages = [{ element: { type: 'pages' } }, { file: { categories: 'pages' } }];
+  const composition = { file: { categories: 'services-composition' } };
+  const policies = [
+    ...folders.map((name) => ({
+      from: { element: { type: folder(name) } },
+      disallow: {
+        to: [
+          { element: { types: { anyOf: folders.filter((n) => n !== name && layerOf.get(n) >= layerOf.get(name)).map(folder) } } },
+          composition,
+          ...pages,
+        ],
+      },
+    })),
+    {
+      from: { file: { categories: 'services-base' } },
+      disallow: { to: [{ element: { types: { anyOf: folders.map(folder) } } }, composition, ...pages] },
+    },
+    { from: { file: { categories: 'services-composition' } }, disallow: { to: pages } },
+  ];
+  return { elements, fileCategories, policies };
+}
+const layering = serviceBoundaries();
 
 export default tseslint.config(
   {
@@ -69,6 +135,34 @@ export default tseslint.config(
     ],
     ignores: ['**/*.server.ts', '**/*.test.ts'],
     rules: noIo,
+  },
+  {
+    files: ['app/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': layering.elements,
+      'boundaries/files': layering.fileCategories,
+      'import/resolver': { [path.resolve('scripts/lint/resolve-app-imports.cjs')]: {} },
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: layering.policies,
+          message:
+            'app/services layers: a folder imports only from lower layers and never from the pages (see SERVICE_LAYERS in eslint.config.js)',
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', exports: 'writable', __dirname: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['scripts/**', 'bench/**', 'tests/**', '**/*.test.ts', '**/*.test.tsx', '*.config.*'],

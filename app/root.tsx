@@ -18,7 +18,7 @@ import { TagManagerScript, usePageViews } from './ui/analytics/TagManager';
 import { reloadIfNewBuild } from './ui/build-updates';
 import { ErrorPage, errorPageModel } from './ui/errors/ErrorPage';
 import { ModalHost } from './ui/modals/ModalHost';
-import type { ModalState } from './ui/modals/modal-state';
+import type { ModalState } from '~/services/http/modal-state';
 import { useNonce } from './ui/nonce';
 import stylesUrl from './ui/styles.css?url';
 

@@ -9,7 +9,7 @@ import { requireUser } from '~/services/auth/guard.server';
 import { redirectWithModal } from '~/services/auth/session.server';
 import { isDomainError } from '~/services/http/errors';
 import { UtcTime } from '~/ui/admin/UtcTime';
-import type { ModalState } from '~/ui/modals/modal-state';
+import type { ModalState } from '~/services/http/modal-state';
 
 // /admin/users/$id: one account as a superuser sees it, and the changes: access (grant, revoke,
 // follow the rules), superuser role, disable / enable, delete (confirm dialog). Every change is

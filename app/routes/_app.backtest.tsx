@@ -18,7 +18,7 @@ import { BacktestResult } from '~/ui/backtest/BacktestResult';
 import { thinCurve } from '~/ui/backtest/curve';
 import { RunDetails } from '~/ui/backtest/RunDetails';
 import { ShareControls } from '~/ui/backtest/ShareControls';
-import type { ModalState } from '~/ui/modals/modal-state';
+import type { ModalState } from '~/services/http/modal-state';
 
 // /backtest?screener_id=…: the run form of a saved screener and its past backtests.
 // /backtest?backtest_id=…: one backtest — its progress while it runs (reloading itself), then

@@ -23,7 +23,7 @@ import type { AccountUser } from '~/services/auth/types';
 import { deleteAccount, updateProfile } from '~/services/auth/users.server';
 import { readFormData } from '~/services/http/request-body.server';
 import { formFailure, invalidForm } from '~/services/http/form-reply.server';
-import type { ModalState } from '~/ui/modals/modal-state';
+import type { ModalState } from '~/services/http/modal-state';
 import { loadSubscriptionPanel } from '~/services/billing/profile-panel.server';
 import { SubscriptionPanel } from '~/ui/billing/SubscriptionPanel';
 import { AccountSummary } from '~/ui/profile/AccountSummary';

@@ -9,7 +9,7 @@ import { builderRedirect, screenQueryFromForm } from '~/services/screener/builde
 import { COMPARE_OPS } from '~/services/screener/expression';
 import { PRESETS } from '~/services/screener/presets';
 import { presetQuery, screenerPageData } from '~/services/screener/page.server';
-import type { ModalState } from '~/ui/modals/modal-state';
+import type { ModalState } from '~/services/http/modal-state';
 
 // /screener: a GET form that builds the screen (every change is a submit, so it works without
 // JavaScript and the URL is always the shareable screen), the results as of a date, sortable and

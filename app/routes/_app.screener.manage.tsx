@@ -21,7 +21,7 @@ import {
 import { screenFromSearchParams, screenToQuery } from '~/services/screener/url';
 import { BacktestList } from '~/ui/backtest/BacktestList';
 import { EmptyState } from '~/ui/layout/EmptyState';
-import type { ModalState } from '~/ui/modals/modal-state';
+import type { ModalState } from '~/services/http/modal-state';
 
 // /screener/manage: the user's saved screeners — open, rename (prompt), duplicate, delete
 // (confirm), share read-only, last run and match count. Every form posts here and redirects.

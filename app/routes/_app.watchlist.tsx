@@ -20,7 +20,7 @@ import {
   updateWatchlist,
 } from '~/services/watchlist/watchlists.server';
 import { EmptyState } from '~/ui/layout/EmptyState';
-import type { ModalState } from '~/ui/modals/modal-state';
+import type { ModalState } from '~/services/http/modal-state';
 
 // /watchlist: several named lists per user; add and remove securities, a note per entry,
 // columns from any catalogue metric, sort, CSV. Every change is a POST form that redirects.

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiRequest } from './api-client';
 import { subscribeToModals } from './modals/client-modal-store';
-import { errorModalText, type ModalState } from './modals/modal-state';
+import type { ModalState } from '~/services/http/modal-state';
+import { errorModalText } from './modals/modal-state';
 
 const answer = (status: number, body: string) => (async () => new Response(body, { status })) as unknown as typeof fetch;
 const noSleep = async () => {};

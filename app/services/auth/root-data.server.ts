@@ -1,6 +1,6 @@
 import { config } from '../config.server';
 import { isDomainError } from '../http/errors';
-import type { ModalState } from '../../ui/modals/modal-state';
+import type { ModalState } from '../http/modal-state';
 import { commitSession, getSession, setDisplayFields } from './session.server';
 import { resolveCaller } from './tokens.server';
 

@@ -1,6 +1,6 @@
 import { createCookieSessionStorage, type Session } from '@remix-run/node';
 import { config } from '../config.server';
-import type { ModalState } from '../../ui/modals/modal-state';
+import type { ModalState } from '../http/modal-state';
 import { initialsOf, type AccountUser, type IssuedToken } from './types';
 
 // The session cookie of spec §3/§9. It holds tokens and display fields only: never a password.

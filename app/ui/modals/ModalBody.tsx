@@ -1,13 +1,7 @@
 import { Form } from '@remix-run/react';
 import type { ReactNode } from 'react';
-import {
-  CLOSE_MODAL_LABEL,
-  DEFAULT_ERROR_TITLE,
-  errorModalText,
-  type ConfirmModalState,
-  type ModalState,
-  type PromptModalState,
-} from './modal-state';
+import type { ConfirmModalState, ModalState, PromptModalState } from '~/services/http/modal-state';
+import { CLOSE_MODAL_LABEL, DEFAULT_ERROR_TITLE, errorModalText } from './modal-state';
 
 // What every modal shows, shared by the server-rendered fallback and the Ark UI dialog.
 // Prompt and confirm are real forms: OK/Confirm posts the form, and Cancel and the close

@@ -5,7 +5,8 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useHydrated } from '../use-hydrated';
 import { subscribeToModals } from './client-modal-store';
 import { ModalBody, type ModalParts } from './ModalBody';
-import { ERROR_MODAL_WIDTH, INFO_MODAL_WIDTH, type ModalState } from './modal-state';
+import type { ModalState } from '~/services/http/modal-state';
+import { ERROR_MODAL_WIDTH, INFO_MODAL_WIDTH } from './modal-state';
 
 // The one modal host (spec §4). The server renders the open modal as plain HTML so it works
 // without JavaScript (closed by a link, or by posting its form); once React runs in the

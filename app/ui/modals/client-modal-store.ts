@@ -1,4 +1,4 @@
-import type { ModalState } from './modal-state';
+import type { ModalState } from '~/services/http/modal-state';
 
 // Modals opened by browser code (an enhanced fetch that failed). Server-driven modals come
 // through loader data instead; both end up in the one ModalHost.

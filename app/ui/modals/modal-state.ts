@@ -1,46 +1,5 @@
-// Modal state of spec §3/§4. It travels from the server (action results, flash, `?modal=`)
-// to the one ModalHost in root.tsx, so every modal also renders without JavaScript.
-
-export type ErrorModalState = {
-  kind: 'error';
-  title?: string;
-  /** The error: a response body with `detail`, raw data, or a message. */
-  error: unknown;
-  warning?: boolean;
-};
-
-export type InfoModalState = {
-  kind: 'info';
-  title: string;
-  content: string;
-  /** "info" shows a blue info icon; any other value is treated as success (green check). */
-  mode?: string;
-};
-
-/** Prompt and confirm post a form; `action` is where, `fields` are extra hidden inputs. */
-export type PromptModalState = {
-  kind: 'prompt';
-  title: string;
-  content: string;
-  action: string;
-  label: string;
-  name?: string;
-  defaultValue?: string;
-  maxLength?: number;
-  fields?: Record<string, string>;
-};
-
-export type ConfirmModalState = {
-  kind: 'confirm';
-  title: string;
-  content: string;
-  action: string;
-  confirmLabel?: string;
-  danger?: boolean;
-  fields?: Record<string, string>;
-};
-
-export type ModalState = ErrorModalState | InfoModalState | PromptModalState | ConfirmModalState;
+// The modal texts, sizes and rules shared by the server-rendered and the JavaScript modal; the
+// modal state itself is data the server sends, typed in app/services/http/modal-state.ts.
 
 export const DEFAULT_ERROR_TITLE = 'Error';
 export const CLOSE_MODAL_LABEL = 'Close modal';

@@ -1,9 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { TagManagerScript } from '~/ui/analytics/TagManager';
 import { ConfigError, loadConfig as load, productionWarnings as warnings } from './config.server';
 
 // The functions take a ProcessEnv; tests hand them small literal environments.
@@ -54,16 +52,5 @@ describe('configuration', () => {
     expect(warnings.join('\n')).toMatch(/SESSION_SECRET/);
     expect(warnings.join('\n')).toMatch(/SMTP_URL/);
     expect(productionWarnings(loadConfig({ DATA_DIR: dataDir() }), {})).toEqual([]);
-  });
-});
-
-describe('tag manager', () => {
-  it('loads nothing when no container is configured', () => {
-    expect(renderToStaticMarkup(<TagManagerScript config={null} />)).toBe('');
-  });
-  it('loads the configured container', () => {
-    const html = renderToStaticMarkup(<TagManagerScript config={{ id: 'GTM-K9X2ABC', enableRouterSync: true }} />);
-    expect(html).toContain('googletagmanager.com/gtm.js');
-    expect(html).toContain('"GTM-K9X2ABC"');
   });
 });
