@@ -141,7 +141,7 @@ export default async function run(opts: MetricsBenchOptions = {}): Promise<Metri
     const conn = await reader.connect();
     const market = await loadMarketReturns(conn);
     const listed = (await listSecurities(conn)).filter(
-      (s) => s.firstDay !== null && s.firstDay <= mid && !(s.delisted && (s.lastDay ?? 0) < mid),
+      (s) => s.firstDay !== null && s.firstDay <= mid && !(s.isDelisted && (s.lastDay ?? 0) < mid),
     );
     const [loadMs, inputs] = await time(() =>
       loadBlock(conn, listed, {

@@ -1,19 +1,14 @@
 import { notFound } from '../http/errors';
 import { readMarket, type MarketReadOptions } from '../market/store/read.server';
+import type { SecurityColumns } from '../market/store/security';
 
 // Companies in the market store: search, profiles and filings. A ticker is not an identity:
 // it resolves to the security holding it now, or, when nobody does, to its latest holder.
 
-export type CompanySummary = {
-  permaticker: number;
-  ticker: string;
-  name: string;
-  exchange: string | null;
-  sector: string | null;
-  industry: string | null;
-  is_delisted: boolean;
-  is_demo: boolean;
-};
+export type CompanySummary = Pick<
+  SecurityColumns,
+  'permaticker' | 'ticker' | 'name' | 'exchange' | 'sector' | 'industry' | 'is_delisted' | 'is_demo'
+>;
 
 export type CompanySearchHit = CompanySummary & {
   /** Why it matched: ticker, former_ticker, ticker_prefix, name_prefix, name_word, name, ticker_contains. */
@@ -31,14 +26,7 @@ export type Filing = {
   url: string | null;
 };
 
-export type CompanyProfile = CompanySummary & {
-  category: string | null;
-  cik: string | null;
-  currency: string;
-  description: string | null;
-  first_price_date: string | null;
-  last_price_date: string | null;
-  source: string;
+export type CompanyProfile = SecurityColumns & {
   tickers: { ticker: string; start_date: string | null; end_date: string | null }[];
   latest_price: { date: string; close: number; close_unadj: number | null; volume: number | null } | null;
   filings: Filing[];

@@ -6,6 +6,7 @@ import { adjustForSplits, annualTotals, type AnnualTotal, type DividendRow } fro
 import { buildStatement, type FactInput, type PeriodKind, type Statement, type StatementKind } from './financials';
 import { priceSeries, type PricePoint } from './prices.server';
 import { readMarket, type MarketReadOptions } from '../market/store/read.server';
+import type { SecurityColumns } from '../market/store/security';
 import { filingArchiveUrl } from '../market/sec-links';
 import { movingAverage, rangeStart, type Range } from './price-ranges';
 
@@ -13,20 +14,8 @@ export { RANGES, type Range } from './price-ranges';
 
 // Data of the company pages (/company/{id}/…), every piece as known on an as-of date.
 
-export type CompanyHeader = {
-  permaticker: number;
-  ticker: string;
-  name: string;
-  exchange: string | null;
-  sector: string | null;
-  industry: string | null;
-  cik: string | null;
-  description: string | null;
-  is_delisted: boolean;
-  is_demo: boolean;
-  first_price_date: IsoDate | null;
-  last_price_date: IsoDate | null;
-};
+/** The company every page of /company/{id} shows in its header. */
+export type CompanyHeader = Omit<SecurityColumns, 'category' | 'currency' | 'source'>;
 
 /** The company an id (ticker or permaticker) names; unknown ⇒ 404 DomainError. */
 export async function companyHeader(id: string, options: MarketReadOptions = {}): Promise<CompanyHeader> {

@@ -4,11 +4,12 @@ import { getMetric, type MetricDefinition } from '../metrics/catalogue';
 import { companyMetricSeries } from '../metrics/company-metrics.server';
 import { alignSeries, companyList, type BrowserMode, type SeriesInput, type TableRow } from './data-browser';
 import { readMarket, type MarketReadOptions } from '../market/store/read.server';
+import type { SecurityColumns } from '../market/store/security';
 
 // The data browser's table: one metric for up to ten companies, in one fact mode and range.
 // The page, its JSON endpoint and its CSV download all come from here, so they show the same rows.
 
-export type BrowserCompany = { permaticker: number; ticker: string; name: string; is_demo: boolean };
+export type BrowserCompany = Pick<SecurityColumns, 'permaticker' | 'ticker' | 'name' | 'is_demo'>;
 export type BrowserData = {
   metric: MetricDefinition;
   companies: BrowserCompany[];

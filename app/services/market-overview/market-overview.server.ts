@@ -1,22 +1,19 @@
 import { addDays, addMonths, type IsoDate } from '../dates';
 import { loadSnapshot } from '../metrics/snapshots.server';
 import { readMarket, type MarketReadOptions } from '../market/store/read.server';
+import type { SecurityColumns } from '../market/store/security';
 import { equalWeightIndex, movers, sectorPerformance, type SectorRow } from './market-summary';
 import { filingArchiveUrl } from '../market/sec-links';
 
 // The home page's market overview, as of a date: equal-weighted universe over the past year,
 // sector performance, biggest movers and the most recent filings.
 
-export type Mover = { permaticker: number; ticker: string; name: string; is_demo: boolean; price: number | null; change: number | null };
-export type RecentFiling = {
-  permaticker: number;
-  ticker: string;
-  name: string;
+export type Mover = Pick<SecurityColumns, 'permaticker' | 'ticker' | 'name' | 'is_demo'> & { price: number | null; change: number | null };
+export type RecentFiling = Pick<SecurityColumns, 'permaticker' | 'ticker' | 'name' | 'is_demo'> & {
   form: string | null;
   filed: IsoDate;
   accession: string | null;
   url: string | null;
-  is_demo: boolean;
 };
 
 export type MarketOverview = {
@@ -66,7 +63,7 @@ export async function marketOverview(asOf: IsoDate | null, options: MarketReadOp
   const benchmark = equalWeightIndex(returns);
   const benchmarkReturn = benchmark.length > 1 ? benchmark[benchmark.length - 1].value / 100 - 1 : null;
 
-  const securities = await reader.all<{ permaticker: number; ticker: string; name: string; sector: string | null; is_demo: boolean }>(
+  const securities = await reader.all<Pick<SecurityColumns, 'permaticker' | 'ticker' | 'name' | 'sector' | 'is_demo'>>(
     `SELECT permaticker, ticker, name, sector, is_demo FROM securities`,
   );
   const byId = new Map(securities.map((s) => [s.permaticker, s]));
@@ -115,7 +112,7 @@ export async function marketOverview(asOf: IsoDate | null, options: MarketReadOp
        FROM (SELECT permaticker, form, filed, accession FROM facts WHERE filed < $1::DATE GROUP BY permaticker, form, filed, accession) f
        JOIN securities s USING (permaticker)
       ORDER BY f.filed DESC, s.ticker LIMIT 10`,
-    // Known from the day after filing (DESIGN §5): as of D, filings dated before D.
+    // Known from the day after filing: as of D, filings dated before D.
     [asOf ?? date],
   );
   return {

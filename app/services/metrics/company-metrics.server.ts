@@ -27,7 +27,7 @@ async function securityRow(conn: DuckDBConnection, permaticker: number): Promise
   const [delisted, first, last] = rows[0];
   return {
     permaticker,
-    delisted: Boolean(delisted),
+    isDelisted: Boolean(delisted),
     firstDay: first === null ? null : Number(first),
     lastDay: last === null ? null : Number(last),
   };

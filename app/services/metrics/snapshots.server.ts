@@ -293,7 +293,7 @@ function cachedMarket(conn: DuckDBConnection, file: string): Promise<MarketRetur
 async function computeOnDemand(conn: DuckDBConnection, file: string, day: number, metrics: readonly string[]): Promise<MetricSnapshot> {
   const market = await cachedMarket(conn, file);
   const listed = (await listSecurities(conn)).filter(
-    (s) => s.firstDay !== null && s.firstDay <= day && !(s.delisted && (s.lastDay ?? -Infinity) < day),
+    (s) => s.firstDay !== null && s.firstDay <= day && !(s.isDelisted && (s.lastDay ?? -Infinity) < day),
   );
   const parts: MetricSnapshot[] = [];
   for (let i = 0; i < listed.length; i += 1000) {

@@ -1,6 +1,7 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { DuckDBBlobValue } from '@duckdb/node-api';
 import { CONCEPT_IDS } from '../market/store/schema';
+import type { Security } from '../market/store/security';
 import { periodKindOf } from './engine/facts';
 import type { FactColumns, MarketReturns, SecurityInput } from './engine/types';
 
@@ -11,12 +12,8 @@ import type { FactColumns, MarketReturns, SecurityInput } from './engine/types';
 const DAY = `DATE '1970-01-01'`;
 const days = (col: string) => `datediff('day', ${DAY}, ${col})::INTEGER`;
 
-export type SecurityRow = {
-  permaticker: number;
-  delisted: boolean;
-  firstDay: number | null;
-  lastDay: number | null;
-};
+/** A security as the loader lists it: listing span as epoch days, for slicing price columns. */
+export type SecurityRow = Pick<Security, 'permaticker' | 'isDelisted'> & { firstDay: number | null; lastDay: number | null };
 
 async function columns(conn: DuckDBConnection, sql: string, params?: DuckDBValue[]): Promise<DuckDBValue[][]> {
   const reader = await conn.runAndReadAll(sql, params);
@@ -43,7 +40,7 @@ export async function listSecurities(conn: DuckDBConnection): Promise<SecurityRo
   );
   return c[0].map((p, i) => ({
     permaticker: Number(p),
-    delisted: Boolean(c[1][i]),
+    isDelisted: Boolean(c[1][i]),
     firstDay: c[2][i] === null ? null : Number(c[2][i]),
     lastDay: c[3][i] === null ? null : Number(c[3][i]),
   }));
@@ -62,7 +59,7 @@ export async function findSecurity(conn: DuckDBConnection, permaticker: number):
   if (c[0].length === 0) return null;
   return {
     permaticker: Number(c[0][0]),
-    delisted: Boolean(c[1][0]),
+    isDelisted: Boolean(c[1][0]),
     firstDay: c[2][0] === null ? null : Number(c[2][0]),
     lastDay: c[3][0] === null ? null : Number(c[3][0]),
   };
@@ -143,7 +140,7 @@ export async function loadBlock(conn: DuckDBConnection, block: readonly Security
         amount: d.cols[2].slice(da, db),
       },
       facts: factColumnsFromSorted(f.cols, fa, fb, dictionary),
-      delisted: s.delisted,
+      delisted: s.isDelisted,
       barsBefore: before.get(s.permaticker) ?? 0,
     };
   });

@@ -1,20 +1,15 @@
 import { marketReader, MarketDataMissingError } from '../market/store/open-store.server';
 import { DomainError } from '../http/errors';
+import type { SecurityColumns } from '../market/store/security';
 import type { SecurityMeta } from './engine/types';
 
 // The securities' descriptive fields for the engine, read once per market file (the reader is
 // replaced when an import publishes a new file, which also renews this cache).
 
-type Row = {
-  permaticker: number | string;
-  ticker: string;
-  name: string;
-  exchange: string | null;
-  sector: string | null;
-  industry: string | null;
-  is_delisted: boolean;
-  last_price_date: string | null;
-};
+type Row = Pick<
+  SecurityColumns,
+  'permaticker' | 'ticker' | 'name' | 'exchange' | 'sector' | 'industry' | 'is_delisted' | 'last_price_date'
+>;
 
 const cache = new WeakMap<object, Promise<SecurityMeta[]>>();
 

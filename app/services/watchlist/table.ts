@@ -8,11 +8,7 @@ import type { WatchlistItem, WatchlistSort } from './model';
 // A watchlist as a table: its items joined with the securities and the latest snapshot's metric
 // values, sorted with n/a last. Pure, so it is tested without a database.
 
-export type WatchlistRow = {
-  permaticker: number;
-  ticker: string;
-  name: string;
-  sector: string | null;
+export type WatchlistRow = Pick<SecurityMeta, 'permaticker' | 'ticker' | 'name' | 'sector'> & {
   note: string | null;
   addedAt: string;
   values: Record<string, number | null>;

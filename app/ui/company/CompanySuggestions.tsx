@@ -1,9 +1,9 @@
 import { Link } from '@remix-run/react';
 import { useEffect, useState } from 'react';
+import type { CompanySearchHit as Hit } from '~/services/company/companies.server';
 import { apiRequest } from '~/ui/api-client';
 
 // Suggestions as you type (JavaScript only; without it the form's results list does the job).
-type Hit = { permaticker: number; ticker: string; name: string; is_demo: boolean; is_delisted: boolean };
 
 export function useCompanySuggestions(query: string): Hit[] | null {
   const [hits, setHits] = useState<Hit[] | null>(null);

@@ -1,26 +1,13 @@
 import type { IsoDate } from '../../dates';
 import type { Concept } from './schema';
+import type { Security } from './security';
 
 // Normalised records that importers and the demo generator hand to a MarketWriter.
 // Parsers produce these without touching storage; the writer owns transactions.
 
-export type SecurityRecord = {
-  permaticker: number;
-  ticker: string;
-  name: string;
-  exchange: string | null;
-  category: string | null;
-  sector: string | null;
-  industry: string | null;
-  cik: string | null;
-  currency?: string;
-  description?: string | null;
-  firstPriceDate: IsoDate | null;
-  lastPriceDate: IsoDate | null;
-  isDelisted: boolean;
-  isDemo?: boolean;
-  source: string;
-};
+/** A security as an importer writes it; the writer fills currency (USD), description and isDemo when left out. */
+export type SecurityRecord = Omit<Security, 'currency' | 'description' | 'isDemo'> &
+  Partial<Pick<Security, 'currency' | 'description' | 'isDemo'>>;
 
 export type TickerPeriodRecord = { permaticker: number; ticker: string; startDate: IsoDate | null; endDate: IsoDate | null };
 

@@ -1,23 +1,16 @@
 import type { IsoDate } from '../../dates';
+import type { Security } from '../../market/store/security';
 import type { MetricSnapshot } from '../../metrics/engine/types';
 
 // Inputs and outputs of the screener engine. The engine is pure: the snapshot and the securities'
 // descriptive fields come in, rows and explanations come out. Backtests call it once per
 // rebalance date with that date's snapshot (so every value is point in time).
 
-/** Descriptive fields of a security (the market store's `securities` row). */
-export type SecurityMeta = {
-  permaticker: number;
-  ticker: string;
-  name: string;
-  exchange: string | null;
-  sector: string | null;
-  industry: string | null;
-  /** Delisted by now (today). Whether it was delisted *as of* a date comes from lastPriceDate. */
-  isDelisted: boolean;
-  /** Last trading day of a delisted security; null when listed or unknown. */
-  lastPriceDate: IsoDate | null;
-};
+/** The fields of a security that universes and group rules read. */
+export type SecurityMeta = Pick<
+  Security,
+  'permaticker' | 'ticker' | 'name' | 'exchange' | 'sector' | 'industry' | 'isDelisted' | 'lastPriceDate'
+>;
 
 /** A text column stored as codes into a dictionary (-1 = none), so group rules compare integers. */
 export type CodedColumn = { codes: Int32Array; dictionary: string[] };
@@ -37,13 +30,7 @@ export type PreparedUniverse = {
   delistedAsOf: Uint8Array;
 };
 
-export type ResultRow = {
-  permaticker: number;
-  ticker: string;
-  name: string;
-  exchange: string | null;
-  sector: string | null;
-  industry: string | null;
+export type ResultRow = Pick<Security, 'permaticker' | 'ticker' | 'name' | 'exchange' | 'sector' | 'industry'> & {
   /** 1 = best by the ranking; null without a ranking. */
   rank: number | null;
   /** Composite score in [0, 1] (weighted percentile ranks); null without a ranking. */
