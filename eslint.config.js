@@ -6,7 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 // Pure modules (no `.server` suffix) and the engines must not reach for I/O: the screener,
-// backtest and metrics engines are tested and benchmarked alone (STYLE §3).
+// backtest and metrics engines are tested and benchmarked alone.
 const ioModules = [
   'node:fs',
   'node:fs/promises',

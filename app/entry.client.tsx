@@ -4,7 +4,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { installBuildUpdateChecks } from './ui/build-updates';
 
 // A failed chunk load means a new build replaced the files this page was built against:
-// reload so the browser fetches the current ones (spec §4).
+// reload so the browser fetches the current ones.
 window.addEventListener('vite:preloadError', () => window.location.reload());
 
 try {

@@ -1,4 +1,4 @@
-// Backtest engine benchmark (issue 6): a synthetic universe (6,000 securities × 25 years of
+// Backtest engine benchmark: a synthetic universe (6,000 securities × 25 years of
 // weekday bars, or 500 × 5 with --quick) built in memory with a seeded generator, a 5-rule screen
 // with a ranking, top 50, equal weights, 10 bps costs, the equal-weighted universe as benchmark.
 // Monthly (goal ≤ 0.5 s; the median of 3 runs after a warm-up), weekly and daily rebalancing

@@ -1,4 +1,4 @@
-// Server render time of the pages users read most (issue 4), as a ratio to an empty page rendered
+// Server render time of the pages users read most, as a ratio to an empty page rendered
 // by the same server in the same run, and their first-load JavaScript.
 //
 //   npx tsx bench/pages.ts [--quick] [--market FILE]
@@ -91,7 +91,7 @@ export default async function run(opts: Opts = {}): Promise<void> {
         `/data-browser/${company.permaticker}/revenue_ttm?compare=${compare.map((c) => c.permaticker).join(',')}`,
       ],
       ['data browser (P/E TTM, daily, 1 company)', `/data-browser/${company.permaticker}/pe_ttm`],
-      // Issue 5: the screener's HTML answer for the 10-rule screen of bench/screener.ts, page of 50.
+      // The screener's HTML answer for the 10-rule screen of bench/screener.ts, page of 50.
       ['screener (10 rules, page of 50)', `/screener?${TEN_RULES.map((r) => `r=${encodeURIComponent(r)}`).join('&')}&rank=market_cap:desc`],
     ];
     const render = async (url: string) => {

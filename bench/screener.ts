@@ -1,4 +1,4 @@
-// Screener engine benchmark (issue 5): a 10-rule screen with a composite ranking and a page of 50
+// Screener engine benchmark: a 10-rule screen with a composite ranking and a page of 50
 // on a 6,000-security snapshot, p50/p95 of the server-side work, and the same as a ratio to a
 // baseline measured in the same run (one plain pass over one metric column). A synthetic
 // snapshot is built in memory, so the number is the engine's, not the disk's.

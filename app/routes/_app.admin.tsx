@@ -14,7 +14,7 @@ import { DataStatusPanel } from '~/ui/admin/DataStatusPanel';
 import { JobsPanel } from '~/ui/admin/JobsPanel';
 import { UsersPanel } from '~/ui/admin/UsersPanel';
 
-// /admin (spec §2, superusers only; the guard sends everyone else to /): users, jobs, market
+// /admin (superusers only; the guard sends everyone else to /): users, jobs, market
 // data and the audit log. Each user has a page of its own (/admin/users/$id) for the changes.
 
 export const meta: MetaFunction = () => [{ title: 'Admin · Quarry' }];

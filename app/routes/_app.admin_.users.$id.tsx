@@ -67,7 +67,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = userIdOf(params);
   const back = `/admin/users/${id}`;
   const formData = await request.formData();
-  // Cancel or close of the confirm dialog posts cancelled=true: nothing changes (spec §4).
+  // Cancel or close of the confirm dialog posts cancelled=true: nothing changes.
   if (formData.get('cancelled') === 'true') return redirect(back);
   const submission = parseWithZod(formData, { schema: ActionSchema });
   if (submission.status !== 'success') return data({ detail: 'Unknown action.' }, { status: 400 });

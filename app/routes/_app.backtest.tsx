@@ -22,7 +22,7 @@ import type { ModalState } from '~/services/http/modal-state';
 
 // /backtest?screener_id=…: the run form of a saved screener and its past backtests.
 // /backtest?backtest_id=…: one backtest — its progress while it runs (reloading itself), then
-// its result. The guard sends /backtest without either to /screener (spec §2).
+// its result. The guard sends /backtest without either to /screener.
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   {
@@ -91,7 +91,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const here = `${url.pathname}${url.search}`;
   const formData = await request.formData();
-  // Cancel or close of the confirm modal posts cancelled=true: nothing changes (spec §4).
+  // Cancel or close of the confirm modal posts cancelled=true: nothing changes.
   if (formData.get('cancelled') === 'true') return redirect(here);
   try {
     if (formData.get('intent') === 'run') {

@@ -9,7 +9,7 @@ import { getMetric, metricsByCategory } from '~/services/metrics/catalogue';
 import { MetricSelect } from '~/ui/data-browser/MetricSelect';
 
 // /data-browser: pick a company and a metric (a GET form), then land on the stable URL keyed by
-// permaticker. Guests may use it (spec §6).
+// permaticker. Guests may use it.
 
 const Query = z.object({ company: z.string().trim().max(40).optional(), metric: z.string().max(60).optional() });
 

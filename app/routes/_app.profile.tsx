@@ -41,7 +41,7 @@ import { DeleteAccountSection, SignOutEverywhereSection } from '~/ui/profile/Ses
 export const meta: MetaFunction = () => [{ title: 'Profile · Quarry' }];
 export const handle = { pageName: 'profile' };
 
-/** `?modal=` states of this page: the prompt and confirm dialogs of spec §4. */
+/** `?modal=` states of this page: the prompt and confirm dialogs. */
 function pageModal(modal: string | null, fullName: string): ModalState | null {
   if (modal === 'change-name') {
     return {
@@ -104,7 +104,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (e) {
     return unreadableForm('upload-picture', e);
   }
-  // Cancel or close of a prompt/confirm posts cancelled=true: nothing changes (spec §4).
+  // Cancel or close of a prompt/confirm posts cancelled=true: nothing changes.
   if (formData.get('cancelled') === 'true') return redirect('/profile');
   const ctx = requestContext(request);
   const info = (title: string, content: string, updated?: AccountUser) => {

@@ -505,7 +505,7 @@ export default function ScreenerPage() {
   const data = useLoaderData<typeof loader>();
   const location = useLocation();
   const search = location.search;
-  // With JavaScript, results follow the form as it is edited (issue 5): the edited screen loads
+  // With JavaScript, results follow the form as it is edited: the edited screen loads
   // in the background and the address bar follows, while the form keeps focus. Without
   // JavaScript every change is a submit of the same GET form.
   const live = useFetcher<typeof loader>();

@@ -99,7 +99,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const { user, session } = await requireUser(request);
   const formData = await request.formData();
-  // Cancel or close of the prompt/confirm posts cancelled=true: nothing changes (spec §4).
+  // Cancel or close of the prompt/confirm posts cancelled=true: nothing changes.
   if (formData.get('cancelled') === 'true') return redirect('/screener/manage');
   const submission = parseWithZod(formData, { schema: ActionSchema });
   if (submission.status !== 'success') return data({ detail: 'Unknown action.' }, { status: 400 });

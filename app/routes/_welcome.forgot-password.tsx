@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { session } = await guard(request);
-  // The schema lowercases the e-mail before it is used (spec §5).
+  // The schema lowercases the e-mail before it is used.
   const submission = parseWithZod(await request.formData(), { schema: ResetRequestSchema });
   if (submission.status !== 'success') return invalidForm(submission);
   try {

@@ -31,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (e) {
     return formFailure(submission, e);
   }
-  // The password stays on the server: the code page carries only the e-mail (DESIGN §4).
+  // The password stays on the server: the code page carries only the e-mail.
   const params = new URLSearchParams({ email });
   const redirectTo = safeRedirectPath(formData.get('redirectTo'), '');
   if (redirectTo) params.set('redirectTo', redirectTo);

@@ -30,7 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   setSignedIn(session, await issueUserToken(user.id), user);
   headers.append('Set-Cookie', await commitSession(session));
   for (const cookie of clearFlowCookies(request, id)) headers.append('Set-Cookie', cookie);
-  // Spec §4: a user without has_access finishes the profile first.
+  // A user without has_access finishes the profile first.
   return redirect(user.has_access ? (back ?? '/') : '/finish-profile-creation', { headers });
 }
 

@@ -34,7 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return formFailure(submission, e);
   }
   setSignedIn(session, result.token, result.user);
-  // Spec §4: a user without has_access is sent to /finish-profile-creation.
+  // A user without has_access is sent to /finish-profile-creation.
   const fallback = result.user.has_access ? '/' : '/finish-profile-creation';
   const wanted = safeRedirectPath(formData.get('redirectTo'), '');
   return redirectWithSession(session, result.user.has_access && wanted ? wanted : fallback);

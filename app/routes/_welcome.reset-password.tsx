@@ -15,7 +15,7 @@ export const meta: MetaFunction = () => [{ title: 'Choose a new password · Quar
 export async function loader({ request }: LoaderFunctionArgs) {
   await guard(request);
   const url = new URL(request.url);
-  // Prefilled from the link in the e-mail; the schema lowercases the e-mail on submit (spec §5).
+  // Prefilled from the link in the e-mail; the schema lowercases the e-mail on submit.
   return {
     email: (url.searchParams.get('email') ?? '').slice(0, 254),
     token: /^\d{6}$/.test(url.searchParams.get('token') ?? '') ? url.searchParams.get('token')! : '',

@@ -3,7 +3,7 @@ import { redirect } from '@remix-run/node';
 import { isOAuthProvider } from '~/services/auth/oauth.server';
 import { errorResponse, methodNotAllowed } from '~/services/http/api.server';
 
-// Spec §7: "the browser is redirected to the API's /auth/signin/{provider}". The flow itself
+// "The browser is redirected to the API's /auth/signin/{provider}". The flow itself
 // lives at /oauth/{provider}; this keeps the API's address working (query kept, e.g. redirectTo).
 
 export function loader({ request, params }: LoaderFunctionArgs) {

@@ -4,7 +4,7 @@ import { guard } from '~/services/auth/guard.server';
 import { redirectWithModal, setSignedOut } from '~/services/auth/session.server';
 import { revokeTokenHash } from '~/services/auth/tokens.server';
 
-// Logout (spec §4): clears name, initials, picture and tokens and sets guest to true. The
+// Logout: clears name, initials, picture and tokens and sets guest to true. The
 // token is revoked on the server too, so a copied cookie stops working.
 export async function action({ request }: ActionFunctionArgs) {
   const { caller, session } = await guard(request);

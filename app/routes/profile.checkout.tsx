@@ -9,7 +9,7 @@ import { errorResponse, jsonResponse } from '~/services/http/api.server';
 import { isDomainError } from '~/services/http/errors';
 
 // POST /profile/checkout {variant_id}: the Subscribe buttons of the profile page. Under /profile
-// so a user without access may reach it (spec §5). Without JavaScript it answers 302 to the
+// so a user without access may reach it. Without JavaScript it answers 302 to the
 // provider's hosted checkout (or back to /profile with an error dialog); the page's script asks
 // for JSON ({checkout_url} or {detail}) and opens the checkout in the provider's overlay.
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 // Environment is read and validated once; everything else asks this module.
 // Secrets that an operator did not set are generated once into DATA_DIR so a
-// first-time user is never blocked (DESIGN §11).
+// first-time user is never blocked.
 
 export const GTM_ID_PATTERN = /^GTM-[A-Z0-9]+$/;
 
@@ -47,7 +47,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_:-]{1,60}$/, 'letters, digits, _ : - (at most 60)')
     .optional(),
-  // Guest mode: visitors without an account browse the data browser (spec §6).
+  // Guest mode: visitors without an account browse the data browser.
   GUEST_MODE: z
     .string()
     .optional()

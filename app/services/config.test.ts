@@ -29,7 +29,7 @@ describe('configuration', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 'new-one, old-one' }).sessionSecrets).toEqual(['new-one', 'old-one']);
   });
 
-  it('refuses a tag-manager id that does not match GTM-[A-Z0-9]+ (spec §8)', () => {
+  it('refuses a tag-manager id that does not match GTM-[A-Z0-9]+', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), GTM_ID: 'GTM-abc' })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dataDir(), GTM_ID: 'UA-12345' })).toThrow(/GTM_ID/);
     expect(loadConfig({ DATA_DIR: dataDir(), GTM_ID: 'GTM-K9X2ABC' }).gtmId).toBe('GTM-K9X2ABC');

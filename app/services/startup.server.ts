@@ -4,9 +4,10 @@ import { config, productionWarnings } from './config.server';
 import { closeDb, getDb } from './db/db.server';
 import { closeJobQueue, startJobWorker, type JobWorker } from './jobs/queue.server';
 
-// Process start-up: validate the configuration once (an invalid GTM_ID stops the server, as
-// spec §8 asks), warn about production settings left at their defaults, and apply database
-// migrations before the first request needs them, then start this process's job worker.
+// Process start-up: validate the configuration once (an invalid GTM_ID stops the server rather
+// than load a tag manager nobody meant), warn about production settings left at their defaults,
+// and apply database migrations before the first request needs them, then start this process's
+// job worker.
 let started = false;
 
 /** How long SIGTERM waits for the job being run to reach its next step, as `npm run worker` does. */

@@ -13,7 +13,7 @@ afterEach(() => {
   opened = [];
 });
 
-describe('enhanced fetches open the error modal (spec §8)', () => {
+describe('enhanced fetches open the error modal', () => {
   it('shows the detail of a failed answer', async () => {
     await expect(
       apiRequest('/api/v1/x', {}, { fetcher: answer(422, '{"detail":"Unknown metric: foo"}'), sleep: noSleep }),

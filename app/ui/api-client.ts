@@ -2,8 +2,8 @@ import { fetchWithRetry, HttpError, type RetryOptions } from '~/services/http/re
 import { openModal } from './modals/client-modal-store';
 import { shouldShowApiError } from './modals/modal-state';
 
-// The browser's enhanced fetches to the JSON API (spec §7): cookies included, JSON in and out,
-// the retry rule, and any failure opens the error modal (spec §8) — except a 401 saying the
+// The browser's enhanced fetches to the JSON API: cookies included, JSON in and out,
+// the retry rule, and any failure opens the error modal — except a 401 saying the
 // token expired and answers that are HTML strings, which are handled silently.
 
 export async function apiRequest<T>(path: string, init: RequestInit = {}, options: RetryOptions = {}): Promise<T> {

@@ -1,4 +1,4 @@
-// Build updates (spec §4, §9): every hour the browser asks for the latest build id; once a
+// Build updates: every hour the browser asks for the latest build id; once a
 // newer build exists, the next navigation is a full page load, at most once per 10 s per path.
 
 export const BUILD_CHECK_INTERVAL_MS = 3_600_000;

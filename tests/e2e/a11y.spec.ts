@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/fixtures';
-import { modal, submitLogin } from './support/issue2-helpers';
-import { expect, test } from './support/issue2-session';
+import { modal, submitLogin } from './support/page-helpers';
+import { expect, test } from './support/shared-account';
 
 // axe (WCAG 2.0/2.1 A and AA) on every page of the welcome layout, on the profile with each
 // modal open, on the sign-in page showing form errors and an error modal, and on the 404 page,

@@ -1,12 +1,12 @@
 import type { Browser, Locator, Page } from '@playwright/test';
 import { signIn as signInWith } from './support/auth';
 import { expect, expectNoAxeViolations, test } from './support/fixtures';
-import { acknowledgeInfo, control, modal } from './support/issue2-helpers';
+import { acknowledgeInfo, control, modal } from './support/page-helpers';
 import { seedJob } from './support/jobs';
 import { createMailbox } from './support/mailbox';
 import type { TestUser } from './support/users';
 
-// The admin console (issue 7, item 2) with JavaScript on and off: a superuser finds an account,
+// The admin console with JavaScript on and off: a superuser finds an account,
 // revokes and grants its access and the account's very next page load follows; disabling signs
 // it out; deleting asks first; the audit log shows it all; keyboard only; axe clean. Anyone
 // else opening /admin lands on /.

@@ -9,9 +9,9 @@ import {
   submitRegistration,
   userInitials,
   wrongCode,
-} from './support/issue2-helpers';
+} from './support/page-helpers';
 
-// The account flows of issue 2 through the real pages, with JavaScript on and off: sign-up,
+// The account flows through the real pages, with JavaScript on and off: sign-up,
 // finishing the profile, sign-out, sign-in with the code from the real SMTP server, the profile
 // name, password reset, and what the forms say when something is wrong.
 
@@ -124,7 +124,7 @@ test('forgot and reset the password: the code comes by mail, the old password st
   const newPassword = 'a brand new passphrase 42';
 
   await page.goto('/forgot-password');
-  // Typed in capitals: the app lowercases the e-mail (spec §5), so the mail still arrives.
+  // Typed in capitals: the app lowercases the e-mail, so the mail still arrives.
   await page.getByLabel('E-mail', { exact: true }).fill(user.email.toUpperCase());
   const sentAfter = Date.now() - 1_000;
   await page.getByRole('button', { name: 'Send code' }).click();

@@ -1,8 +1,8 @@
 import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { expectNoAxeViolations } from './support/fixtures';
-import { acknowledgeInfo, control, javaScriptOn, modal } from './support/issue2-helpers';
-import { expect as baseExpect, test } from './support/issue2-session';
+import { acknowledgeInfo, control, javaScriptOn, modal } from './support/page-helpers';
+import { expect as baseExpect, test } from './support/shared-account';
 
 // Backtests with JavaScript on and off, on the e2e demo market: from a saved screen, run a
 // backtest, watch it (progress bar, or the page reloading itself), cancel one and run it again,

@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
 import { e2eAppEnv } from './support/app-state';
 import { E2E_APP_PORT } from './support/env';
 import { expectNoAxeViolations } from './support/fixtures';
-import { expect, test } from './support/issue2-session';
+import { expect, test } from './support/shared-account';
 
 // Company pages with JavaScript on and off (projects js / nojs), signed in with an account that
 // has access: search → company, the five tabs, as-of dates, filings, keyboard only, axe, and the

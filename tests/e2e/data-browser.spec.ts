@@ -4,7 +4,7 @@ import { getMetric } from '../../app/services/metrics/catalogue';
 import { formatMetricValue } from '../../app/services/metrics/format';
 import { expect, expectNoAxeViolations, test } from './support/fixtures';
 
-// The data browser as a guest (spec §6: guests may use it), JavaScript on and off: pick a
+// The data browser as a guest (guests may use it), JavaScript on and off: pick a
 // company and a metric, compare three companies, switch scale and values, download the CSV and
 // check it against the table, axe on every page.
 

@@ -1,7 +1,7 @@
 import { expect, test } from './support/fixtures';
-import { control, modal } from './support/issue2-helpers';
+import { control, modal } from './support/page-helpers';
 
-// The error page of spec §2/§8 and the error modal of spec §4, reached the way a user reaches
+// The error page and the error modal, reached the way a user reaches
 // them: a mistyped address, and a social sign-in that comes back with a forged state.
 
 test('an unknown path shows the 404 page with its path and the title "Page Not Found"', async ({ page }) => {
@@ -34,7 +34,7 @@ test('a failed social sign-in lands on /login with the error modal, which closes
   await expect(dialog).toBeVisible();
   await expect(dialog).toHaveRole('alertdialog');
   await expect(dialog.getByRole('heading', { name: 'Social sign-in failed' }).or(dialog.getByText('Social sign-in failed'))).toBeVisible();
-  // The error's detail text is shown (spec §4), not an empty box or a raw object.
+  // The error's detail text is shown, not an empty box or a raw object.
   const text = (await dialog.innerText()).replace('Social sign-in failed', '').trim();
   expect(text.length, 'the modal explains what went wrong').toBeGreaterThan(10);
   expect(text).not.toMatch(/\[object Object\]|\{"detail"/);

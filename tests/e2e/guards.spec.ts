@@ -1,9 +1,9 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import type { Mailbox } from './support/mailbox';
-import { codeFromMail, RESET_MAIL, userInitials } from './support/issue2-helpers';
+import { codeFromMail, RESET_MAIL, userInitials } from './support/page-helpers';
 
-// The route rules of spec §2, §5 and §6 as a browser meets them, for each kind of caller:
+// The route rules (app/services/auth/access-rules.ts) as a browser meets them, for each kind of caller:
 // guest (an automatic guest token), a user without has_access, a user with it, a superuser.
 // One test per caller signs in once and walks through every rule.
 
@@ -122,7 +122,7 @@ test('the company pages: guests go to the data browser, signed-in users without 
   await expectLandsOn(page, '/company', '/company');
 });
 
-/** Resets the password through the JSON API (spec §7): every token of the account is revoked. */
+/** Resets the password through the JSON API: every token of the account is revoked. */
 async function resetPasswordByApi(request: APIRequestContext, mailbox: Mailbox, email: string): Promise<void> {
   const sentAfter = Date.now();
   const asked = await request.post('/api/v1/auth/reset-password', { data: { email } });

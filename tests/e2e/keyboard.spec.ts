@@ -1,8 +1,8 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { codeFromMail, SIGN_IN_MAIL, userInitials } from './support/issue2-helpers';
+import { codeFromMail, SIGN_IN_MAIL, userInitials } from './support/page-helpers';
 
-// Signing in with the keyboard only (DESIGN §10 "all flows work by keyboard alone"): from the
+// Signing in with the keyboard only (every flow must work by keyboard alone): from the
 // first stop of the page, the skip link, through e-mail, password and the mailed code, with
 // Tab, typing and Enter. No clicks, no fill(): keys only.
 

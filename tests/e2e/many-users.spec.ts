@@ -14,7 +14,7 @@ import { createPostgresSchema } from '../support/postgres-schema';
 import { startS3Simulator, type S3Simulator } from '../support/s3';
 import { startAppProcess, e2eSmtpUrl, type AppProcess } from './support/app-process';
 import { E2E_EXTRA_APP_PORTS } from './support/env';
-import { acknowledgeInfo } from './support/issue2-helpers';
+import { acknowledgeInfo } from './support/page-helpers';
 import { type Mailbox } from './support/mailbox';
 import { expect, test, uniqueEmail } from './support/fixtures';
 import { createUser, type TestUser } from './support/users';

@@ -1,8 +1,8 @@
 import type { Locator, Page } from '@playwright/test';
-import { acknowledgeInfo, control, javaScriptOn, modal, submitLogin, userInitials } from './support/issue2-helpers';
-import { expect, test } from './support/issue2-session';
+import { acknowledgeInfo, control, javaScriptOn, modal, submitLogin, userInitials } from './support/page-helpers';
+import { expect, test } from './support/shared-account';
 
-// The modals of spec §4 on the profile page, with JavaScript on (Ark UI dialogs) and off
+// The modals on the profile page, with JavaScript on (Ark UI dialogs) and off
 // (server-rendered dialogs): the prompt (change name), the confirm (delete account) and the
 // info modal that follows an action. The tests share one signed-in account per worker; the one
 // that deletes an account uses its own.

@@ -47,7 +47,7 @@ test('a new account signs in at the provider, then finishes its profile', async 
   const login = `ada.lovelace+${tag()}@example.test`;
   await startAtOAuthPage(page);
   await signInAtProvider(page, login);
-  // Spec §4: a user without has_access is sent to /finish-profile-creation.
+  // A user without has_access is sent to /finish-profile-creation.
   await expect(page).toHaveURL(/\/finish-profile-creation(\?|$)/);
   await page.goto('/data-browser');
   await expect(page.getByTestId('user-initials')).toHaveText('AL');

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { acknowledgeInfo, control, javaScriptOn, modal, submitLogin, userInitials, wrongCode } from './support/issue2-helpers';
+import { acknowledgeInfo, control, javaScriptOn, modal, submitLogin, userInitials, wrongCode } from './support/page-helpers';
 import { expect, expectNoAxeViolations, test, uniqueEmail } from './support/fixtures';
 import type { CreateUserOptions, TestUser } from './support/users';
 
@@ -159,7 +159,7 @@ test('a password change signs out another browser; this one stays signed in', as
     await expect(page).toHaveURL(/\/profile$/);
     await expect(page.getByTestId('profile-name')).toHaveText('Two Browsers');
 
-    // B: its next page load finds the session revoked: signed out (spec §5 sends a revoked
+    // B: its next page load finds the session revoked: signed out (the guard sends a revoked
     // session to the data browser in guest mode), and the profile then asks to sign in.
     await pageB.goto('/profile');
     await expect(pageB).toHaveURL(/\/data-browser$/);

@@ -1,4 +1,4 @@
-import { expect, test } from './support/issue2-session';
+import { expect, test } from './support/shared-account';
 
 // Results follow the edited screen: with JavaScript as you edit (the form keeps focus and the
 // address bar follows), without JavaScript when the form is submitted.

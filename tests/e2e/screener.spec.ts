@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
-import { acknowledgeInfo, control, modal } from './support/issue2-helpers';
-import { expect, test } from './support/issue2-session';
+import { acknowledgeInfo, control, modal } from './support/page-helpers';
+import { expect, test } from './support/shared-account';
 import { expectNoAxeViolations } from './support/fixtures';
 
 // The screener with JavaScript on and off (projects js / nojs) on the e2e demo universe: build a

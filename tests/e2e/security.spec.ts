@@ -1,6 +1,6 @@
 import { expect, test } from './support/fixtures';
 
-// Security basics of issue 2 item 10, as a browser receives them from the production server.
+// Security basics (headers, cookies), as a browser receives them from the production server.
 
 test('documents carry a nonce-based CSP and the protective headers', async ({ page }) => {
   const response = await page.goto('/login');

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { acknowledgeInfo } from './support/issue2-helpers';
-import { expect, test } from './support/issue2-session';
+import { acknowledgeInfo } from './support/page-helpers';
+import { expect, test } from './support/shared-account';
 import { expectNoAxeViolations } from './support/fixtures';
 
 // Watchlists with JavaScript on and off: add two screener results, add a column, write a note,

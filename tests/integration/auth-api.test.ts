@@ -20,8 +20,8 @@ import { callRoute, type ApiAnswer, type RouteModule } from '../support/api';
 import { forEachDatabase } from '../support/databases';
 import { codeIn, startSmtpServer, type TestSmtpServer } from '../support/smtp';
 
-// The auth rows of spec §7, called through the route modules with real Requests, against a real
-// database (SQLite and PostgreSQL) and a real SMTP server receiving the one-time codes.
+// The auth endpoints (/api/v1/auth/*), called through the route modules with real Requests,
+// against a real database (SQLite and PostgreSQL) and a real SMTP server receiving the codes.
 
 type TokenBody = { access_token: string; token_type: string };
 type Detail = { detail: string; errors?: Record<string, string[]> };

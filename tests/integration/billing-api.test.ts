@@ -8,7 +8,7 @@ import { callRoute } from '../support/api';
 import { billingUser, deliver, resetProviderPerRun, useLemonSqueezy, webhookBody } from '../support/billing';
 import { forEachDatabase } from '../support/databases';
 
-// The billing JSON API of spec §7 against the simulated provider: plans, the caller's
+// The billing JSON API against the simulated provider: plans, the caller's
 // subscriptions, and init-checkout with the provider's failures.
 
 const { sim, env } = useLemonSqueezy({

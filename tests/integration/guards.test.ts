@@ -12,8 +12,8 @@ import { issueGuestToken, issueUserToken, revokeToken } from '~/services/auth/to
 import { createUser } from '~/services/auth/users.server';
 import { forEachDatabase } from '../support/databases';
 
-// The guards of spec §2/§5/§6, exercised through real route loaders with real Requests and
-// real session cookies, on SQLite and PostgreSQL.
+// The guards (app/services/auth/guard.server.ts, access-rules.ts), exercised through real route
+// loaders with real Requests and real session cookies, on SQLite and PostgreSQL.
 
 type Loader = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => unknown;
 
@@ -64,7 +64,7 @@ forEachDatabase('guards', () => {
     expect(again.status).toBe(200);
   });
 
-  it('lets a guest browse the data browser only (spec §6)', async () => {
+  it('lets a guest browse the data browser only', async () => {
     const { cookie } = await cookieFor('guest');
     expect((await outcome(dataBrowserRoute, '/data-browser', cookie)).status).toBe(200);
     for (const [mod, path] of [
@@ -80,7 +80,7 @@ forEachDatabase('guards', () => {
     expect(await outcome(adminRoute, '/admin', cookie)).toMatchObject({ status: 302, location: '/' });
   });
 
-  it('keeps a user without has_access on the allow-list of spec §5', async () => {
+  it('keeps a user without has_access on the allow-list', async () => {
     const { cookie } = await cookieFor({ email: 'noaccess@example.com' });
     expect((await outcome(profileRoute, '/profile', cookie)).status).toBe(200);
     expect((await outcome(dataBrowserRoute, '/data-browser', cookie)).status).toBe(200);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, vi } from 'vitest';
 
-// A console.error during a test fails it (STYLE §11): errors must be asserted, not printed.
+// A console.error during a test fails it: errors must be asserted, not printed.
 let errors: unknown[][] = [];
 beforeEach(() => {
   errors = [];

@@ -6,7 +6,7 @@ const noAccess = { isGuest: false, hasAccess: false, isSuperuser: false };
 const member = { isGuest: false, hasAccess: true, isSuperuser: false };
 const admin = { isGuest: false, hasAccess: true, isSuperuser: true };
 
-describe('spec §5 allow-list for users without has_access', () => {
+describe('the allow-list for users without has_access', () => {
   it('lets a guest browse the data browser but not company pages', () => {
     expect(routeRedirect('/data-browser', guest)).toEqual({ allow: true });
     expect(routeRedirect('/data-browser/12/revenue', guest)).toEqual({ allow: true });

@@ -1,7 +1,7 @@
-// The route rules of spec §2, §5 and §6, as pure functions of a path and a caller, so the
+// The route rules (who may open which page), as pure functions of a path and a caller, so the
 // guard, the tests and the docs agree on one list.
 
-/** Pages of the welcome layout: "no authentication needed" (spec §2). */
+/** Pages of the welcome layout: "no authentication needed". */
 // /logout is not a page: it must work for every caller, whatever their access.
 const NO_AUTH_PREFIXES = [
   '/logout',
@@ -23,7 +23,7 @@ export function isNoAuthPath(path: string): boolean {
 }
 
 /**
- * Spec §5: a user without has_access may only reach these pages; /company* only when not a guest.
+ * A user without has_access may only reach these pages; /company* only when not a guest.
  * `/oauth*` and `/data-browser*` are prefixes of any path (`/oauthx` included), as the spec's
  * asterisk says.
  */
@@ -41,7 +41,7 @@ export type RouteDecision = { redirect: string } | { allow: true };
 
 export type CallerFacts = { isGuest: boolean; hasAccess: boolean; isSuperuser: boolean };
 
-/** Step 3 of the guard (spec §2 "redirects from server route rules"), after authentication. */
+/** Step 3 of the guard (redirects from the route rules), after authentication. */
 export function routeRedirect(path: string, caller: CallerFacts): RouteDecision {
   if (matchesPrefix(path, '/admin') && !caller.isSuperuser) return { redirect: '/' };
   if (!caller.hasAccess && !allowedWithoutAccess(path, caller.isGuest)) return { redirect: '/data-browser' };
@@ -49,7 +49,7 @@ export function routeRedirect(path: string, caller: CallerFacts): RouteDecision 
 }
 
 /**
- * Spec §2: /backtest needs screener_id or backtest_id, otherwise it goes to /screener. Only the
+ * /backtest needs screener_id or backtest_id, otherwise it goes to /screener. Only the
  * page itself: its sub-pages (methodology, shared links, CSV) have their own addresses.
  */
 export function backtestQueryRedirect(url: URL): string | null {

@@ -21,8 +21,8 @@ import { issueUserToken, revokeAllUserTokens } from './tokens.server';
 import type { AccountUser, IssuedToken, RequestContext } from './types';
 import { findUserRowByEmail, insertUser, loadAccountUser, parseInput, setPasswordHash } from './users.server';
 
-// The account flows of spec §4/§7, shared by the JSON API and the HTML forms. Each flow checks
-// its own rate limits, so no caller can forget them.
+// The account flows (sign-in, one-time code, sign-up, reset, profile), shared by the JSON API
+// and the HTML forms. Each flow checks its own rate limits, so no caller can forget them.
 
 export const INCORRECT_CREDENTIALS_DETAIL = 'Incorrect e-mail or password.';
 export const ACCOUNT_DISABLED_DETAIL = 'This account is disabled.';

@@ -8,7 +8,7 @@ import { issueGuestToken, resolveCaller } from './tokens.server';
 import type { AccountUser, Caller } from './types';
 
 // The one guard every loader and action calls first (loaders run in parallel, so a layout's
-// guard protects nothing). Order of spec §2: page validation, authentication, redirects.
+// guard protects nothing). Order: page validation, authentication, redirects.
 
 export type Guarded = {
   caller: Caller;

@@ -1,7 +1,7 @@
 import { fetchWithRetry, HttpError } from '../http/retrying-fetch';
 
 // Outbound GETs to identity providers (discovery, userinfo, GitHub's API), with the one retry
-// rule of spec §7 (retrying-fetch.ts). The token exchange itself goes through arctic, inside
+// rule of ../http/retrying-fetch.ts. The token exchange itself goes through arctic, inside
 // remix-auth-oauth2.
 
 const TIMEOUT_MS = 15_000;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { config } from '../config.server';
 
-// Social sign-in providers, configured by env (DESIGN §4):
+// Social sign-in providers, configured by env:
 //   OAUTH_PROVIDERS=google,github,myidp
 //   OAUTH_<ID>_CLIENT_ID, OAUTH_<ID>_CLIENT_SECRET            (required)
 //   OAUTH_<ID>_ISSUER                                          (OpenID Connect, discovered)

@@ -3,7 +3,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { config } from '../config.server';
 import { tooManyRequests } from '../http/errors';
 
-// Rate limits for the account flows (DESIGN §2): per e-mail, per client address when we know it,
+// Rate limits for the account flows: per e-mail, per client address when we know it,
 // and always one global bucket per action. In memory by default; in Redis when REDIS_URL is set,
 // so every app process shares the same counts.
 

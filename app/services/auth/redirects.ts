@@ -1,5 +1,5 @@
-// `redirectTo` parameters accept same-origin paths only (spec §5: navigating to external URLs is
-// blocked). Pure: used by the sign-in routes, the OAuth flow and the guards alike.
+// `redirectTo` parameters accept same-origin paths only: a link cannot send a signed-in user on
+// to a look-alike site. Pure: used by the sign-in routes, the OAuth flow and the guards alike.
 
 const MAX_REDIRECT_LENGTH = 2048;
 const PROBE_ORIGIN = 'http://quarry.invalid';

@@ -3,7 +3,7 @@ import { config } from '../config.server';
 import type { ModalState } from '../http/modal-state';
 import { initialsOf, type AccountUser, type IssuedToken } from './types';
 
-// The session cookie of spec §3/§9. It holds tokens and display fields only: never a password.
+// The session cookie. It holds tokens and display fields only: never a password.
 
 export type SessionData = {
   guest: boolean;
@@ -56,7 +56,7 @@ export function setGuestToken(session: QuarrySession, token: IssuedToken): void 
   session.unset('profilePicture');
 }
 
-/** After a code is verified or an account created (spec §4): tokens and display fields. */
+/** After a code is verified or an account created: tokens and display fields. */
 export function setSignedIn(session: QuarrySession, token: IssuedToken, user: Pick<AccountUser, 'full_name' | 'profile_picture'>): void {
   session.set('guest', false);
   session.set('guestMiddlewareHelper', false);
@@ -72,7 +72,7 @@ export function setDisplayFields(session: QuarrySession, user: Pick<AccountUser,
   else session.unset('profilePicture');
 }
 
-/** Logout (spec §4): clears name, initials, picture and tokens, and sets guest to true. */
+/** Logout: clears name, initials, picture and tokens, and sets guest to true. */
 export function setSignedOut(session: QuarrySession): void {
   session.unset('accessToken');
   session.unset('tokenType');
@@ -87,7 +87,7 @@ export function flashModal(session: QuarrySession, modal: ModalState): void {
   session.flash('modal', modal);
 }
 
-/** Post/redirect/get with a modal shown on the next page (spec §4 modals driven by results). */
+/** Post/redirect/get with a modal shown on the next page (modals are driven by action results). */
 export async function redirectWithModal(session: QuarrySession, to: string, modal: ModalState): Promise<Response> {
   flashModal(session, modal);
   return new Response(null, { status: 302, headers: { Location: to, 'Set-Cookie': await commitSession(session) } });

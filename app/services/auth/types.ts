@@ -1,4 +1,4 @@
-// Shapes shared by the auth services, the JSON API and the HTML routes (spec §3).
+// Shapes shared by the auth services, the JSON API and the HTML routes.
 
 /** The user record the API answers (GET /api/v1/auth/me). */
 export type PublicUser = {
@@ -16,13 +16,13 @@ export type AccountUser = PublicUser & {
   disabled: boolean;
 };
 
-/** The API's view of an account: the fields of spec §3 and nothing else. */
+/** The API's view of an account: these fields and nothing else (no hash, no token). */
 export function publicUser(user: AccountUser): PublicUser {
   const { id, email, full_name, profile_picture, has_access } = user;
   return { id, email, full_name, profile_picture, has_access };
 }
 
-/** Token response (spec §3). */
+/** Token response. */
 export type IssuedToken = { access_token: string; token_type: 'bearer' };
 
 /** Who is calling: a real account, or a guest holding an automatic anonymous token. */
@@ -31,7 +31,7 @@ export type Caller = { kind: 'user'; user: AccountUser; tokenHash: string } | { 
 /** Request facts the services use for rate limits and links. */
 export type RequestContext = { clientAddress?: string };
 
-/** "first letter of each word of the full name" (spec §4). */
+/** "first letter of each word of the full name". */
 export function initialsOf(fullName: string): string {
   return fullName
     .trim()

@@ -26,7 +26,7 @@ export async function subscriptionGrantsAccess(userId: string, now = new Date())
 }
 
 /**
- * has_access (DESIGN §4): an admin override wins; otherwise a finished profile, plus an active
+ * has_access: an admin override wins; otherwise a finished profile, plus an active
  * subscription when billing is configured.
  */
 export function hasAccess(row: Pick<UserRow, 'access_override' | 'profile_finished'>, activeSubscription = false): boolean {

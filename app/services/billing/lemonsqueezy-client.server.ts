@@ -14,8 +14,8 @@ import {
 } from './wire';
 
 // The Lemon Squeezy HTTP API (JSON:API over HTTPS, bearer API key). Every call goes through the
-// one retrying fetch of spec §7 with a per-attempt timeout. Failures become ProviderErrors:
-// 503 when the provider is unavailable (network, timeout, 5xx, 429 after the retries), 502 when
+// one retrying fetch (../http/retrying-fetch.ts) with a per-attempt timeout. Failures become
+// ProviderErrors: 503 when the provider is unavailable (network, timeout, 5xx, 429 after the retries), 502 when
 // it refused or answered nonsense; the provider's own status is kept for callers that care.
 
 const JSON_API = 'application/vnd.api+json';

@@ -1,7 +1,7 @@
 import { isIsoDate, type IsoDate } from '../dates';
 
-// The `?as_of=YYYY-MM-DD` parameter every company and market page accepts (DESIGN §1: an as-of
-// date on every page). Missing or empty means "latest"; anything else must be a real date.
+// The `?as_of=YYYY-MM-DD` parameter every company and market page accepts: every page can be
+// read as of a past date. Missing or empty means "latest"; anything else must be a real date.
 
 export type AsOfParse = { ok: true; asOf: IsoDate | null } | { ok: false; message: string };
 

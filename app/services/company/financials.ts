@@ -210,7 +210,7 @@ function lineCells(ctx: Ctx, concept: string, period: PeriodKind, columns: Colum
       const a = ocf[i];
       const b = capex[i];
       if (!a || !b) return null;
-      // Capex is stored as a positive outflow (DESIGN §6: fcf = operating cash flow − capex).
+      // Capex is stored as a positive outflow (fcf = operating cash flow − capex, see metrics/catalogue.ts).
       const newest = a.filed >= b.filed ? a : b;
       return { ...newest, value: a.value - b.value, derived: true };
     });

@@ -12,7 +12,7 @@ function server(statuses: number[], body: (s: number) => string = (s) => JSON.st
 }
 const noSleep = async () => {};
 
-describe('retrying fetch (spec §7)', () => {
+describe('retrying fetch', () => {
   it('retries exactly the statuses of the spec', () => {
     expect([...RETRY_STATUSES].sort((a, b) => a - b)).toEqual([408, 409, 425, 429, 500, 502, 503, 504]);
   });

@@ -1,4 +1,4 @@
-// The one HTTP client rule of spec §7 / DESIGN §2, for the browser's enhanced fetches and the
+// The one HTTP client rule, for the browser's enhanced fetches and the
 // server's outbound calls alike: retry on 408, 409, 425, 429, 500, 502, 503, 504 (bounded, with
 // exponential backoff, honouring a short Retry-After), and treat 400–599 as errors.
 // Pure: the fetch function and the sleep come in as arguments.

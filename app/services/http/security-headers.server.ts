@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { config } from '../config.server';
 
-// Security headers for every HTML document and data response (DESIGN §2).
+// Security headers for every HTML document and data response.
 
 export function createNonce(): string {
   return randomBytes(16).toString('base64');

@@ -6,7 +6,7 @@ import { runJob, workerId, type RunOutcome } from './runner.server';
 import { startSchedule } from './schedule.server';
 import { claimableJobIds, getJob, insertJob, type JobRow, type NewJob } from './store.server';
 
-// Two ways to deliver jobs (DESIGN §2): without Redis, workers poll the jobs table (the app
+// Two ways to deliver jobs: without Redis, workers poll the jobs table (the app
 // process is one); with REDIS_URL, BullMQ delivers job ids to `npm run worker` processes on any
 // machine (and to the app unless JOBS_IN_APP=0). Either way the jobs table decides who runs a
 // job and whether it is done, so a delivery twice over, or a sweep that re-adds a job, is safe.

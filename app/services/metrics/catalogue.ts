@@ -1,6 +1,6 @@
 import { CONCEPTS, type Concept } from '../market/store/schema';
 
-// The one list of metrics (DESIGN §6). The screener, the data browser, company pages and
+// The one list of metrics. The screener, the data browser, company pages and
 // watchlist columns all read it; the evaluation engine computes exactly these ids. Ids are stable
 // snake_case and are part of saved screens and URLs: never rename one, only add.
 //

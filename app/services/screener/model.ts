@@ -13,7 +13,7 @@ import {
   type RuleAst,
 } from './expression';
 
-// The screen (DESIGN §7): a universe, rules, a ranking, columns, sort, limit and page. Versioned
+// The screen: a universe, rules, a ranking, columns, sort, limit and page. Versioned
 // (`v: 1`) because screens are stored and shared; a later shape gets `v: 2` and a migration.
 // Metric ids are the catalogue's stable ids.
 

@@ -5,7 +5,7 @@ import type { ScreenersTable } from '../db/schema';
 import { conflict, notFound, unprocessable } from '../http/errors';
 import { ScreenSchema, type Screen } from './model';
 
-// Saved screeners (issue 5 §4). Every function takes the acting user's id and scopes its query by
+// Saved screeners. Every function takes the acting user's id and scopes its query by
 // it, so another user's id behaves exactly like one that does not exist (404, never 403).
 
 export const MAX_SCREENERS_PER_USER = 200;

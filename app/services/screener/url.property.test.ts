@@ -5,7 +5,7 @@ import { printExpr, type Expr } from './expression';
 import { ScreenSchema, type Screen } from './model';
 import { screenFromSearchParams, screenToQuery } from './url';
 
-// Any valid screen survives URL → screen → URL unchanged (issue 5).
+// Any valid screen survives URL → screen → URL unchanged.
 
 const metric = fc.constantFrom(...METRIC_IDS);
 const num = fc.double({ min: -1e12, max: 1e12, noNaN: true, noDefaultInfinity: true });

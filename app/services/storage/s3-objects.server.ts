@@ -6,7 +6,7 @@ import { fetchWithRetry, HttpError } from '../http/retrying-fetch';
 
 // Objects in an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, Backblaze B2, Ceph …) over
 // the S3 REST API with path-style URLs, requests signed with AWS Signature Version 4 by aws4fetch.
-// Calls go through the one retrying fetch (spec §7) with a per-attempt timeout; a signature stays
+// Calls go through the one retrying fetch with a per-attempt timeout; a signature stays
 // valid for 15 minutes, so a retry re-sends the same signed request. The payload hash is signed
 // too (not UNSIGNED-PAYLOAD), so the store refuses a body changed on the way.
 

@@ -2,7 +2,7 @@ import { useLocation, useMatches } from '@remix-run/react';
 import { useEffect } from 'react';
 import { useNonce } from '../nonce';
 
-// Google Tag Manager (spec §1, §9): loaded only when GTM_ID is set; page views carry the route
+// Google Tag Manager: loaded only when GTM_ID is set; page views carry the route
 // name (or the route's `handle.pageName`) and the full path when enableRouterSync is on.
 
 export type TagManagerConfig = { id: string; enableRouterSync: boolean };

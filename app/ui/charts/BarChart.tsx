@@ -6,7 +6,7 @@ import { CHART_COLORS, CHART_MARGIN, CHART_THEME, DEFAULT_HEIGHT, DEFAULT_WIDTH,
 import { useChartWidth } from './use-chart-width';
 
 // Bars for one series over dates or labelled periods (volume, dividends per year), same
-// settings as the line chart: SVG on the server, spec §9 styling, a table beside it.
+// settings as the line chart: SVG on the server, the styling of theme.ts, a table beside it.
 
 export type BarChartProps = {
   label: string;

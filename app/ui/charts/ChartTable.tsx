@@ -1,7 +1,7 @@
 import type { ChartSeries } from './chart-data';
 import { tableRows } from './chart-data';
 
-// The data table every chart carries (DESIGN §9): the same values the chart draws.
+// The data table every chart carries: the same values the chart draws.
 export function ChartTable({
   caption,
   series,

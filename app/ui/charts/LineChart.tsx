@@ -26,7 +26,7 @@ export type LineChartProps = {
   format: (value: number | null) => string;
   scale?: ScaleKind;
   height?: number;
-  /** Data labels are off by default (spec §9); when on they sit bold on top of each point. */
+  /** Data labels are off by default; when on they sit bold on top of each point. */
   dataLabels?: boolean;
   /** Show the data table instead of keeping it for screen readers only. */
   tableVisible?: boolean;

@@ -1,4 +1,4 @@
-// Spec §9 chart settings as nivo configuration, in one place so every chart looks alike:
+// The product's chart settings as nivo configuration, in one place so every chart looks alike:
 // light colours, padding 24 top / 24 right, no x grid, very light grey borders, bold data labels,
 // tooltips with a white background and a 1px semi-transparent black border.
 

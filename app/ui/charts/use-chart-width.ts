@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 
-// "Responsive, aspect ratio not kept" (spec §9): the server draws at a fixed width (the figure
+// "Responsive, aspect ratio not kept": the server draws at a fixed width (the figure
 // scrolls sideways on a narrow screen); in the browser the chart is redrawn at its container's
 // width with the same height.
 export function useChartWidth(initial: number) {

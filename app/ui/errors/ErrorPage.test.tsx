@@ -5,7 +5,7 @@ import { ErrorPage, errorPageModel } from './ErrorPage';
 // A route error response as Remix hands it to the error boundary.
 const routeError = (status: number, statusText: string, data: unknown) => ({ status, statusText, data, internal: false });
 
-describe('error page (spec §2, §8)', () => {
+describe('error page', () => {
   it('shows the page-not-found variant for 404 with the path', () => {
     const model = errorPageModel(routeError(404, 'Not Found', 'Page not found: /nope'), '/nope');
     expect(model).toMatchObject({ status: 404, title: 'Page Not Found', message: 'Page not found: /nope' });

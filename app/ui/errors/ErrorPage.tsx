@@ -1,6 +1,6 @@
 import { isRouteErrorResponse } from '@remix-run/react';
 
-// The error page of spec §2: a page-not-found variant for 404 and a generic server-error
+// The error page: a page-not-found variant for 404 and a generic server-error
 // variant otherwise (default status 500), showing status code, message and description.
 
 export const DEFAULT_ERROR_STATUS = 500;

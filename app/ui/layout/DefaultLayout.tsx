@@ -2,7 +2,7 @@ import { Form, Link, NavLink, useRouteLoaderData } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import type { RootData } from '~/root';
 
-// The default layout (spec §2): header with navigation, company search and the account menu.
+// The default layout: header with navigation, company search and the account menu.
 
 const NAV: Array<{ to: string; label: string; end?: boolean }> = [
   { to: '/', label: 'Home', end: true },

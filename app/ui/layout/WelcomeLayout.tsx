@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 
-// The welcome layout (spec §2) of the sign-in, sign-up and recovery pages.
+// The welcome layout of the sign-in, sign-up and recovery pages.
 export function WelcomeLayout({ children }: { children: ReactNode }) {
   return (
     <div className="welcome">

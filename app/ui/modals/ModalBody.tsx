@@ -5,7 +5,7 @@ import { CLOSE_MODAL_LABEL, DEFAULT_ERROR_TITLE, errorModalText } from './modal-
 
 // What every modal shows, shared by the server-rendered fallback and the Ark UI dialog.
 // Prompt and confirm are real forms: OK/Confirm posts the form, and Cancel and the close
-// button post a second form carrying the cancelled flag, so the semantics of spec §4 hold
+// button post a second form carrying the cancelled flag, so the same answers reach the server
 // with or without JavaScript.
 
 export type ModalParts = {
@@ -56,7 +56,7 @@ function cancelFormId(state: PromptModalState | ConfirmModalState) {
   return `modal-cancel-${state.kind}`;
 }
 
-/** The form that Cancel and the close button submit: empty text, cancelled flag (spec §4). */
+/** The form that Cancel and the close button submit: empty text, cancelled flag. */
 function CancelForm({ state, onSubmit }: { state: PromptModalState | ConfirmModalState; onSubmit?: () => void }) {
   return (
     <Form id={cancelFormId(state)} method="post" action={state.action} onSubmit={onSubmit} hidden>

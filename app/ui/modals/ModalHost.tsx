@@ -8,7 +8,7 @@ import { ModalBody, type ModalParts } from './ModalBody';
 import type { ModalState } from '~/services/http/modal-state';
 import { ERROR_MODAL_WIDTH, INFO_MODAL_WIDTH } from './modal-state';
 
-// The one modal host (spec §4). The server renders the open modal as plain HTML so it works
+// The one modal host. The server renders the open modal as plain HTML so it works
 // without JavaScript (closed by a link, or by posting its form); once React runs in the
 // browser the same state is shown in an Ark UI dialog with focus trapping and Escape.
 
@@ -68,7 +68,7 @@ function StaticModal({ state, href }: { state: ModalState; href: string }) {
 function ArkModal({ state, onClosed }: { state: ModalState; onClosed: () => void }) {
   const submit = useSubmit();
   const cancelThenClose = () => {
-    // "Cancel or any close submits false with the cancelled flag" (spec §4).
+    // "Cancel or any close submits false with the cancelled flag".
     if (state.kind === 'prompt' || state.kind === 'confirm') {
       const form = document.getElementById(`modal-cancel-${state.kind}`);
       if (form instanceof HTMLFormElement) submit(form, { replace: true });

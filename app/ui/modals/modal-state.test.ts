@@ -11,7 +11,7 @@ import {
 import { modalWidth } from './ModalHost';
 import { modalTitle } from './ModalBody';
 
-describe('error modal text (spec §4)', () => {
+describe('error modal text', () => {
   it("shows the error's detail text first", () => {
     expect(errorModalText({ detail: 'Too many attempts.' })).toBe('Too many attempts.');
     expect(errorModalText({ data: { detail: 'Invalid token' }, message: 'x' })).toBe('Invalid token');
@@ -29,7 +29,7 @@ describe('error modal text (spec §4)', () => {
   });
 });
 
-describe('which API failures open the error modal (spec §8)', () => {
+describe('which API failures open the error modal', () => {
   it('hides a 401 saying the token expired', () => {
     expect(shouldShowApiError(401, { detail: 'Token expired' })).toBe(false);
     expect(shouldShowApiError(401, { detail: 'Invalid token' })).toBe(true);
@@ -45,7 +45,7 @@ describe('which API failures open the error modal (spec §8)', () => {
   });
 });
 
-describe('modal constants (spec §9)', () => {
+describe('modal constants', () => {
   it('sizes the error and info modals and animates for 150 ms', () => {
     expect(modalWidth({ kind: 'error', error: '' })).toBe('25rem');
     expect(modalWidth({ kind: 'info', title: '', content: '' })).toBe('35rem');

@@ -8,7 +8,7 @@ export const INFO_MODAL_WIDTH = '35rem';
 export const DIALOG_ANIMATION_MS = 150;
 
 /**
- * The error modal's text (spec §4): the error's detail text; if absent, the raw error data;
+ * The error modal's text: the error's detail text; if absent, the raw error data;
  * if absent, the error itself.
  */
 export function errorModalText(error: unknown): string {
@@ -27,7 +27,7 @@ export function errorModalText(error: unknown): string {
 }
 
 /**
- * Spec §8: an API failure opens the error dialog, except a 401 whose body says the token
+ * An API failure opens the error dialog, except a 401 whose body says the token
  * expired (handled silently) and except answers that are HTML strings.
  */
 export function shouldShowApiError(status: number, body: unknown): boolean {

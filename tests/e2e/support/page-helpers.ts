@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { extractCode, type Mailbox } from './mailbox';
 
-// Small page helpers shared by the issue 2 specs. They find things the way a user does (roles,
+// Small page helpers shared by the end-to-end specs. They find things the way a user does (roles,
 // labels, visible text) and work with JavaScript on (Ark UI dialogs, buttons) and off
 // (server-rendered dialogs whose close controls are links).
 

@@ -1,4 +1,4 @@
-// The backtest engine (issue 6): pure, no I/O. Typical use by a job:
+// The backtest engine: pure, no I/O. Typical use by a job:
 //   const params = BacktestParamsSchema.parse(form);
 //   const result = runBacktest({ screen, params, prices, securities, snapshotAt, onProgress, isCancelled });
 // `result` is plain data (typed arrays for the curves) stored with BACKTEST_ENGINE_VERSION.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isIsoDate } from '../../dates';
 
-// Backtest parameters (DESIGN §8): stored with every result, so the schema is the contract for
+// Backtest parameters: stored with every result, so the schema is the contract for
 // the form, the JSON API and the job. Messages are meant to be shown next to the field.
 
 export const REBALANCE_FREQUENCIES = ['daily', 'weekly', 'monthly', 'quarterly', 'semiannual', 'annual'] as const;

@@ -20,7 +20,7 @@ import {
 } from './types';
 import { capWeights, targetWeights, trailingVolatility } from './weights';
 
-// The backtest loop (DESIGN §8). The calendar is cut into periods at the trade days:
+// The backtest loop. The calendar is cut into periods at the trade days:
 //   1. on signal day s the screen is evaluated on that day's snapshot (point in time, the
 //      universe as it was, delisted-later companies included) and target weights are set;
 //   2. at the close of the next trading day (s + 1) the portfolio trades to them, paying costs;

@@ -11,8 +11,8 @@ import { dailyReturns, mean, stdev } from './statistics';
 import { screenOf } from './test-panel';
 import type { PriceSeries } from './types';
 
-// Real prices (../shared/data, DESIGN §5): a 12-month momentum screen on 50 S&P 500 stocks,
-// 2013–2018. The closes carry no dividends, so the total-return index is the close here.
+// Real prices (../shared/data, described in its SOURCES.md): a 12-month momentum screen on
+// 50 S&P 500 stocks, 2013–2018. The closes carry no dividends, so the total-return index is the close here.
 const file = path.resolve(__dirname, '../../../../../shared/data/prices/sp500_stocks_daily_2013-2018_sample.csv');
 const present = existsSync(file);
 const LOOKBACK = 252;

@@ -4,7 +4,7 @@ import type { SecurityMeta } from '../../screener/engine/types';
 import type { Screen } from '../../screener/model';
 import type { BacktestParams } from './params';
 
-// Inputs and outputs of the backtest engine (issue 6). The engine is pure: prices, snapshots and
+// Inputs and outputs of the backtest engine. The engine is pure: prices, snapshots and
 // securities come in (the caller decides whether snapshots are read from storage or computed),
 // numbers come out. Days are epoch days (dates.ts); NaN inside arrays means "no value".
 

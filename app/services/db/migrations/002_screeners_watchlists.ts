@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Saved screeners and watchlists (issue 5). Owned per user and deleted with the account.
+// Saved screeners and watchlists. Owned per user and deleted with the account.
 // Screens are stored as their versioned JSON (`v: 1`), so a later schema can migrate them.
 
 export async function up(db: Kysely<unknown>): Promise<void> {

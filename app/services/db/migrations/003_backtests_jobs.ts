@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Backtests and the job table (issue 6). A backtest row keeps everything needed to reproduce it
+// Backtests and the job table. A backtest row keeps everything needed to reproduce it
 // (the screen as it was, the parameters, the data snapshot id, the engine version) and its result
 // (base64 of the gzipped result JSON: text works the same on SQLite and PostgreSQL). The jobs table is the queue's source of truth for both backends:
 // in-process workers claim rows with a lease; with Redis, BullMQ delivers the job ids and the row

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Billing (issue 7, item 3). A subscription row is the last snapshot the payment provider sent
+// Billing. A subscription row is the last snapshot the payment provider sent
 // (webhook) or answered (reconciliation); has_access is computed from it on every request, so
 // nothing else has to be kept in step. provider_updated_at is the provider's own updated_at:
 // an older snapshot never overwrites a newer one, whatever order they arrive in.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { realismStatistics, type RealismStatistics } from './statistics';
 import { createDemoUniverse, demoCompanies } from './universe';
 
-// DESIGN §5: the demo universe must look like a real market. Targets from the real S&P 500
+// The demo universe must look like a real market. Targets from the real S&P 500
 // daily panel 2013-2018 (real values in the comments).
 
 function statsFor(seed: number): RealismStatistics {

@@ -1,7 +1,7 @@
 import type { IsoDate } from '../../dates';
 import type { DemoCompany } from './company';
 
-// The statistics DESIGN §5 uses to judge whether the demo universe looks like a real market
+// The statistics used to judge whether the demo universe looks like a real market
 // (daily total returns of companies with full history, plus fundamentals and corporate events).
 
 export type RealismStatistics = {

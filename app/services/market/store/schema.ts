@@ -1,4 +1,4 @@
-// The DuckDB market store (DESIGN §5). Importers write it through a writer; the app opens it
+// The DuckDB market store. Importers write it through a writer; the app opens it
 // read-only. Identity is the permaticker: a permanent integer that survives ticker changes.
 //
 // Conventions every importer follows:

@@ -1,6 +1,7 @@
 // data.sec.gov over HTTP, as the SEC's fair-access policy asks: a declared User-Agent on every
-// request and at most 10 requests per second. Transient answers (DESIGN §2: 408 409 425 429 and
-// 5xx) are retried a few times with backoff; other 4xx are errors (404 = no such document).
+// request and at most 10 requests per second. Transient answers (408 409 425 429 and 5xx, as
+// in ../../../http/retrying-fetch.ts) are retried a few times with backoff; other 4xx are
+// errors (404 = no such document).
 
 const RETRY_STATUSES = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 const MAX_ATTEMPTS = 4;
