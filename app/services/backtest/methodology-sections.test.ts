@@ -32,11 +32,13 @@ describe('the methodology page', () => {
     for (const word of METHODOLOGY.split(/\s+/).filter((w) => /^[a-z]{6,}$/.test(w))) expect(rendered).toContain(word);
   });
 
-  it('states the snapshot rule and the survivors-only comparison', () => {
+  it('states the clock, the snapshot rule, the lookbacks and the survivors-only comparison', () => {
     const text = (id: string) => m.sections.find((s) => s.id === id)?.text ?? '';
-    expect(text('snapshots')).toMatch(/newest stored point-in-time snapshot on or before/);
-    expect(text('snapshots')).toMatch(/weekly and daily rebalancing therefore reuse the month-end values/i);
-    expect(text('snapshots')).toMatch(/nothing known after the signal day is used/);
+    expect(text('signals')).toMatch(/last trading day of each period on or after the start date/);
+    expect(text('signals')).toMatch(/prices up to and including that close, facts filed before that day/);
+    expect(text('snapshots')).toMatch(/snapshot of the signal day itself, never an earlier one/);
+    expect(text('lookbacks')).toMatch(/counts exchange trading days, not a stock's own price bars/);
+    expect(text('trades')).toMatch(/close of the next trading day after the signal/);
     expect(text('survivors-only')).toMatch(/still listed at the end/);
   });
 

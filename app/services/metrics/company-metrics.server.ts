@@ -7,8 +7,9 @@ import type { FactMode } from './engine/facts';
 import { metricIndex, N_METRICS } from './engine/metric-index';
 import { metricSeriesOf, type SeriesPoint } from './engine/series';
 import type { MarketReturns } from './engine/types';
-import { loadBlock, loadMarketReturns, type SecurityRow } from './store-loader.server';
+import { cachedTradingCalendar, loadBlock, loadMarketReturns, type SecurityRow } from './store-loader.server';
 import { readMarket, type MarketReadOptions } from '../market/store/read.server';
+import { storeVersion } from '../market/store/open-store.server';
 
 // Metrics of ONE company, evaluated by the same engine as the screener's snapshots, without
 // touching the rest of the universe: a company page as of any date costs one security's history,
@@ -63,7 +64,7 @@ export async function companyMetricsAt(
     const toDay = asOf ? Math.min(toEpochDay(asOf), sec.lastDay) : sec.lastDay;
     if (toDay < sec.firstDay) return empty;
     const [input] = await loadBlock(conn, [sec], { toDay });
-    const ev = new SecurityEvaluator(input);
+    const ev = new SecurityEvaluator(input, await cachedTradingCalendar(conn, storeVersion(reader.file)));
     const day = input.dates[input.dates.length - 1];
     const row = new Float64Array(N_METRICS);
     const needsMarket = metricIds.some((id) => id.startsWith('beta') || id.startsWith('correlation'));
@@ -101,6 +102,7 @@ export async function companyMetricSeries(
       toDay: opts.to ? toEpochDay(opts.to) : Number.POSITIVE_INFINITY,
       asOfDay,
       mode: opts.mode,
+      calendar: await cachedTradingCalendar(conn, storeVersion(reader.file)),
     });
   } finally {
     conn.closeSync();

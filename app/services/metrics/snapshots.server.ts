@@ -23,6 +23,7 @@ import { snapshotDays } from './snapshot-dates';
 import {
   blobBytes,
   findSecurity,
+  cachedTradingCalendar,
   listSecurities,
   loadBlock,
   loadMarketReturns,
@@ -99,6 +100,7 @@ export async function buildSnapshotsOn(conn: DuckDBConnection, opts: Omit<BuildS
 
   const trading = (await cols(conn, `SELECT DISTINCT ${dayExpr('date')} AS d FROM prices ORDER BY d`))[0].map(Number);
   const dates = snapshotDays(trading, opts.weekly ?? false);
+  const exchangeDays = Int32Array.from(trading);
   const securities = (await listSecurities(conn)).filter((s) => s.firstDay !== null);
   const blockSize = opts.blockSize ?? DEFAULT_BLOCK;
   progress?.start('Metric snapshots', securities.length);
@@ -108,7 +110,7 @@ export async function buildSnapshotsOn(conn: DuckDBConnection, opts: Omit<BuildS
   for (let b = 0; b * blockSize < securities.length; b++) {
     const slice = securities.slice(b * blockSize, (b + 1) * blockSize);
     const inputs = await loadBlock(conn, slice);
-    const evaluator = new UniverseEvaluator({ securities: inputs, market });
+    const evaluator = new UniverseEvaluator({ securities: inputs, market, calendar: exchangeDays });
     for (const d of dates) {
       const snap = evaluator.evaluate(d.day);
       if (snap.permatickers.length === 0) continue;
@@ -292,6 +294,7 @@ function cachedMarket(conn: DuckDBConnection, file: string): Promise<MarketRetur
 /** Computes one date from the store (every security listed on it), in blocks. */
 async function computeOnDemand(conn: DuckDBConnection, file: string, day: number, metrics: readonly string[]): Promise<MetricSnapshot> {
   const market = await cachedMarket(conn, file);
+  const calendar = await cachedTradingCalendar(conn, signature(file));
   const listed = (await listSecurities(conn)).filter(
     (s) => s.firstDay !== null && s.firstDay <= day && !(s.isDelisted && (s.lastDay ?? -Infinity) < day),
   );
@@ -303,7 +306,7 @@ async function computeOnDemand(conn: DuckDBConnection, file: string, day: number
       priceFromDay: day - ON_DEMAND_PRICE_DAYS,
       factFromDay: day - ON_DEMAND_FACT_DAYS,
     });
-    parts.push(new UniverseEvaluator({ securities: inputs, market }).evaluate(day));
+    parts.push(new UniverseEvaluator({ securities: inputs, market, calendar }).evaluate(day));
   }
   const total = parts.reduce((n, p) => n + p.permatickers.length, 0);
   const permatickers = new Int32Array(total);
@@ -470,7 +473,9 @@ export async function metricSeries(
     const asOfDay = opts.asOf ? toEpochDay(opts.asOf) : Number.POSITIVE_INFINITY;
     const [input] = await loadBlock(conn, [security], opts.asOf ? { toDay: asOfDay } : {});
     const market = await cachedMarket(conn, file);
+    const calendar = await cachedTradingCalendar(conn, signature(file));
     const points = metricSeriesOf(input, market, metricId, {
+      calendar,
       fromDay: opts.from ? toEpochDay(opts.from) : Number.NEGATIVE_INFINITY,
       toDay: opts.to ? toEpochDay(opts.to) : Number.POSITIVE_INFINITY,
       asOfDay,

@@ -2,6 +2,7 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { DuckDBBlobValue } from '@duckdb/node-api';
 import { CONCEPT_IDS } from '../market/store/schema';
 import type { Security } from '../market/store/security';
+import { copyVector } from '../market/store/vector-items.server';
 import { periodKindOf } from './engine/facts';
 import type { FactColumns, MarketReturns, SecurityInput } from './engine/types';
 
@@ -216,10 +217,7 @@ export async function numericColumns(
     for (let j = 0; j < width; j++) {
       const vector = chunk.getColumnVector(j);
       const out = new Float64Array(rows);
-      for (let i = 0; i < rows; i++) {
-        const v = vector.getItem(i);
-        out[i] = v === null ? Number.NaN : Number(v);
-      }
+      copyVector(vector, rows, out, 0);
       parts[j].push(out);
     }
     n += rows;
@@ -258,6 +256,26 @@ export async function loadMarketReturns(conn: DuckDBConnection): Promise<MarketR
   const ret = new Float64Array(last - day0 + 1).fill(Number.NaN);
   for (let i = 0; i < c[0].length; i++) ret[Number(c[0][i]) - day0] = num(c[1][i]);
   return { day0, ret };
+}
+
+/** The exchange's trading days (every day with a price in the store), ascending epoch days. */
+export async function loadTradingCalendar(conn: DuckDBConnection): Promise<Int32Array> {
+  const c = await numericColumns(conn, `SELECT DISTINCT ${days('date')} AS d FROM prices ORDER BY d`);
+  return Int32Array.from(c.cols[0] ?? []);
+}
+
+const calendarCache = new Map<string, Promise<Int32Array>>();
+
+/** The same, kept per store version (`key` changes when the file does). */
+export function cachedTradingCalendar(conn: DuckDBConnection, key: string): Promise<Int32Array> {
+  let hit = calendarCache.get(key);
+  if (!hit) {
+    calendarCache.clear();
+    hit = loadTradingCalendar(conn);
+    calendarCache.set(key, hit);
+    hit.catch(() => calendarCache.delete(key));
+  }
+  return hit;
 }
 
 export function blobBytes(v: DuckDBValue): Uint8Array {

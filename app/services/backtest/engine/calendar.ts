@@ -76,16 +76,14 @@ export function periodKey(day: number, rebalance: Rebalance): number {
 }
 
 /**
- * Signal days as calendar indices: the first trading day of the run, then the first trading day of
- * every later period. The last calendar day is never a signal (there is no next close to trade at).
+ * Signal days as calendar indices: the last trading day of every period (week, month, quarter,
+ * half-year, year; every day for daily) in the calendar, i.e. every day whose next trading day
+ * opens a new period. The last calendar day is never one (there is no next close to trade at,
+ * and whether it ends its period is not known yet).
  */
 export function signalIndices(calendar: Int32Array, rebalance: Rebalance): Int32Array {
   const out: number[] = [];
-  let last = Number.NaN;
-  for (let i = 0; i < calendar.length - 1; i++) {
-    const key = periodKey(calendar[i], rebalance);
-    if (key !== last) out.push(i);
-    last = key;
-  }
+  for (let i = 0; i + 1 < calendar.length; i++)
+    if (periodKey(calendar[i], rebalance) !== periodKey(calendar[i + 1], rebalance)) out.push(i);
   return Int32Array.from(out);
 }

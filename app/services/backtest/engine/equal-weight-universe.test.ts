@@ -4,7 +4,7 @@ import { inputsOf, screenOf, weekdays } from './test-panel';
 
 // Holding every passer of a rule-less screen with equal weights and no costs is the equal-weighted
 // universe: a stock listing later and one delisting midway included.
-const days = weekdays('2021-03-01', 15); // Mondays: indices 0, 5, 10
+const days = weekdays('2021-03-01', 15); // Fridays (signal days): indices 4, 9; 14 is the last day
 const securities = [
   { permaticker: 1, ticker: 'AAA', tri: [10, 11, 12, 11, 13, 14, 13, 12, 13, 15, 16, 15, 17, 18, 19] },
   { permaticker: 2, ticker: 'BBB', tri: [20, 19, 21, 22, 20, 21, 23, 22, 24, 25, 23, 24, 26, 25, 27] },
@@ -19,7 +19,6 @@ describe('N = all, equal weight, zero cost', () => {
 
   it('equals the equal-weighted universe benchmark bit for bit', () => {
     expect(result.rebalances.map((r) => r.holdings.map((h) => h.ticker))).toEqual([
-      ['AAA', 'BBB', 'GONE'],
       ['AAA', 'BBB', 'GONE', 'NEW'],
       ['AAA', 'BBB', 'NEW'],
     ]);
@@ -27,8 +26,10 @@ describe('N = all, equal weight, zero cost', () => {
   });
 
   it('matches a hand computation of the first period', () => {
-    // Bought at day 1's close, a third each; day 2: AAA 12/11, BBB 21/19, GONE 29/31.
-    const third = 1000 / 3;
-    expect(result.equity[2]).toBeCloseTo(third * (12 / 11) + third * (21 / 19) + third * (29 / 31), 9);
+    // Cash until the first trade, at day 5's close, a quarter each; day 6: AAA 13/14, BBB 23/21,
+    // NEW 7/6.5, GONE 25/26.
+    for (let t = 0; t <= 5; t++) expect(result.equity[t]).toBe(1000);
+    const quarter = 1000 / 4;
+    expect(result.equity[6]).toBeCloseTo(quarter * (13 / 14) + quarter * (23 / 21) + quarter * (7 / 6.5) + quarter * (25 / 26), 9);
   });
 });

@@ -21,7 +21,9 @@ describe('methodology text', () => {
     'Monthly and yearly returns',
     'next',
     'delisted',
-    '60 daily',
+    '60 exchange trading days',
+    'last trading day of each period',
+    'Lookbacks',
   ])('explains %s', (term) => {
     expect(METHODOLOGY).toContain(term);
   });

@@ -1,7 +1,7 @@
 import { fromEpochDay, toEpochDay } from '../../dates';
 import { compileScreen, matchScreen, resultRow, type PreparedUniverse } from '../../screener/engine';
 import type { MetricSnapshot } from '../../metrics/engine/types';
-import { alignPrices, barAt, type AlignedPrices } from './aligned-prices';
+import { alignPrices, type AlignedPrices } from './aligned-prices';
 import { Book, TradeLog, type Costs } from './book';
 import { barAtOrBefore, signalIndices, tradingCalendar } from './calendar';
 import { BACKTEST_ENGINE_VERSION } from './params';
@@ -20,9 +20,11 @@ import {
 } from './types';
 import { capWeights, targetWeights, trailingVolatility } from './weights';
 
-// The backtest loop. The calendar is cut into periods at the trade days:
-//   1. on signal day s the screen is evaluated on that day's snapshot (point in time, the
-//      universe as it was, delisted-later companies included) and target weights are set;
+// The backtest loop. Signal days are the last trading day of each rebalance period (calendar.ts);
+// the calendar is cut into periods at the trade days:
+//   1. on signal day s the screen is evaluated on that day's snapshot (point in time: prices up
+//      to its close, facts filed before it, the universe as it was, delisted-later companies
+//      included) and target weights are set;
 //   2. at the close of the next trading day (s + 1) the portfolio trades to them, paying costs;
 //   3. every close up to the next trade day is valued with the total-return index, and delisted
 //      holdings become cash on their last day (and stay cash until the next trade).
@@ -64,6 +66,11 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
   const tickers = new Map<number, string>();
   for (const m of inputs.securities) tickers.set(m.permaticker, m.ticker);
   const calendar = tradingCalendar(inputs.prices.series, start, end);
+  // Lookbacks (inverse volatility) count exchange days, which reach back before the start.
+  let firstDay = start;
+  for (const s of series) if (s.days.length > 0 && s.days[0] < firstDay) firstDay = s.days[0];
+  const exchange = firstDay < start ? tradingCalendar(series, firstDay, end) : calendar;
+  const exchangeOffset = exchange.length - calendar.length;
   if (calendar.length < 2) throw new BacktestInputError(`No trading days between ${params.start} and ${params.end}`);
   const dates = Array.from(calendar, fromEpochDay);
   const benchmarkIndex = params.benchmark === 'equal_weight_universe' ? -1 : indexOf(perms, params.benchmark);
@@ -112,6 +119,7 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
       s,
       dates[s],
       ewBook !== null,
+      { days: exchange, at: exchangeOffset + s },
     );
     inputs.onProgress?.(k + 1, signals.length);
     yield { done: k + 1, total: signals.length };
@@ -182,6 +190,7 @@ function evaluateSignal(
   signal: number,
   date: string,
   withUniverse: boolean,
+  exchange: { days: Int32Array; at: number },
 ) {
   const { params } = inputs;
   const snapshot: MetricSnapshot = prepared.snapshot;
@@ -203,10 +212,8 @@ function evaluateSignal(
   const caps = snapshot.values.market_cap;
   for (let i = 0; i < n; i++) {
     if (caps) marketCap[i] = caps[rows[i]];
-    if (params.weighting === 'inverse_volatility') {
-      const bar = barAt(prices, picks[i], signal);
-      if (bar > 0) volatility[i] = trailingVolatility(prices.tri[picks[i]], bar, INVERSE_VOLATILITY_WINDOW);
-    }
+    if (params.weighting === 'inverse_volatility')
+      volatility[i] = trailingVolatility(prices.days[picks[i]], prices.tri[picks[i]], exchange.days, exchange.at, INVERSE_VOLATILITY_WINDOW);
   }
   const weights = capWeights(targetWeights(params.weighting, n, { marketCap, volatility }), params.maxWeight);
   const holdings: Holding[] = [];

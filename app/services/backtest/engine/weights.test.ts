@@ -24,8 +24,26 @@ describe('target weights', () => {
   });
 
   it('trailing volatility is the sample standard deviation of the last daily returns', () => {
+    const days = Int32Array.from([10, 11, 12, 13, 14]);
     const tri = Float64Array.from([100, 110, 99, 99, 118.8]);
-    expect(trailingVolatility(tri, 4, 60)).toBeCloseTo(Math.sqrt(0.05 / 3), 12);
-    expect(trailingVolatility(tri, 4, 2)).toBeCloseTo(Math.sqrt(0.02), 12);
+    expect(trailingVolatility(days, tri, days, 4, 60)).toBeCloseTo(Math.sqrt(0.05 / 3), 12);
+    expect(trailingVolatility(days, tri, days, 4, 2)).toBeCloseTo(Math.sqrt(0.02), 12);
+  });
+
+  it('counts exchange days: a day without a bar keeps the last close (a return of 0)', () => {
+    const exchange = Int32Array.from([10, 11, 12, 13, 14, 15]);
+    // No bar on day 12: its close stays 110, and the window of 3 exchange days ends at day 15.
+    const days = Int32Array.from([10, 11, 13, 14, 15]);
+    const tri = Float64Array.from([100, 110, 99, 99, 118.8]);
+    // Returns over days 13, 14, 15: −0.1, 0, +0.2.
+    const r = [-0.1, 0, 0.2];
+    const m = (r[0] + r[1] + r[2]) / 3;
+    const sd = Math.sqrt(r.reduce((s, x) => s + (x - m) ** 2, 0) / 2);
+    expect(trailingVolatility(days, tri, exchange, 5, 3)).toBeCloseTo(sd, 12);
+    // Over 4 exchange days the gap day adds its return of 0 (day 12) to the window.
+    const r4 = [0, -0.1, 0, 0.2];
+    const m4 = r4.reduce((s, x) => s + x, 0) / 4;
+    const sd4 = Math.sqrt(r4.reduce((s, x) => s + (x - m4) ** 2, 0) / 3);
+    expect(trailingVolatility(days, tri, exchange, 5, 4)).toBeCloseTo(sd4, 12);
   });
 });

@@ -77,17 +77,38 @@ export function capWeights(w: Float64Array, max: number | null): Float64Array {
   return w;
 }
 
-/** Sample standard deviation of the last `window` daily returns of `tri` ending at bar `end`. */
-export function trailingVolatility(tri: Float64Array, end: number, window: number): number {
-  const first = Math.max(1, end - window + 1);
-  const n = end - first + 1;
+/**
+ * Sample standard deviation of the daily returns over the last `window` exchange days ending at
+ * exchange day `end` (an index into `exchange`). A day without a bar keeps the previous close
+ * (return 0); days before the first bar have no price and give no return.
+ */
+export function trailingVolatility(days: Int32Array, tri: Float64Array, exchange: Int32Array, end: number, window: number): number {
+  const from = Math.max(0, end - window);
+  let b = -1;
+  // The bar on or before the first exchange day of the window, then forward.
+  for (let lo = 0, hi = days.length - 1; lo <= hi; ) {
+    const mid = (lo + hi) >> 1;
+    if (days[mid] <= exchange[from]) {
+      b = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  const returns = new Float64Array(end - from);
+  let n = 0;
+  let prev = b >= 0 ? tri[b] : Number.NaN;
+  for (let t = from + 1; t <= end; t++) {
+    while (b + 1 < days.length && days[b + 1] <= exchange[t]) b++;
+    const p = b >= 0 ? tri[b] : Number.NaN;
+    if (!Number.isNaN(prev)) returns[n++] = p / prev - 1;
+    prev = p;
+  }
   if (n < 2) return Number.NaN;
   let mean = 0;
-  for (let i = first; i <= end; i++) mean += tri[i] / tri[i - 1] - 1;
+  for (let i = 0; i < n; i++) mean += returns[i];
   mean /= n;
   let ss = 0;
-  for (let i = first; i <= end; i++) {
-    const d = tri[i] / tri[i - 1] - 1 - mean;
+  for (let i = 0; i < n; i++) {
+    const d = returns[i] - mean;
     ss += d * d;
   }
   return Math.sqrt(ss / (n - 1));

@@ -90,6 +90,11 @@ function signatureOf(file: string): string | null {
   }
 }
 
+/** Changes whenever the file at `file` is replaced: a key for caches of what was read from it. */
+export function storeVersion(file: string): string {
+  return `${file}:${signatureOf(file) ?? 'missing'}`;
+}
+
 /** The app's read-only view of the market store (config().marketDb unless a file is given). */
 export async function marketReader(file: string = config().marketDb): Promise<MarketReader> {
   const signature = signatureOf(file);

@@ -4,7 +4,7 @@ import { computeDividends } from './dividends';
 import { computeFundamentals, type FundamentalContext } from './fundamentals';
 import { FundamentalState } from './fundamental-state';
 import { indices, N_METRICS } from './metric-index';
-import { computeTechnicals, preparePrices, type PriceSeries } from './technicals';
+import { computeTechnicals, preparePrices, type PriceSeries, type TechnicalGroups } from './technicals';
 import type { MarketReturns, MetricSnapshot, SecurityInput, UniverseInput } from './types';
 import { computeValuation } from './valuation';
 
@@ -43,8 +43,12 @@ export class SecurityEvaluator {
     return this.prices.factor[Math.max(0, i)];
   };
 
-  constructor(readonly input: SecurityInput) {
-    this.prices = preparePrices(input.dates, input.close, input.closeUnadj, input.tri, input.volume, input.barsBefore ?? 0);
+  /** @param calendar the exchange's trading days: lookbacks count these (the security's own days without it) */
+  constructor(
+    readonly input: SecurityInput,
+    calendar?: Int32Array,
+  ) {
+    this.prices = preparePrices(input.dates, input.close, input.closeUnadj, input.tri, input.volume, input.barsBefore ?? 0, calendar);
     this.state = new FundamentalState(input.facts);
   }
 
@@ -52,13 +56,15 @@ export class SecurityEvaluator {
     return this.input.permaticker;
   }
 
-  /** Index of the day's price (last trading day on or before it) when listed that day, else -1. */
+  /**
+   * Index into `prices` of the day (its last exchange day on or before it, within the security's
+   * bars) when listed that day, else -1.
+   */
   listedIndex(day: number): number {
     const dates = this.input.dates;
-    const i = lastIndexOnOrBefore(dates, day);
-    if (i < 0) return -1;
+    if (dates.length === 0 || dates[0] > day) return -1;
     if (this.input.delisted && dates[dates.length - 1] < day) return -1;
-    return i;
+    return lastIndexOnOrBefore(this.prices.dates, day);
   }
 
   /** Fact index that last changed the known filings (for provenance), -1 before any. */
@@ -66,8 +72,11 @@ export class SecurityEvaluator {
     return this.state.lastFact;
   }
 
-  /** Writes every metric for `day` into `row`; false (row untouched) when not listed that day. */
-  evaluateInto(day: number, row: Float64Array, market: MarketReturns | null): boolean {
+  /**
+   * Writes every metric for `day` into `row`; false (row untouched) when not listed that day.
+   * With `groups`, technicals outside them are skipped (their slots are left unspecified).
+   */
+  evaluateInto(day: number, row: Float64Array, market: MarketReturns | null, groups?: TechnicalGroups): boolean {
     const i = this.listedIndex(day);
     if (i < 0) return false;
     if (day < this.lastDay) {
@@ -88,7 +97,7 @@ export class SecurityEvaluator {
       row[J.last_filed] = this.input.facts.filed[lf];
       row[J.days_since_filing] = day - this.input.facts.filed[lf];
     }
-    computeTechnicals(this.prices, i, day, market, row);
+    computeTechnicals(this.prices, i, day, market, row, groups);
     const factorNow = this.prices.factor[i];
     computeDividends(this.input.dividends, day, this.prices.price[i], factorNow, this.factorAt, row);
     if (fresh) {
@@ -104,7 +113,8 @@ export class UniverseEvaluator {
   private readonly row = new Float64Array(N_METRICS);
 
   constructor(readonly universe: UniverseInput) {
-    this.evaluators = [...universe.securities].sort((a, b) => a.permaticker - b.permaticker).map((s) => new SecurityEvaluator(s));
+    const calendar = universe.calendar ?? unionOfDays(universe.securities);
+    this.evaluators = [...universe.securities].sort((a, b) => a.permaticker - b.permaticker).map((s) => new SecurityEvaluator(s, calendar));
   }
 
   evaluate(day: number): MetricSnapshot {
@@ -123,6 +133,13 @@ export class UniverseEvaluator {
     METRIC_IDS.forEach((id, m) => (values[id] = columns[m]));
     return { date: fromEpochDay(day), day, permatickers, values };
   }
+}
+
+/** Every day on which one of the securities has a bar: the exchange calendar of a whole universe. */
+export function unionOfDays(securities: readonly SecurityInput[]): Int32Array {
+  const all = new Set<number>();
+  for (const s of securities) for (const d of s.dates) all.add(d);
+  return Int32Array.from(all).sort();
 }
 
 /** Every metric for every security listed on `date`. */

@@ -23,6 +23,8 @@ export type SeriesOptions = {
   /** Only facts filed before this day exist for the series (what was known on it). */
   asOfDay: number;
   mode: FactMode;
+  /** The exchange's trading days (lookbacks count them); the security's own days without it. */
+  calendar?: Int32Array;
 };
 
 export function metricSeriesOf(input: SecurityInput, market: MarketReturns | null, metricId: string, opts: SeriesOptions): SeriesPoint[] {
@@ -30,7 +32,7 @@ export function metricSeriesOf(input: SecurityInput, market: MarketReturns | nul
   if (!def) throw new Error(`Unknown metric ${metricId}`);
   const m = metricIndex(metricId);
   const facts = factsForMode(input.facts, opts.mode, opts.asOfDay);
-  const ev = new SecurityEvaluator({ ...input, facts });
+  const ev = new SecurityEvaluator({ ...input, facts }, opts.calendar);
   const usesFilings = def.frequency !== 'daily' || def.concepts.length > 0 || metricId === 'last_filed' || metricId === 'days_since_filing';
   const everyDay = def.frequency === 'daily';
   const row = new Float64Array(N_METRICS);

@@ -2,7 +2,10 @@ import { EMA_WINDOWS, RETURN_BARS, SMA_WINDOWS, TECHNICAL_WARMUP_BARS } from '..
 import { indices, metricIndex } from './metric-index';
 import type { MarketReturns } from './types';
 
-// Price-based metrics at one trading-day index. Windows count trading days of the security.
+// Price-based metrics at one trading-day index. Windows count exchange trading days, not the
+// security's own bars: the series is laid on the exchange calendar from its first bar to its last,
+// and a day without a bar keeps the previous close (no trade that day: return 0, volume unknown).
+// So a 12-month return always reaches back 252 exchange days, however many bars a stock skipped.
 // Levels (SMA, EMA, 52-week high) are computed on split-adjusted closes and rescaled into the
 // shares of the evaluation day (× factor[i]), so they compare with `price` as traded that day and
 // a split that happened later never leaks into an earlier date.
@@ -74,19 +77,83 @@ export function preparePrices(
   tri: Float64Array,
   volume: Float64Array,
   barsBefore = 0,
+  calendar?: Int32Array,
 ): PriceSeries {
-  const n = dates.length;
+  const aligned = calendar ? onCalendar(dates, calendar) : null;
+  const n = aligned ? aligned.days.length : dates.length;
   const factor = new Float64Array(n);
   const tr = new Float64Array(n);
   const price = new Float64Array(n);
+  const closes = aligned ? new Float64Array(n) : close;
+  const volumes = aligned ? new Float64Array(n) : volume;
   const triKnown = tri.some((v) => Number.isFinite(v));
   for (let k = 0; k < n; k++) {
-    const f = closeUnadj[k] / close[k];
+    // The bar on or before the day (aligned) or the day's own bar.
+    const b = aligned ? aligned.bar[k] : k;
+    const f = closeUnadj[b] / close[b];
     factor[k] = Number.isFinite(f) && f > 0 ? f : 1;
-    tr[k] = triKnown ? tri[k] : close[k];
-    price[k] = Number.isFinite(closeUnadj[k]) ? closeUnadj[k] : close[k];
+    tr[k] = triKnown ? tri[b] : close[b];
+    price[k] = Number.isFinite(closeUnadj[b]) ? closeUnadj[b] : close[b];
+    if (aligned) {
+      closes[k] = close[b];
+      volumes[k] = aligned.traded[k] ? volume[b] : Number.NaN;
+    }
   }
-  return { dates, close, factor, tr, volume, price, barsBefore };
+  return { dates: aligned ? aligned.days : dates, close: closes, factor, tr, volume: volumes, price, barsBefore };
+}
+
+/**
+ * The exchange days from a series' first bar to its last (its own days included should the
+ * calendar lack one), each with the index of the bar on or before it; null when the series
+ * already has a bar on every such day (nothing to copy).
+ */
+export function onCalendar(dates: Int32Array, calendar: Int32Array): { days: Int32Array; bar: Int32Array; traded: Uint8Array } | null {
+  const n = dates.length;
+  if (n === 0) return null;
+  const first = dates[0];
+  const last = dates[n - 1];
+  let lo = 0;
+  let hi = calendar.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (calendar[mid] < first) lo = mid + 1;
+    else hi = mid;
+  }
+  const c0 = lo;
+  let c1 = c0;
+  while (c1 < calendar.length && calendar[c1] <= last) c1++;
+  // Dense: every calendar day in range is one of its bars, and it has no bar the calendar lacks.
+  if (c1 - c0 === n && calendar[c0] === first) {
+    let same = true;
+    for (let k = 0; k < n && same; k++) same = calendar[c0 + k] === dates[k];
+    if (same) return null;
+  }
+  const days = new Int32Array(c1 - c0 + n);
+  const bar = new Int32Array(days.length);
+  const traded = new Uint8Array(days.length);
+  let k = 0;
+  let j = 0;
+  for (let c = c0; ; c++) {
+    const cal = c < c1 ? calendar[c] : Number.POSITIVE_INFINITY;
+    while (j < n && dates[j] < cal) {
+      days[k] = dates[j];
+      bar[k] = j;
+      traded[k++] = 1;
+      j++;
+    }
+    if (cal === Number.POSITIVE_INFINITY) break;
+    if (j < n && dates[j] === cal) {
+      days[k] = cal;
+      bar[k] = j;
+      traded[k++] = 1;
+      j++;
+    } else {
+      days[k] = cal;
+      bar[k] = j - 1;
+      traded[k++] = 0;
+    }
+  }
+  return { days: days.slice(0, k), bar: bar.subarray(0, k), traded: traded.subarray(0, k) };
 }
 
 function ret(tr: Float64Array, i: number, back: number): number {
@@ -184,30 +251,96 @@ export function betaAndCorrelation(p: PriceSeries, i: number, n: number, market:
   return [beta, corr];
 }
 
+/** Mean volume of the days in the window that traded (n/a when under 80 % of them did). */
 function avgVolume(p: PriceSeries, i: number, n: number, dollars: boolean): number {
   if (i + 1 < n) return Number.NaN;
   let s = 0;
+  let count = 0;
   for (let k = i - n + 1; k <= i; k++) {
     const v = p.volume[k];
-    if (!Number.isFinite(v)) return Number.NaN;
+    if (!Number.isFinite(v)) continue;
     // Shares traded before a split are restated into the evaluation day's shares.
     s += dollars ? v * p.price[k] : (v * p.factor[k]) / p.factor[i];
+    count++;
   }
-  return s / n;
+  return count >= Math.ceil(n * 0.8) ? s / count : Number.NaN;
 }
 
-export function computeTechnicals(p: PriceSeries, i: number, day: number, market: MarketReturns | null, row: Float64Array): void {
+/**
+ * Which groups of technicals a mask of wanted metrics (1 per metric index) needs; every group
+ * without a wanted metric is skipped (its slots in the row are left as they were). A backtest
+ * evaluating a few metrics on every trading day pays only for those.
+ */
+export type TechnicalGroups = {
+  volume: boolean;
+  ytd: boolean;
+  sma: boolean;
+  ema: boolean;
+  rsi: boolean;
+  volatility: boolean;
+  beta: boolean;
+  year: boolean;
+};
+
+const GROUP_METRICS: Record<keyof TechnicalGroups, readonly number[]> = {
+  volume: [I.avg_volume_20d, I.avg_volume_50d, I.avg_volume_3m, I.avg_dollar_volume_20d, I.relative_volume],
+  ytd: [I.ret_ytd],
+  sma: [...SMA.flatMap(([, a, b]) => [a, b]), I.sma50_to_sma200],
+  ema: [...EMA.flatMap(([, a, b]) => [a, b]), I.macd, I.macd_pct],
+  rsi: [I.rsi14],
+  volatility: [I.volatility_1m, I.volatility_3m, I.volatility_1y, I.sharpe_1y],
+  beta: [I.beta_1y, I.beta_3y, I.correlation_1y],
+  year: [
+    I.high_52w,
+    I.low_52w,
+    I.dist_52w_high,
+    I.dist_52w_low,
+    I.days_since_52w_high,
+    I.max_drawdown_1y,
+    I.downside_volatility_1y,
+    I.sharpe_1y,
+  ],
+};
+
+export const ALL_TECHNICALS: TechnicalGroups = {
+  volume: true,
+  ytd: true,
+  sma: true,
+  ema: true,
+  rsi: true,
+  volatility: true,
+  beta: true,
+  year: true,
+};
+
+export function technicalGroups(need: Uint8Array): TechnicalGroups {
+  const any = (ids: readonly number[]) => ids.some((m) => need[m] === 1);
+  const g = {} as TechnicalGroups;
+  for (const k of Object.keys(GROUP_METRICS) as (keyof TechnicalGroups)[]) g[k] = any(GROUP_METRICS[k]);
+  return g;
+}
+
+export function computeTechnicals(
+  p: PriceSeries,
+  i: number,
+  day: number,
+  market: MarketReturns | null,
+  row: Float64Array,
+  groups: TechnicalGroups = ALL_TECHNICALS,
+): void {
   const price = p.price[i];
   const f = p.factor[i];
   row[I.price] = price;
   row[I.price_change_1d] = ret(p.tr, i, 1);
   row[I.volume] = p.volume[i];
   row[I.dollar_volume] = p.volume[i] * price;
-  row[I.avg_volume_20d] = avgVolume(p, i, 20, false);
-  row[I.avg_volume_50d] = avgVolume(p, i, 50, false);
-  row[I.avg_volume_3m] = avgVolume(p, i, 63, false);
-  row[I.avg_dollar_volume_20d] = avgVolume(p, i, 20, true);
-  row[I.relative_volume] = row[I.avg_volume_20d] > 0 ? p.volume[i] / row[I.avg_volume_20d] : Number.NaN;
+  if (groups.volume) {
+    row[I.avg_volume_20d] = avgVolume(p, i, 20, false);
+    row[I.avg_volume_50d] = avgVolume(p, i, 50, false);
+    row[I.avg_volume_3m] = avgVolume(p, i, 63, false);
+    row[I.avg_dollar_volume_20d] = avgVolume(p, i, 20, true);
+    row[I.relative_volume] = row[I.avg_volume_20d] > 0 ? p.volume[i] / row[I.avg_volume_20d] : Number.NaN;
+  }
   row[I.trading_days] = p.barsBefore + i + 1;
 
   for (const [idx, n] of RET) row[idx] = ret(p.tr, i, n);
@@ -215,36 +348,49 @@ export function computeTechnicals(p: PriceSeries, i: number, day: number, market
   row[I.ret_3y_annualised] = row[I.ret_3y] > -1 ? Math.pow(1 + row[I.ret_3y], 1 / 3) - 1 : Number.NaN;
   row[I.ret_5y_annualised] = row[I.ret_5y] > -1 ? Math.pow(1 + row[I.ret_5y], 1 / 5) - 1 : Number.NaN;
 
-  // Year to date: from the last close of the previous calendar year.
-  const jan1 = Date.UTC(new Date(day * 86_400_000).getUTCFullYear(), 0, 1) / 86_400_000;
-  let k = i;
-  while (k >= 0 && p.dates[k] >= jan1) k--;
-  row[I.ret_ytd] = k >= 0 ? p.tr[i] / p.tr[k] - 1 : Number.NaN;
-
-  for (const [n, idx, dist] of SMA) {
-    const v = sma(p.close, i, n) * f;
-    row[idx] = v;
-    row[dist] = v > 0 ? price / v - 1 : Number.NaN;
+  if (groups.ytd) {
+    // Year to date: from the last close of the previous calendar year.
+    const jan1 = Date.UTC(new Date(day * 86_400_000).getUTCFullYear(), 0, 1) / 86_400_000;
+    let k = i;
+    while (k >= 0 && p.dates[k] >= jan1) k--;
+    row[I.ret_ytd] = k >= 0 ? p.tr[i] / p.tr[k] - 1 : Number.NaN;
   }
-  for (const [n, idx, dist] of EMA) {
-    const v = ema(p.close, i, n) * f;
-    row[idx] = v;
-    row[dist] = v > 0 ? price / v - 1 : Number.NaN;
+
+  if (groups.sma) {
+    for (const [n, idx, dist] of SMA) {
+      const v = sma(p.close, i, n) * f;
+      row[idx] = v;
+      row[dist] = v > 0 ? price / v - 1 : Number.NaN;
+    }
+    row[I.sma50_to_sma200] = row[I.sma200] > 0 ? row[I.sma50] / row[I.sma200] - 1 : Number.NaN;
   }
-  row[I.sma50_to_sma200] = row[I.sma200] > 0 ? row[I.sma50] / row[I.sma200] - 1 : Number.NaN;
-  row[I.macd] = row[I.ema12] - row[I.ema26];
-  row[I.macd_pct] = price > 0 ? row[I.macd] / price : Number.NaN;
-  row[I.rsi14] = rsi(p.close, i);
+  if (groups.ema) {
+    for (const [n, idx, dist] of EMA) {
+      const v = ema(p.close, i, n) * f;
+      row[idx] = v;
+      row[dist] = v > 0 ? price / v - 1 : Number.NaN;
+    }
+    row[I.macd] = row[I.ema12] - row[I.ema26];
+    row[I.macd_pct] = price > 0 ? row[I.macd] / price : Number.NaN;
+  }
+  if (groups.rsi) row[I.rsi14] = rsi(p.close, i);
 
-  row[I.volatility_1m] = volatility(p.tr, i, 21);
-  row[I.volatility_3m] = volatility(p.tr, i, 63);
-  row[I.volatility_1y] = volatility(p.tr, i, 252);
-  const [b1, c1] = betaAndCorrelation(p, i, 252, market);
-  row[I.beta_1y] = b1;
-  row[I.correlation_1y] = c1;
-  row[I.beta_3y] = betaAndCorrelation(p, i, 756, market)[0];
+  if (groups.volatility || groups.year) {
+    row[I.volatility_1m] = volatility(p.tr, i, 21);
+    row[I.volatility_3m] = volatility(p.tr, i, 63);
+    row[I.volatility_1y] = volatility(p.tr, i, 252);
+  }
+  if (groups.beta) {
+    const [b1, c1] = betaAndCorrelation(p, i, 252, market);
+    row[I.beta_1y] = b1;
+    row[I.correlation_1y] = c1;
+    row[I.beta_3y] = betaAndCorrelation(p, i, 756, market)[0];
+  }
+  if (groups.year || groups.volatility) oneYear(p, i, f, price, row);
+}
 
-  // One pass over the last year for downside deviation, mean return, drawdown, high and low.
+/** One pass over the last year for downside deviation, mean return, drawdown, high and low. */
+function oneYear(p: PriceSeries, i: number, f: number, price: number, row: Float64Array): void {
   const from = Math.max(0, i - 251);
   let hi = Number.NEGATIVE_INFINITY;
   let hiAt = -1;

@@ -55,6 +55,11 @@ export type MarketReturns = { day0: number; ret: Float64Array };
 export type UniverseInput = {
   securities: SecurityInput[];
   market: MarketReturns | null;
+  /**
+   * The exchange's trading days, ascending: lookbacks count these. Without it, the days on which
+   * any of `securities` has a bar (right when they are the whole market).
+   */
+  calendar?: Int32Array;
 };
 
 /** Every catalogue metric for every security listed on one day. */
