@@ -1,35 +1,50 @@
 import { fromEpochDay, toEpochDay, type IsoDate } from '../dates';
 import { DomainError } from '../http/errors';
-import { MarketDataMissingError, marketReader } from '../market/store/open-store.server';
+import { MarketDataMissingError, marketReader, storeVersion, type MarketReader } from '../market/store/open-store.server';
+import { pricePanel } from '../market/store/price-panel.server';
+import { computeSnapshots } from '../metrics/computed-snapshots.server';
 import type { MetricSnapshot } from '../metrics/engine/types';
-import { iterateSnapshots, loadSnapshot } from '../metrics/snapshots.server';
-import { numericColumns } from '../metrics/store-loader.server';
+import { METRICS_ENGINE_VERSION } from '../metrics/snapshot-schema';
+import { storedDayIndex, storedSnapshotAt, storedSnapshotColumns, type StoredSnapshotColumns } from '../metrics/snapshot-columns.server';
+import { cachedTradingCalendar, listSecurities, loadMarketReturns, type SecurityRow } from '../metrics/store-loader.server';
 import type { SecurityMeta } from '../screener/engine/types';
 import { displayColumns, type Screen } from '../screener/model';
 import { loadSecurityMeta, NO_MARKET_DATA } from '../screener/securities.server';
 import { INVERSE_VOLATILITY_WINDOW, signalIndices, tradingCalendar, type BacktestParams, type PriceSeries } from './engine';
 
 // Reads what a backtest needs from the market store: the price panel (total-return index and
-// close) for every security, delisted ones included, the securities' descriptive fields, and
-// one metric snapshot per signal date. Snapshots are the stored ones (month-ends, weekly when
-// built, latest): a signal date uses the newest stored snapshot on or before it, so nothing
-// known after the signal is used; a signal date with none before it is computed on demand.
+// close) of every security, delisted ones included, the securities' descriptive fields, and the
+// point-in-time snapshot of every signal day (the last trading day of each period). Prices come
+// from the store's price-panel cache file, stored snapshots (month-ends, the latest day) from the
+// snapshot column cache; other signal days (weekly, daily rebalancing) are computed for the
+// metrics the screen uses, a window of days at a time, ahead of the engine (`prepare`).
 
-/** Calendar days of prices loaded before the start, for the trailing 60-day volatility. */
+/** Calendar days of prices kept before the start, for the trailing 60-exchange-day volatility. */
 const PRICE_WARMUP_DAYS = Math.ceil((INVERSE_VOLATILITY_WINDOW * 7) / 5) + 40;
-/** How far back a stored snapshot may be for the first signal date. */
-const SNAPSHOT_LOOKBACK_DAYS = 40;
+/** Memory for computed snapshots held at once (days × rows × metrics × 8 bytes). */
+const COMPUTED_WINDOW_BYTES = 64 * 2 ** 20;
+
+export type SignalSnapshots = {
+  /** Signal days of the run, ascending (epoch days). */
+  readonly days: Int32Array;
+  /** Makes the snapshot of signal k (and the following ones of its window) available. */
+  prepare(k: number): Promise<void>;
+  /** The snapshot of a signal day that `prepare` made available. */
+  at(day: number): MetricSnapshot;
+  /** Signal days whose snapshot is computed rather than stored. */
+  readonly computedDays: number;
+};
 
 export type MarketInputs = {
   prices: { series: PriceSeries[] };
   securities: SecurityMeta[];
-  snapshotAt: (date: IsoDate, day: number) => MetricSnapshot;
+  snapshots: SignalSnapshots;
   snapshotId: string;
 };
 
 export type DataRange = { first: IsoDate; last: IsoDate; snapshotId: string };
 
-async function reader() {
+async function reader(): Promise<MarketReader> {
   try {
     return await marketReader();
   } catch (e) {
@@ -38,14 +53,27 @@ async function reader() {
   }
 }
 
-/** First and last price dates of the store and its snapshot id. */
+const rangeCache = new Map<string, Promise<DataRange>>();
+
+/** First and last price dates of the store and its snapshot id (kept per store version). */
 export async function marketDataRange(): Promise<DataRange> {
   const r = await reader();
-  const [row] = await r.all<{ first: string | null; last: string | null; id: string | null }>(
-    `SELECT CAST(min(date) AS VARCHAR) AS first, CAST(max(date) AS VARCHAR) AS last, (SELECT value FROM meta WHERE key = 'snapshot_id') AS id FROM prices`,
-  );
-  if (!row?.first || !row.last) throw new DomainError(503, NO_MARKET_DATA);
-  return { first: row.first, last: row.last, snapshotId: row.id ?? 'unknown' };
+  const key = storeVersion(r.file);
+  let hit = rangeCache.get(key);
+  if (!hit) {
+    rangeCache.clear();
+    hit = r
+      .all<{ first: string | null; last: string | null; id: string | null }>(
+        `SELECT CAST(min(date) AS VARCHAR) AS first, CAST(max(date) AS VARCHAR) AS last, (SELECT value FROM meta WHERE key = 'snapshot_id') AS id FROM prices`,
+      )
+      .then(([row]) => {
+        if (!row?.first || !row.last) throw new DomainError(503, NO_MARKET_DATA);
+        return { first: row.first, last: row.last, snapshotId: row.id ?? 'unknown' };
+      });
+    rangeCache.set(key, hit);
+    hit.catch(() => rangeCache.delete(key));
+  }
+  return hit;
 }
 
 /** Metrics a backtest of the screen reads: its rules, ranking and columns, and market cap. */
@@ -55,9 +83,94 @@ export function metricsFor(screen: Screen): string[] {
   return ids;
 }
 
-/** Restamps a stored snapshot with the signal date it stands for (delisting checks use it). */
-function at(snapshot: MetricSnapshot, date: IsoDate, day: number): MetricSnapshot {
-  return snapshot.day === day ? snapshot : { ...snapshot, date, day };
+/** Each security's bars from `from` to `to` as views into the panel (no copy). */
+async function priceSeries(securities: readonly SecurityMeta[], from: number, to: number): Promise<PriceSeries[]> {
+  const panel = await pricePanel();
+  const meta = new Map(securities.map((s) => [s.permaticker, s]));
+  const out: PriceSeries[] = [];
+  for (let i = 0; i < panel.perm.length; i++) {
+    let a = panel.start[i];
+    let b = panel.start[i + 1];
+    while (a < b && panel.days[a] < from) a++;
+    let lo = a;
+    let hi = b;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (panel.days[mid] <= to) lo = mid + 1;
+      else hi = mid;
+    }
+    b = lo;
+    if (b <= a) continue;
+    const m = meta.get(panel.perm[i]);
+    // Delisted within the run: its last bar is its last price. Delisted later: still listed here.
+    const delisted = Boolean(m?.isDelisted && m.lastPriceDate !== null && toEpochDay(m.lastPriceDate) <= to);
+    out.push({
+      permaticker: panel.perm[i],
+      days: panel.days.subarray(a, b),
+      tri: panel.tri.subarray(a, b),
+      close: panel.close.subarray(a, b),
+      delisted,
+    });
+  }
+  return out;
+}
+
+async function storedMetricsUsable(r: MarketReader): Promise<boolean> {
+  const [row] = await r.all<{ v: string | null }>(`SELECT value AS v FROM meta WHERE key = 'metrics_engine_version'`);
+  return row?.v === String(METRICS_ENGINE_VERSION);
+}
+
+/**
+ * The snapshots of the signal days: stored ones as views into the column cache, the others
+ * computed in windows of consecutive computed days sized to COMPUTED_WINDOW_BYTES.
+ */
+async function signalSnapshots(r: MarketReader, days: Int32Array, metrics: readonly string[]): Promise<SignalSnapshots> {
+  // Snapshots stored by another version of the metrics engine are not what this one computes.
+  const stored: StoredSnapshotColumns | null = (await storedMetricsUsable(r)) ? await storedSnapshotColumns(metrics) : null;
+  const storedAt = Int32Array.from(days, (d) => (stored ? storedDayIndex(stored.index, d) : -1));
+  const computedIdx: number[] = [];
+  for (let k = 0; k < days.length; k++) if (storedAt[k] < 0) computedIdx.push(k);
+  let securities: SecurityRow[] | null = null;
+  let context: { market: Awaited<ReturnType<typeof loadMarketReturns>>; calendar: Int32Array } | null = null;
+  let window = new Map<number, MetricSnapshot>();
+  const position = new Map<number, number>();
+  days.forEach((d, k) => position.set(d, k));
+
+  const computeFrom = async (k: number) => {
+    const conn = await r.connect();
+    try {
+      securities ??= await listSecurities(conn);
+      context ??= { market: await loadMarketReturns(conn), calendar: await cachedTradingCalendar(conn, storeVersion(r.file)) };
+      const listedNow = securities.filter((s) => s.firstDay !== null && s.firstDay <= days[k]).length || 1;
+      const perDay = listedNow * Math.max(1, metrics.length) * 8;
+      const size = Math.max(8, Math.floor(COMPUTED_WINDOW_BYTES / perDay));
+      const p = computedIdx.indexOf(k);
+      const batch = computedIdx.slice(p, p + size);
+      const snaps = await computeSnapshots(conn, Int32Array.from(batch, (j) => days[j]), metrics, {
+        securities,
+        market: context.market,
+        calendar: context.calendar,
+      });
+      window = new Map(snaps.map((s) => [s.day, s]));
+    } finally {
+      conn.closeSync();
+    }
+  };
+
+  return {
+    days,
+    computedDays: computedIdx.length,
+    async prepare(k) {
+      if (storedAt[k] < 0 && !window.has(days[k])) await computeFrom(k);
+    },
+    at(day) {
+      const k = position.get(day) ?? -1;
+      if (k >= 0 && storedAt[k] >= 0 && stored) return storedSnapshotAt(stored, storedAt[k]);
+      const s = window.get(day);
+      if (!s) throw new Error(`No snapshot was prepared for ${fromEpochDay(day)}`);
+      return s;
+    },
+  };
 }
 
 export async function loadMarketInputs(
@@ -71,73 +184,16 @@ export async function loadMarketInputs(
   const end = toEpochDay(params.end);
   const securities = await loadSecurityMeta();
   await onProgress(0.02, 'Reading prices');
-
-  const conn = await r.connect();
-  let series: PriceSeries[];
-  try {
-    const { n, cols } = await numericColumns(
-      conn,
-      `SELECT permaticker, datediff('day', DATE '1970-01-01', date)::INTEGER, coalesce(tri, close), close
-         FROM prices WHERE date BETWEEN $1::DATE AND $2::DATE AND close IS NOT NULL ORDER BY permaticker, date`,
-      [fromEpochDay(start - PRICE_WARMUP_DAYS), params.end],
-    );
-    const [perm, day, tri, close] = cols;
-    const meta = new Map(securities.map((s) => [s.permaticker, s]));
-    series = [];
-    for (let i = 0; i < n;) {
-      let j = i;
-      while (j < n && perm[j] === perm[i]) j++;
-      const m = meta.get(perm[i]);
-      // Delisted within the run: its last bar is its last price. Delisted later: still listed here.
-      const delisted = Boolean(m?.isDelisted && m.lastPriceDate !== null && toEpochDay(m.lastPriceDate) <= end);
-      series.push({
-        permaticker: perm[i],
-        days: Int32Array.from(day.subarray(i, j)),
-        tri: tri.slice(i, j),
-        close: close.slice(i, j),
-        delisted,
-      });
-      i = j;
-    }
-  } finally {
-    conn.closeSync();
-  }
+  const series = await priceSeries(securities, start - PRICE_WARMUP_DAYS, end);
   await onProgress(0.2, 'Reading point-in-time snapshots');
-
   const calendar = tradingCalendar(series, start, end);
   const signals = calendar.length < 2 ? new Int32Array(0) : signalIndices(calendar, params.rebalance);
-  const metrics = metricsFor(screen);
-  const byDay = new Map<number, MetricSnapshot>();
-  const stored: MetricSnapshot[] = [];
-  for await (const s of iterateSnapshots({
-    from: fromEpochDay(start - SNAPSHOT_LOOKBACK_DAYS),
-    to: params.end,
-    frequency: 'any',
-    metrics,
-  })) {
-    stored.push(s);
-    if (stored.length % 12 === 0)
-      await onProgress(0.2 + 0.3 * Math.min(1, (s.day - start) / Math.max(1, end - start)), 'Reading point-in-time snapshots');
-  }
-  let k = -1;
-  for (let i = 0; i < signals.length; i++) {
-    const day = calendar[signals[i]];
-    while (k + 1 < stored.length && stored[k + 1].day <= day) k++;
-    const date = fromEpochDay(day);
-    if (k >= 0) byDay.set(day, at(stored[k], date, day));
-    else byDay.set(day, await loadSnapshot(date, { metrics, exact: true }));
-  }
-  await onProgress(0.5, 'Running the backtest');
-  return {
-    prices: { series },
-    securities,
-    snapshotId: range.snapshotId,
-    snapshotAt: (date, day) => {
-      const s = byDay.get(day);
-      if (!s) throw new Error(`No snapshot was loaded for ${date}`);
-      return s;
-    },
-  };
+  const snapshots = await signalSnapshots(
+    r,
+    Int32Array.from(signals, (s) => calendar[s]),
+    metricsFor(screen),
+  );
+  return { prices: { series }, securities, snapshotId: range.snapshotId, snapshots };
 }
 
 /**
@@ -149,23 +205,24 @@ export function survivorsOnly(inputs: MarketInputs, end: IsoDate): MarketInputs 
   const keep = new Set<number>();
   for (const s of inputs.prices.series)
     if (!s.delisted && s.days.length > 0 && s.days[s.days.length - 1] >= endDay - 10) keep.add(s.permaticker);
-  const cache = new Map<number, MetricSnapshot>();
+  let last: { day: number; snapshot: MetricSnapshot } | null = null;
   return {
     ...inputs,
     prices: { series: inputs.prices.series.filter((s) => keep.has(s.permaticker)) },
     securities: inputs.securities.filter((s) => keep.has(s.permaticker)),
-    snapshotAt: (date, day) => {
-      let out = cache.get(day);
-      if (!out) {
-        const full = inputs.snapshotAt(date, day);
+    snapshots: {
+      ...inputs.snapshots,
+      prepare: (k) => inputs.snapshots.prepare(k),
+      at(day) {
+        if (last?.day === day) return last.snapshot;
+        const full = inputs.snapshots.at(day);
         const rows: number[] = [];
         for (let r = 0; r < full.permatickers.length; r++) if (keep.has(full.permatickers[r])) rows.push(r);
         const values: Record<string, Float64Array> = {};
         for (const [id, col] of Object.entries(full.values)) values[id] = Float64Array.from(rows, (r) => col[r]);
-        out = { ...full, permatickers: Int32Array.from(rows, (r) => full.permatickers[r]), values };
-        cache.set(day, out);
-      }
-      return out;
+        last = { day, snapshot: { ...full, permatickers: Int32Array.from(rows, (r) => full.permatickers[r]), values } };
+        return last.snapshot;
+      },
     },
   };
 }

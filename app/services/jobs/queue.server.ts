@@ -153,11 +153,13 @@ export function startJobWorker(jobs: JobRegistry): JobWorker {
   const c = config();
   const worker = c.redisUrl ? bullWorker(c.redisUrl, c.jobs.queuePrefix, c.jobs.leaseMs, jobs) : pollingWorker(c.jobs.leaseMs, jobs);
   const stopSchedule = startSchedule(jobs);
+  for (const h of jobs.workerHooks) h.start();
   return {
     id: worker.id,
     async stop() {
       stopSchedule();
       await worker.stop();
+      for (const h of jobs.workerHooks) h.stop();
     },
   };
 }

@@ -41,12 +41,17 @@ export type JobDefinition<P> = {
   payload: z.ZodType<P>;
   run(payload: P, ctx: JobContext): Promise<JobOutcome>;
   recurring?: Recurrence;
+  /** What a worker keeps ready for this kind while it runs (e.g. the backtest compute process). */
+  worker?: WorkerHooks;
 };
+
+export type WorkerHooks = { start(): void; stop(): void };
 
 /** A job kind as the runner sees it: the payload is parsed here, so the handler gets its own type. */
 export type JobType<P = unknown> = {
   readonly kind: string;
   readonly recurring: Recurrence | null;
+  readonly worker: WorkerHooks | null;
   handle(ctx: JobContext, payload: unknown): Promise<JobOutcome>;
   /** The row to enqueue for this kind, with a payload of the right shape. */
   newJob(payload: P, options: Omit<NewJob, 'kind' | 'payload'>): NewJob;
@@ -56,6 +61,7 @@ export function defineJob<P>(definition: JobDefinition<P>): JobType<P> {
   return {
     kind: definition.kind,
     recurring: definition.recurring ?? null,
+    worker: definition.worker ?? null,
     async handle(ctx, payload) {
       const parsed = definition.payload.safeParse(payload);
       if (!parsed.success) throw new JobInputError(`Not a ${definition.kind} job: ${parsed.error.issues[0]?.message ?? 'bad payload'}`);
@@ -70,6 +76,8 @@ export type JobRegistry = {
   readonly kinds: readonly string[];
   /** The recurring kinds, in the order they were registered. */
   readonly recurring: readonly { kind: string; recurrence: Recurrence }[];
+  /** The worker hooks of the kinds that have them. */
+  readonly workerHooks: readonly WorkerHooks[];
 };
 
 export function jobRegistry(types: readonly JobType<never>[]): JobRegistry {
@@ -82,5 +90,6 @@ export function jobRegistry(types: readonly JobType<never>[]): JobRegistry {
     get: (kind) => byKind.get(kind),
     kinds: [...byKind.keys()],
     recurring: types.flatMap((t) => (t.recurring ? [{ kind: t.kind, recurrence: t.recurring }] : [])),
+    workerHooks: types.flatMap((t) => (t.worker ? [t.worker] : [])),
   };
 }

@@ -6,7 +6,7 @@ import { storeVersion } from './open-store.server';
 
 // Typed-array files derived from one version of the market store (the price panel, stored
 // snapshot columns), so a backtest reads them with one file read instead of a DuckDB query and a
-// conversion per value. They live in DATA_DIR/cache/market/<store version>/ — every process
+// conversion per value. They live in DATA_DIR/cache/market/<store file>/<store version>/ — every process
 // (app, job workers) builds a missing one the same way and publishes it by an atomic rename, so
 // they share the files (and the OS page cache); a process also keeps the last ones it read. A new
 // store (an import, a demo run) gets a new folder and the old folders are removed.
@@ -62,10 +62,11 @@ export function decodeColumns(bytes: Buffer): ColumnSet {
   return out;
 }
 
-/** The cache folder of the store file's current version. */
+const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 24);
+
+/** The cache folder of the store file's current version (one folder of versions per store file). */
 export function cacheFolder(marketFile: string): string {
-  const version = createHash('sha256').update(storeVersion(marketFile)).digest('hex').slice(0, 24);
-  return path.join(config().dataDir, 'cache', 'market', version);
+  return path.join(config().dataDir, 'cache', 'market', hash(path.resolve(marketFile)), hash(storeVersion(marketFile)));
 }
 
 function removeOtherVersions(folder: string): void {

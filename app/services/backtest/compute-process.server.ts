@@ -1,0 +1,137 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { config } from '../config.server';
+import type { ComputeReply, ComputeRequest } from './compute-protocol';
+
+// The job worker's side of the backtest compute process (scripts/backtest-compute.ts): one child
+// process per worker, started ahead of the first backtest and kept warm (its price panel and
+// snapshot columns stay loaded), restarted when it dies, recycles itself or the market file or
+// DATA_DIR it was started for changes. The engine never runs on the worker's own thread, so an
+// app process keeps answering pages while a backtest runs, and a large run's memory lives and
+// dies with the child.
+
+const ENTRY = path.join('scripts', 'backtest-compute.ts');
+
+/** The checkout the app runs from: the folder above this module (or the built bundle) with the entry script. */
+function appRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(path.join(dir, ENTRY)) && existsSync(path.join(dir, 'package.json'))) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) return process.cwd();
+    dir = up;
+  }
+}
+
+type Child = { process: ChildProcess; key: string; ready: Promise<void> };
+let child: Child | null = null;
+let queue: Promise<unknown> = Promise.resolve();
+
+function environmentKey(): { key: string; env: NodeJS.ProcessEnv } {
+  const c = config();
+  const env: NodeJS.ProcessEnv = { ...process.env, MARKET_DB: c.marketDb, DATA_DIR: c.dataDir };
+  const key = [c.marketDb, c.dataDir, env.NODE_ENV ?? '', env.QUARRY_TEST_JOB_STEP_DELAY_MS ?? ''].join('\n');
+  return { key, env };
+}
+
+function start(): Child {
+  const { key, env } = environmentKey();
+  if (child && child.key === key && child.process.exitCode === null && child.process.connected) return child;
+  if (child) child.process.kill('SIGKILL');
+  const root = appRoot();
+  const proc = fork(path.join(root, ENTRY), [], {
+    cwd: root,
+    env,
+    execArgv: ['--import', 'tsx'],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    const onMessage = (m: ComputeReply) => {
+      if (m.type !== 'ready') return;
+      proc.off('message', onMessage);
+      resolve();
+    };
+    proc.on('message', onMessage);
+    proc.once('exit', (code) => reject(new Error(`The backtest compute process exited (${code ?? 'signal'}) while starting`)));
+  });
+  ready.catch(() => undefined);
+  const started: Child = { process: proc, key, ready };
+  proc.once('exit', () => {
+    if (child === started) child = null;
+  });
+  child = started;
+  return started;
+}
+
+/** Starts the compute process ahead of the first backtest (a worker calls it when it starts). */
+export function warmUpComputeProcess(): void {
+  try {
+    start();
+  } catch (e) {
+    console.warn(`[jobs] could not start the backtest compute process: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+export function stopComputeProcess(): void {
+  child?.process.kill('SIGKILL');
+  child = null;
+}
+
+export type ComputeOutcome = Extract<ComputeReply, { type: 'done' } | { type: 'failed' }>;
+
+/**
+ * Runs one backtest in the compute process. `onProgress` may throw to stop the run (the job was
+ * cancelled or lost): the compute process is then killed, and a fresh one serves the next run.
+ */
+export function computeInChild(
+  request: { screen: unknown; params: unknown },
+  onProgress: (fraction: number, message: string) => Promise<void>,
+): Promise<ComputeOutcome> {
+  const run = queue.then(() => runOne(request, onProgress));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+async function runOne(
+  request: { screen: unknown; params: unknown },
+  onProgress: (fraction: number, message: string) => Promise<void>,
+): Promise<ComputeOutcome> {
+  const c = start();
+  await c.ready;
+  const id = randomUUID();
+  return new Promise<ComputeOutcome>((resolve, reject) => {
+    let settled = false;
+    let reporting: Promise<void> = Promise.resolve();
+    const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      c.process.off('message', onMessage);
+      c.process.off('exit', onExit);
+      fn();
+    };
+    const onMessage = (m: ComputeReply) => {
+      if (m.type === 'progress' && m.id === id) {
+        reporting = reporting
+          .then(() => onProgress(m.fraction, m.message))
+          .catch((e: unknown) => {
+            // Stopped: the run is abandoned with its process.
+            stopComputeProcess();
+            finish(() => reject(e));
+          });
+      } else if ((m.type === 'done' || m.type === 'failed') && m.id === id) {
+        // Progress reports already under way land before the outcome.
+        void reporting.then(() => finish(() => resolve(m)));
+      }
+    };
+    const onExit = (code: number | null) =>
+      finish(() => reject(new Error(`The backtest compute process ended during the run (${code ?? 'killed'})`)));
+    c.process.on('message', onMessage);
+    c.process.once('exit', onExit);
+    const message: ComputeRequest = { type: 'run', id, ...request };
+    c.process.send(message);
+  });
+}

@@ -1,0 +1,71 @@
+import { DomainError, isDomainError } from '../http/errors';
+import { ScreenSchema } from '../screener/model';
+import { computeBacktest } from './compute.server';
+import { BacktestCancelledError, BacktestInputError, BacktestParamsSchema } from './engine';
+import { encodeResult, summaryOf } from './stored-result';
+import type { ComputeReply, ComputeRequest } from './compute-protocol';
+
+// The compute process's side of the protocol (compute-protocol.ts): one request at a time, each
+// answered by progress messages and one final reply. After a run that left this process large,
+// it exits so that its parent starts a fresh one for the next run (memory goes back to the OS).
+
+/** Resident memory above which the process ends after its run. */
+const RECYCLE_RSS_BYTES = 1.5 * 2 ** 30;
+
+function send(reply: ComputeReply): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.send) return resolve();
+    process.send(reply, undefined, undefined, () => resolve());
+  });
+}
+
+async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<void> {
+  let cancelled = false;
+  const onCancel = (m: unknown) => {
+    if ((m as { type?: string; id?: string }).type === 'cancel' && (m as { id: string }).id === req.id) cancelled = true;
+  };
+  process.on('message', onCancel);
+  try {
+    const screen = ScreenSchema.parse(req.screen);
+    const params = BacktestParamsSchema.parse(req.params);
+    const out = await computeBacktest(
+      screen,
+      params,
+      (fraction, message) => send({ type: 'progress', id: req.id, fraction, message }),
+      () => cancelled,
+    );
+    await send({
+      type: 'done',
+      id: req.id,
+      result: encodeResult(out.stored),
+      summary: JSON.stringify(summaryOf(out.stored)),
+      snapshotId: out.snapshotId,
+      engineVersion: out.engineVersion,
+    });
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (e instanceof BacktestCancelledError) await send({ type: 'failed', id: req.id, kind: 'cancelled', message });
+    else if (e instanceof BacktestInputError) await send({ type: 'failed', id: req.id, kind: 'input', message });
+    else if (isDomainError(e) && e.status < 500) await send({ type: 'failed', id: req.id, kind: 'input', message: e.detail });
+    else if (e instanceof DomainError) await send({ type: 'failed', id: req.id, kind: 'error', message: e.detail });
+    else await send({ type: 'failed', id: req.id, kind: 'error', message });
+  } finally {
+    process.off('message', onCancel);
+  }
+}
+
+export function serveComputeRequests(): void {
+  let busy: Promise<void> = Promise.resolve();
+  process.on('message', (m: unknown) => {
+    const req = m as ComputeRequest;
+    if (req.type !== 'run') return;
+    const run = req;
+    busy = busy.then(async () => {
+      await handle(run);
+      if (process.memoryUsage().rss > RECYCLE_RSS_BYTES) process.exit(0);
+    });
+  });
+  // The parent died or let go: nothing left to compute for.
+  process.on('disconnect', () => process.exit(0));
+  void send({ type: 'ready' });
+}

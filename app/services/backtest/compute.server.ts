@@ -1,0 +1,81 @@
+import type { Screen } from '../screener/model';
+import { BacktestInputError, backtestSteps, type BacktestParams, type BacktestResult } from './engine';
+import { loadMarketInputs, survivorsOnly } from './market-inputs.server';
+import { toStored, type StoredResult, type SurvivorsComparison } from './stored-result';
+
+// One backtest from its stored request to its stored result: read the market inputs, run the
+// engine and the survivors-only comparison side by side (one signal day at a time, both on the
+// same snapshots, so a computed snapshot is made once), and return the result to store.
+// Runs in the backtest compute process (compute-process.ts), never on the web thread.
+
+export type ComputeProgress = (fraction: number, message: string) => Promise<void>;
+
+export type ComputedBacktest = { stored: StoredResult; snapshotId: string; engineVersion: string };
+
+/** Tests of crash recovery slow each step down so a worker can be killed mid-run. */
+function testStepDelay(): number {
+  const raw = process.env.NODE_ENV === 'test' ? Number(process.env.QUARRY_TEST_JOB_STEP_DELAY_MS ?? 0) : 0;
+  return Number.isFinite(raw) && raw > 0 ? Math.min(raw, 5_000) : 0;
+}
+
+/** Progress messages at most this often (each one is a message to the job's process). */
+const REPORT_MS = 100;
+
+export async function computeBacktest(
+  screen: Screen,
+  params: BacktestParams,
+  progress: ComputeProgress,
+  isCancelled: () => boolean,
+): Promise<ComputedBacktest> {
+  const inputs = await loadMarketInputs(screen, params, progress);
+  const { snapshots } = inputs;
+  const snapshotAt = (_date: string, day: number) => snapshots.at(day);
+  const main = backtestSteps({ screen, params, prices: inputs.prices, securities: inputs.securities, snapshotAt, isCancelled });
+  const restricted = survivorsOnly(inputs, params.end);
+  let survivors: Generator<unknown, BacktestResult, void> | null = backtestSteps({
+    screen,
+    params,
+    prices: restricted.prices,
+    securities: restricted.securities,
+    snapshotAt: (_date, day) => restricted.snapshots.at(day),
+    isCancelled,
+  });
+  const total = snapshots.days.length;
+  const delay = testStepDelay();
+  let result: BacktestResult | null = null;
+  let survivorsResult: BacktestResult | null = null;
+  let reported = 0;
+  // Step j of a run evaluates signal j (the last step finishes the run): prepare its snapshot first.
+  for (let j = 0; result === null || (survivors !== null && survivorsResult === null); j++) {
+    if (j < total) await snapshots.prepare(j);
+    if (result === null) {
+      const step = main.next();
+      if (step.done) result = step.value;
+    }
+    if (survivors !== null && survivorsResult === null) {
+      try {
+        const step = survivors.next();
+        if (step.done) survivorsResult = step.value;
+      } catch (e) {
+        // A benchmark that did not survive, or no survivors at all: the comparison does not exist.
+        if (!(e instanceof BacktestInputError)) throw e;
+        survivors = null;
+      }
+    }
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    if (delay > 0 || performance.now() - reported > REPORT_MS) {
+      reported = performance.now();
+      await progress(0.3 + (0.65 * Math.min(j + 1, total)) / Math.max(1, total), `Backtest: ${Math.min(j + 1, total)} of ${total} rebalance dates`);
+    }
+  }
+  const comparison: SurvivorsComparison | null =
+    survivorsResult === null
+      ? null
+      : {
+          securities: restricted.prices.series.length,
+          statistics: survivorsResult.statistics,
+          equity: Array.from(survivorsResult.equity),
+          delistedExcluded: inputs.prices.series.length - restricted.prices.series.length,
+        };
+  return { stored: toStored(result, comparison), snapshotId: inputs.snapshotId, engineVersion: result.engineVersion };
+}
