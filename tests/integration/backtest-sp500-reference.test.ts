@@ -7,7 +7,7 @@ import { computeBacktest } from '~/services/backtest/compute.server';
 import { BacktestParamsSchema, type BacktestParamsInput } from '~/services/backtest/engine';
 import { resetConfigForTests } from '~/services/config.server';
 import { importers } from '~/services/market/importers/index.server';
-import { silentProgress } from '~/services/market/progress.server';
+import { silentProgress } from '~/services/imports/progress.server';
 import { closeMarketReader, marketReader } from '~/services/market/store/open-store.server';
 import { metricValue } from '~/services/metrics/engine/snapshot';
 import { withMarketWriter } from '~/services/market/store/writer.server';

@@ -65,7 +65,10 @@ export async function computeBacktest(
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     if (delay > 0 || performance.now() - reported > REPORT_MS) {
       reported = performance.now();
-      await progress(0.3 + (0.65 * Math.min(j + 1, total)) / Math.max(1, total), `Backtest: ${Math.min(j + 1, total)} of ${total} rebalance dates`);
+      await progress(
+        0.3 + (0.65 * Math.min(j + 1, total)) / Math.max(1, total),
+        `Backtest: ${Math.min(j + 1, total)} of ${total} rebalance dates`,
+      );
     }
   }
   const comparison: SurvivorsComparison | null =

@@ -146,11 +146,16 @@ async function signalSnapshots(r: MarketReader, days: Int32Array, metrics: reado
       const size = Math.max(8, Math.floor(COMPUTED_WINDOW_BYTES / perDay));
       const p = computedIdx.indexOf(k);
       const batch = computedIdx.slice(p, p + size);
-      const snaps = await computeSnapshots(conn, Int32Array.from(batch, (j) => days[j]), metrics, {
-        securities,
-        market: context.market,
-        calendar: context.calendar,
-      });
+      const snaps = await computeSnapshots(
+        conn,
+        Int32Array.from(batch, (j) => days[j]),
+        metrics,
+        {
+          securities,
+          market: context.market,
+          calendar: context.calendar,
+        },
+      );
       window = new Map(snaps.map((s) => [s.day, s]));
     } finally {
       conn.closeSync();

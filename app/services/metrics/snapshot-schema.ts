@@ -6,7 +6,8 @@
 // per-value decoding; a wide table of ~260 DOUBLE columns or a long (date, permaticker, metric,
 // value) table were both slower to write from Node by orders of magnitude.
 
-export const METRICS_ENGINE_VERSION = 1;
+// 2: lookbacks count exchange trading days (a day without a bar keeps the previous close).
+export const METRICS_ENGINE_VERSION = 2;
 
 export const SNAPSHOT_DDL = `
 CREATE TABLE IF NOT EXISTS metric_snapshot_dates (

@@ -213,7 +213,13 @@ function evaluateSignal(
   for (let i = 0; i < n; i++) {
     if (caps) marketCap[i] = caps[rows[i]];
     if (params.weighting === 'inverse_volatility')
-      volatility[i] = trailingVolatility(prices.days[picks[i]], prices.tri[picks[i]], exchange.days, exchange.at, INVERSE_VOLATILITY_WINDOW);
+      volatility[i] = trailingVolatility(
+        prices.days[picks[i]],
+        prices.tri[picks[i]],
+        exchange.days,
+        exchange.at,
+        INVERSE_VOLATILITY_WINDOW,
+      );
   }
   const weights = capWeights(targetWeights(params.weighting, n, { marketCap, volatility }), params.maxWeight);
   const holdings: Holding[] = [];

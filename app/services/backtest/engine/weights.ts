@@ -86,7 +86,7 @@ export function trailingVolatility(days: Int32Array, tri: Float64Array, exchange
   const from = Math.max(0, end - window);
   let b = -1;
   // The bar on or before the first exchange day of the window, then forward.
-  for (let lo = 0, hi = days.length - 1; lo <= hi; ) {
+  for (let lo = 0, hi = days.length - 1; lo <= hi;) {
     const mid = (lo + hi) >> 1;
     if (days[mid] <= exchange[from]) {
       b = mid;
