@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { BacktestListItem, BacktestView } from './backtests.server';
+import type { StoredResult } from './stored-result';
+import { holdingCount, tradeCount, tradeSlice } from './stored-rows';
 
 // Shapes of the backtest JSON API: snake_case records like the rest of the API. Parameters keep
 // the engine's names (they are the stored contract: start, end, rebalance, topN, …).
@@ -42,6 +44,38 @@ export function backtestJson(b: BacktestView) {
     snapshot_id: b.snapshotId,
     engine_version: b.engineVersion,
     share_token: b.shareToken,
-    result: b.result,
+    result: b.result ? resultJson(b.result) : null,
+  };
+}
+
+/**
+ * Holding and trade rows one answer carries at most: a daily backtest of hundreds of names has
+ * millions. Past it, the trade log is cut after its first rows and later rebalances list no
+ * holdings (`holdings: null`); `trades_total` and each rebalance's `holding_count` give the full
+ * sizes, and the CSV downloads (/backtest/csv) hold every row.
+ */
+export const API_RESULT_ROWS = 20_000;
+
+function resultJson(r: StoredResult) {
+  let budget = API_RESULT_ROWS;
+  const rebalances = r.rebalances.map((b, i) => {
+    const n = holdingCount(r, i);
+    const { signalDate, tradeDate, universeCount, passCount, valueBefore, tradedValue, cost } = b;
+    const row = { signalDate, tradeDate, universeCount, passCount, valueBefore, tradedValue, cost, holding_count: n };
+    if (n > budget) return { ...row, holdings: null };
+    budget -= n;
+    return { ...row, holdings: b.holdings };
+  });
+  const total = tradeCount(r);
+  const { rebalances: _r, trades: _t, ...rest } = Object.getOwnPropertyDescriptors(r);
+  const plain = Object.fromEntries(Object.entries(rest).map(([k, d]) => [k, d.value as unknown]));
+  // The trade log gets what the holdings left, and at least half the rows.
+  const shown = Math.min(total, Math.max(budget, API_RESULT_ROWS / 2));
+  return {
+    ...plain,
+    rebalances,
+    trades: tradeSlice(r, 0, shown),
+    trades_total: total,
+    truncated: shown < total || rebalances.some((b) => b.holdings === null),
   };
 }

@@ -11,7 +11,8 @@ import { getJob, requestCancel, deleteJob } from '../jobs/store.server';
 import { getScreener } from '../screener/saved.server';
 import { ScreenSchema, type Screen } from '../screener/model';
 import { BACKTEST_ENGINE_VERSION, BacktestParamsSchema, type BacktestParams } from './engine';
-import { marketDataRange } from './market-inputs.server';
+import { limitProblem } from './limits';
+import { listedCompanies, marketDataRange } from './market-inputs.server';
 import { BACKTEST_JOB_TIMEOUT_MS, backtestJob } from './run-job.server';
 import { decodeResult, type ResultSummary, type StoredResult } from './stored-result';
 
@@ -113,6 +114,8 @@ export async function createBacktest(userId: string, input: NewBacktest): Promis
   await checkAgainstData(params);
   const range = await marketDataRange();
   const stored = clampToData(params, range);
+  const tooBig = limitProblem(stored, await listedCompanies(stored.start, stored.end));
+  if (tooBig) throw unprocessable(tooBig, { params: [tooBig] });
   const db = await getDb();
   const counts = await db
     .selectFrom('backtests')

@@ -76,6 +76,17 @@ export async function marketDataRange(): Promise<DataRange> {
   return hit;
 }
 
+/** Companies with prices in the period (listed at some point between the dates). */
+export async function listedCompanies(start: IsoDate, end: IsoDate): Promise<number> {
+  const r = await reader();
+  const [row] = await r.all<{ n: number }>(
+    `SELECT count(*)::INTEGER AS n FROM securities
+      WHERE first_price_date IS NOT NULL AND first_price_date <= $2::DATE AND (last_price_date IS NULL OR last_price_date >= $1::DATE)`,
+    [start, end],
+  );
+  return Number(row?.n ?? 0);
+}
+
 /** Metrics a backtest of the screen reads: its rules, ranking and columns, and market cap. */
 export function metricsFor(screen: Screen): string[] {
   const ids = displayColumns(screen);

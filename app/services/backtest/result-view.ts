@@ -1,5 +1,6 @@
 import type { BacktestStatistics, Holding, MonthlyReturnRow, Trade } from './engine/types';
 import type { StoredResult } from './stored-result';
+import { holdingCount, tradeCount, tradeSlice } from './stored-rows';
 
 // What a result page shows of a stored result, for one state of its address (log scale, the
 // opened rebalance, the page of each long list). Pure: the owner's page and the shared page
@@ -136,7 +137,7 @@ export function buildResultView(r: StoredResult, query: ResultQuery, problems: s
     tradeDate: b.tradeDate,
     universeCount: b.universeCount,
     passCount: b.passCount,
-    holdingCount: b.holdings.length,
+    holdingCount: holdingCount(r, i),
     valueBefore: b.valueBefore,
     tradedValue: b.tradedValue,
     cost: b.cost,
@@ -154,7 +155,17 @@ export function buildResultView(r: StoredResult, query: ResultQuery, problems: s
     }
   }
   const rebalances = pageOf(rows, query.rebalancesPage);
-  const trades = pageOf(r.trades, query.tradesPage);
+  const tradePages = Math.max(1, Math.ceil(tradeCount(r) / RESULT_PAGE_SIZE));
+  const tradesPage = Math.min(query.tradesPage, tradePages);
+  const tradesFrom = (tradesPage - 1) * RESULT_PAGE_SIZE;
+  // Only the page's rows are read: a daily backtest's log can hold millions of trades.
+  const trades: Paged<Trade> = {
+    page: tradesPage,
+    pageCount: tradePages,
+    total: tradeCount(r),
+    first: tradesFrom + 1,
+    rows: tradeSlice(r, tradesFrom, tradesFrom + RESULT_PAGE_SIZE),
+  };
   const survivorsEquity = r.survivors?.equity;
   const curve: CurvePoint[] = r.dates.map((date, i) => ({
     date,
