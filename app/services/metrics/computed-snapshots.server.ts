@@ -38,7 +38,7 @@ export async function computeSnapshots(
   const first = days[0];
   const last = days[days.length - 1];
   const listed = opts.securities.filter(
-    (s) => s.firstDay !== null && s.firstDay <= last && !(s.delisted && (s.lastDay ?? Number.NEGATIVE_INFINITY) < first),
+    (s) => s.firstDay !== null && s.firstDay <= last && !(s.isDelisted && (s.lastDay ?? Number.NEGATIVE_INFINITY) < first),
   );
   const slots = metrics.map((id) => metricIndex(id));
   const need = new Uint8Array(N_METRICS);
