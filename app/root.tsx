@@ -9,14 +9,14 @@ import {
   ScrollRestoration,
   useLocation,
   useMatches,
-  useRouteError,
   useRouteLoaderData,
 } from '@remix-run/react';
 import { useEffect } from 'react';
 import { loadRootData } from './services/auth/root-data.server';
 import { TagManagerScript, usePageViews } from './ui/analytics/TagManager';
 import { reloadIfNewBuild } from './ui/build-updates';
-import { ErrorPage, errorPageModel } from './ui/errors/ErrorPage';
+import { RouteErrorPage } from './ui/errors/ErrorPage';
+import { DefaultLayout } from './ui/layout/DefaultLayout';
 import { ModalHost } from './ui/modals/ModalHost';
 import type { ModalState } from '~/services/http/modal-state';
 import { useNonce } from './ui/nonce';
@@ -91,17 +91,17 @@ export default function App() {
   );
 }
 
+// Errors of routes outside the two layouts (and of the root loader itself): still the default
+// layout with its navigation; without the root's data it offers sign-in instead of the account.
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const location = useLocation();
-  const model = errorPageModel(error, location.pathname);
-  if (model.status >= 500) console.error(error);
   return (
     <>
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <ErrorPage model={model} />
+      <DefaultLayout>
+        <RouteErrorPage />
+      </DefaultLayout>
     </>
   );
 }

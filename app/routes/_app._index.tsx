@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { guard } from '~/services/auth/guard.server';
-import { asOfQuery, parseAsOf } from '~/services/company/as-of';
-import { asPageResponse } from '~/services/company/company-route.server';
+import { asOfQuery, parseAsOf } from '~/services/http/as-of';
+import { pageError } from '~/services/http/page-errors';
 import { marketOverview } from '~/services/market-overview/market-overview.server';
 import { LineChart } from '~/ui/charts';
 import { AsOfForm } from '~/ui/company/AsOfForm';
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   } catch (e) {
     // No market data yet: the home page still renders and says what to run.
     if (isDomainError(e) && e.status === 503) return { error: null, asOf: parsed.asOf, overview: null, noData: e.detail };
-    throw asPageResponse(e);
+    pageError(e);
   }
 }
 

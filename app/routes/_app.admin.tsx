@@ -1,29 +1,25 @@
 import { parseWithZod } from '@conform-to/zod';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { data, redirect } from '@remix-run/node';
+import { data } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { cancelJobAsAdmin, retryJobAsAdmin } from '~/services/admin/jobs.server';
 import { adminOverview, adminOverviewWithoutUsers } from '~/services/admin/page.server';
 import { AdminQuerySchema, adminHref, DEFAULT_ADMIN_QUERY } from '~/services/admin/user-query';
 import { requireUser } from '~/services/auth/guard.server';
-import { redirectWithModal } from '~/services/auth/session.server';
-import { isDomainError } from '~/services/http/errors';
+import { errorModalRedirect, redirectWithModal } from '~/services/auth/session.server';
+import { intent, intentAction } from '~/services/http/intent-action.server';
 import { AuditLogPanel } from '~/ui/admin/AuditLogPanel';
 import { DataStatusPanel } from '~/ui/admin/DataStatusPanel';
 import { JobsPanel } from '~/ui/admin/JobsPanel';
 import { UsersPanel } from '~/ui/admin/UsersPanel';
+import { ActionErrors } from '~/ui/forms/ActionErrors';
 
 // /admin (superusers only; the guard sends everyone else to /): users, jobs, market
 // data and the audit log. Each user has a page of its own (/admin/users/$id) for the changes.
 
 export const meta: MetaFunction = () => [{ title: 'Admin · Quarry' }];
 export const handle = { pageName: 'admin' };
-
-const JobActionSchema = z.object({
-  intent: z.enum(['job-retry', 'job-cancel']),
-  job_id: z.string().trim().min(1).max(120),
-});
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await requireUser(request);
@@ -40,35 +36,37 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { user, session } = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: JobActionSchema });
-  if (submission.status !== 'success') return data({ detail: 'Unknown action.' }, { status: 400 });
-  const { intent, job_id: jobId } = submission.value;
-  try {
-    if (intent === 'job-retry') {
-      const job = await retryJobAsAdmin(user.id, jobId);
-      return redirectWithModal(session, '/admin#jobs', {
-        kind: 'info',
-        title: 'Job queued again',
-        content: `The ${job.kind} job is back in the queue.`,
-        mode: 'success',
-      });
-    }
-    const job = await cancelJobAsAdmin(user.id, jobId);
-    const content = job.cancelRequested
-      ? `The running ${job.kind} job was asked to stop; it stops at its next step.`
-      : `The ${job.kind} job was cancelled before it started.`;
-    return redirectWithModal(session, '/admin#jobs', { kind: 'info', title: 'Job cancelled', content, mode: 'info' });
-  } catch (e) {
-    if (!isDomainError(e)) throw e;
-    if (e.status === 404) throw new Response(e.detail, { status: 404 });
-    if (e.status === 403) return redirect('/');
-    return redirectWithModal(session, '/admin#jobs', {
-      kind: 'error',
-      title: 'Could not change the job',
-      error: { detail: e.detail },
-      warning: true,
-    });
-  }
+  const job = z.object({ job_id: z.string().trim().min(1).max(120) });
+  return intentAction(request, {
+    cancelTo: '/admin#jobs',
+    refusalModal: errorModalRedirect(session, '/admin#jobs', 'Could not change the job'),
+    intents: {
+      'job-retry': intent(
+        job,
+        async (v) => {
+          const retried = await retryJobAsAdmin(user.id, v.job_id);
+          return redirectWithModal(session, '/admin#jobs', {
+            kind: 'info',
+            title: 'Job queued again',
+            content: `The ${retried.kind} job is back in the queue.`,
+            mode: 'success',
+          });
+        },
+        { refusals: 'modal' },
+      ),
+      'job-cancel': intent(
+        job,
+        async (v) => {
+          const cancelled = await cancelJobAsAdmin(user.id, v.job_id);
+          const content = cancelled.cancelRequested
+            ? `The running ${cancelled.kind} job was asked to stop; it stops at its next step.`
+            : `The ${cancelled.kind} job was cancelled before it started.`;
+          return redirectWithModal(session, '/admin#jobs', { kind: 'info', title: 'Job cancelled', content, mode: 'info' });
+        },
+        { refusals: 'modal' },
+      ),
+    },
+  });
 }
 
 export default function AdminPage() {
@@ -86,11 +84,7 @@ export default function AdminPage() {
         <a href="#data">Market data</a>
         <a href="#audit">Audit log</a>
       </nav>
-      {failed && 'detail' in failed ? (
-        <p className="form-errors" role="alert">
-          {failed.detail}
-        </p>
-      ) : null}
+      <ActionErrors result={failed} />
       <UsersPanel query={d.query} search={d.search} users={d.users} />
       <JobsPanel jobs={d.jobs} action="/admin" />
       <DataStatusPanel data={d.data} />

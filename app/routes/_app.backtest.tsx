@@ -1,16 +1,16 @@
 import type { SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { requireUser } from '~/services/auth/guard.server';
-import { redirectWithModal } from '~/services/auth/session.server';
+import { errorModalRedirect, redirectWithModal } from '~/services/auth/session.server';
 import { cancelBacktest, getBacktest, setBacktestShared } from '~/services/backtest/backtests.server';
 import { BacktestFormSchema } from '~/services/backtest/form';
 import { backtestFormPage, backtestPage, deleteBacktestFromPage, isBacktestId, runBacktestFromForm } from '~/services/backtest/page.server';
-import { formFailure, invalidForm } from '~/services/http/form-reply.server';
-import { isDomainError } from '~/services/http/errors';
+import { badRequest } from '~/services/http/errors';
+import { intent, intentAction } from '~/services/http/intent-action.server';
+import { orPageError, pageNotFound } from '~/services/http/page-errors';
 import { BacktestForm } from '~/ui/backtest/BacktestForm';
 import { BacktestList } from '~/ui/backtest/BacktestList';
 import { BacktestProgress } from '~/ui/backtest/BacktestProgress';
@@ -18,7 +18,9 @@ import { BacktestResult } from '~/ui/backtest/BacktestResult';
 import { thinCurve } from '~/ui/backtest/curve';
 import { RunDetails } from '~/ui/backtest/RunDetails';
 import { ShareControls } from '~/ui/backtest/ShareControls';
+import { ActionErrors } from '~/ui/forms/ActionErrors';
 import type { ModalState } from '~/services/http/modal-state';
+import { deleteBacktestModal } from '~/ui/backtest/modals';
 
 // /backtest?screener_id=…: the run form of a saved screener and its past backtests.
 // /backtest?backtest_id=…: one backtest — its progress while it runs (reloading itself), then
@@ -35,35 +37,12 @@ export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
 ];
 export const handle = { pageName: 'backtest' };
 
-const Id = z.string().regex(/^[A-Za-z0-9-]{1,64}$/);
-const ActionSchema = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('cancel'), id: Id }),
-  z.object({ intent: z.literal('share'), id: Id }),
-  z.object({ intent: z.literal('unshare'), id: Id }),
-  z.object({ intent: z.literal('delete'), id: Id, confirmed: z.string().optional() }),
-]);
-
-function deleteModal(url: URL, id: string, name: string): ModalState {
-  return {
-    kind: 'confirm',
-    title: 'Delete backtest?',
-    content: `The backtest “${name}” and its result will be deleted for good.`,
-    action: `/backtest?${url.searchParams.has('backtest_id') ? `backtest_id=${encodeURIComponent(id)}` : `screener_id=${encodeURIComponent(url.searchParams.get('screener_id') ?? '')}`}`,
-    confirmLabel: 'Delete backtest',
-    danger: true,
-    fields: { intent: 'delete', id },
-  };
-}
-
 async function pageModal(url: URL, userId: string): Promise<ModalState | null> {
   if (url.searchParams.get('modal') !== 'delete') return null;
   const id = url.searchParams.get('id') ?? url.searchParams.get('backtest_id');
-  if (!isBacktestId(id)) throw new Response('Backtest not found.', { status: 404 });
-  const b = await getBacktest(userId, id).catch((e: unknown) => {
-    if (isDomainError(e) && e.status === 404) throw new Response(e.detail, { status: 404 });
-    throw e;
-  });
-  return deleteModal(url, b.id, b.name);
+  if (!isBacktestId(id)) pageNotFound('Backtest not found.');
+  const b = await orPageError(getBacktest(userId, id));
+  return deleteBacktestModal(url, b);
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -90,57 +69,64 @@ export async function action({ request }: ActionFunctionArgs) {
   const { user, session } = await requireUser(request);
   const url = new URL(request.url);
   const here = `${url.pathname}${url.search}`;
-  const formData = await request.formData();
-  // Cancel or close of the confirm modal posts cancelled=true: nothing changes.
-  if (formData.get('cancelled') === 'true') return redirect(here);
-  try {
-    if (formData.get('intent') === 'run') {
-      const submission = parseWithZod(formData, { schema: BacktestFormSchema });
-      if (submission.status !== 'success') return invalidForm(submission);
-      const screenerId = url.searchParams.get('screener_id');
-      if (!isBacktestId(screenerId))
-        return data({ detail: 'A backtest runs from a saved screener: open /backtest?screener_id=….' }, { status: 400 });
-      try {
-        const created = await runBacktestFromForm(user.id, screenerId, submission.value);
+  const Id = z.object({ id: z.string().regex(/^[A-Za-z0-9-]{1,64}$/) });
+  const button = { refusals: 'modal' } as const;
+  return intentAction(request, {
+    cancelTo: here,
+    refusalModal: errorModalRedirect(session, here, 'Backtest'),
+    intents: {
+      run: intent(BacktestFormSchema, async (v) => {
+        const screenerId = url.searchParams.get('screener_id');
+        if (!isBacktestId(screenerId)) throw badRequest('A backtest runs from a saved screener: open /backtest?screener_id=….');
+        const created = await runBacktestFromForm(user.id, screenerId, v);
         return redirect(`/backtest?backtest_id=${created.id}`);
-      } catch (e) {
-        if (isDomainError(e) && e.status === 404) throw e;
-        return formFailure(submission, e);
-      }
-    }
-    const parsed = ActionSchema.safeParse(Object.fromEntries(formData));
-    if (!parsed.success) return data({ detail: 'Unknown action.' }, { status: 400 });
-    const v = parsed.data;
-    switch (v.intent) {
-      case 'cancel':
-        await cancelBacktest(user.id, v.id);
-        return redirect(`/backtest?backtest_id=${v.id}`);
-      case 'share':
-      case 'unshare':
-        await setBacktestShared(user.id, v.id, v.intent === 'share');
-        return redirect(`/backtest?backtest_id=${v.id}#share-title`);
-      case 'delete': {
-        if (v.confirmed !== 'true') return redirect(here);
-        const { name, backTo } = await deleteBacktestFromPage(user.id, v.id);
-        return redirectWithModal(session, backTo, {
-          kind: 'info',
-          title: 'Backtest deleted',
-          content: `The backtest “${name}” was deleted.`,
-          mode: 'info',
-        });
-      }
-    }
-  } catch (e) {
-    if (isDomainError(e) && e.status === 404) throw new Response(e.detail, { status: 404 });
-    throw e;
-  }
+      }),
+      cancel: intent(
+        Id,
+        async (v) => {
+          await cancelBacktest(user.id, v.id);
+          return redirect(`/backtest?backtest_id=${v.id}`);
+        },
+        button,
+      ),
+      share: intent(
+        Id,
+        async (v) => {
+          await setBacktestShared(user.id, v.id, true);
+          return redirect(`/backtest?backtest_id=${v.id}#share-title`);
+        },
+        button,
+      ),
+      unshare: intent(
+        Id,
+        async (v) => {
+          await setBacktestShared(user.id, v.id, false);
+          return redirect(`/backtest?backtest_id=${v.id}#share-title`);
+        },
+        button,
+      ),
+      delete: intent(
+        Id.extend({ confirmed: z.string().optional() }),
+        async (v) => {
+          if (v.confirmed !== 'true') return redirect(here);
+          const { name, backTo } = await deleteBacktestFromPage(user.id, v.id);
+          return redirectWithModal(session, backTo, {
+            kind: 'info',
+            title: 'Backtest deleted',
+            content: `The backtest “${name}” was deleted.`,
+            mode: 'info',
+          });
+        },
+        button,
+      ),
+    },
+  });
 }
 
 export default function BacktestPage() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData && 'status' in actionData ? (actionData as SubmissionResult<string[]>) : undefined;
-  const failure = actionData && 'detail' in actionData ? String(actionData.detail) : null;
   if (d.mode === 'form') {
     return (
       <div className="backtest-page">
@@ -150,11 +136,6 @@ export default function BacktestPage() {
           delisted later. <Link to="/backtest/methodology">Methodology</Link> ·{' '}
           <Link to={`/screener?${d.screener.query}&saved=${d.screener.id}`}>Open the screen</Link>
         </p>
-        {failure ? (
-          <p className="form-errors" role="alert">
-            {failure}
-          </p>
-        ) : null}
         <section className="card" aria-labelledby="screen-title">
           <h2 id="screen-title">Screen</h2>
           {d.screener.rules.length === 0 ? <p>No rules: every company passes.</p> : null}
@@ -199,11 +180,7 @@ export default function BacktestPage() {
           ))}
         </ul>
       ) : null}
-      {failure ? (
-        <p className="form-errors" role="alert">
-          {failure}
-        </p>
-      ) : null}
+      <ActionErrors result={actionData} />
       {d.result ? (
         <>
           <ShareControls id={b.id} shareToken={b.shareToken} origin={d.origin} />

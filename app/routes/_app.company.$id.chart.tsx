@@ -3,10 +3,11 @@ import { data } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { guard } from '~/services/auth/guard.server';
-import { asOfQuery } from '~/services/company/as-of';
+import { asOfQuery } from '~/services/http/as-of';
 import { companyChart } from '~/services/company/company-pages.server';
 import { RANGES } from '~/services/company/price-ranges';
-import { asPageResponse, companyPageContext } from '~/services/company/company-route.server';
+import { companyPageContext } from '~/services/company/company-route.server';
+import { pageError } from '~/services/http/page-errors';
 import { BarChart, LineChart, type ChartSeries } from '~/ui/charts';
 import { AsOfLine, BadAsOf } from '~/ui/company/BadAsOf';
 import { money, shares } from '~/ui/company/format';
@@ -22,9 +23,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { company, asOf, asOfError, url } = await companyPageContext(request, params.id);
   const q = Query.parse(Object.fromEntries(url.searchParams));
   if (asOfError) return data({ error: asOfError, company, asOf, q, chart: null }, { status: 400 });
-  const chart = await companyChart(company, asOf, q.range, q.adjusted === '1').catch((e) => {
-    throw asPageResponse(e);
-  });
+  const chart = await companyChart(company, asOf, q.range, q.adjusted === '1').catch(pageError);
   return { error: null, company, asOf, q, chart };
 }
 

@@ -2,9 +2,10 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { guard } from '~/services/auth/guard.server';
-import { asOfQuery } from '~/services/company/as-of';
+import { asOfQuery } from '~/services/http/as-of';
 import { companyDividends } from '~/services/company/company-pages.server';
-import { asPageResponse, companyPageContext } from '~/services/company/company-route.server';
+import { companyPageContext } from '~/services/company/company-route.server';
+import { pageError } from '~/services/http/page-errors';
 import { formatByFormat } from '~/services/metrics/format';
 import { BarChart } from '~/ui/charts';
 import { AsOfLine, BadAsOf } from '~/ui/company/BadAsOf';
@@ -20,9 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await guard(request);
   const { company, asOf, asOfError } = await companyPageContext(request, params.id);
   if (asOfError) return data({ error: asOfError, company, asOf, dividends: null }, { status: 400 });
-  const dividends = await companyDividends(company, asOf).catch((e) => {
-    throw asPageResponse(e);
-  });
+  const dividends = await companyDividends(company, asOf).catch(pageError);
   return { error: null, company, asOf, dividends };
 }
 

@@ -3,9 +3,10 @@ import { data } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { guard } from '~/services/auth/guard.server';
-import { asOfQuery } from '~/services/company/as-of';
+import { asOfQuery } from '~/services/http/as-of';
 import { companyFinancials } from '~/services/company/company-pages.server';
-import { asPageResponse, companyPageContext } from '~/services/company/company-route.server';
+import { companyPageContext } from '~/services/company/company-route.server';
+import { pageError } from '~/services/http/page-errors';
 import { PERIOD_IDS, PERIOD_LABELS, STATEMENT_IDS, STATEMENTS } from '~/services/company/financials';
 import { BarChart } from '~/ui/charts';
 import { AsOfLine, BadAsOf } from '~/ui/company/BadAsOf';
@@ -23,9 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { company, asOf, asOfError, url } = await companyPageContext(request, params.id);
   const q = Query.parse(Object.fromEntries(url.searchParams));
   if (asOfError) return data({ error: asOfError, company, asOf, q, statement: null }, { status: 400 });
-  const statement = await companyFinancials(company, asOf, q.statement, q.period).catch((e) => {
-    throw asPageResponse(e);
-  });
+  const statement = await companyFinancials(company, asOf, q.statement, q.period).catch(pageError);
   return { error: null, company, asOf, q, statement };
 }
 

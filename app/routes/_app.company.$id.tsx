@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { NavLink, Outlet, useLoaderData, useLocation } from '@remix-run/react';
 import { guard } from '~/services/auth/guard.server';
-import { asOfQuery } from '~/services/company/as-of';
+import { asOfQuery } from '~/services/http/as-of';
 import { companyPageContext } from '~/services/company/company-route.server';
 import { AsOfForm } from '~/ui/company/AsOfForm';
 

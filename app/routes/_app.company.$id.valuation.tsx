@@ -2,8 +2,9 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { guard } from '~/services/auth/guard.server';
-import { asOfQuery } from '~/services/company/as-of';
-import { asPageResponse, companyPageContext } from '~/services/company/company-route.server';
+import { asOfQuery } from '~/services/http/as-of';
+import { companyPageContext } from '~/services/company/company-route.server';
+import { pageError } from '~/services/http/page-errors';
 import { companyValuation } from '~/services/company/valuation.server';
 import { getMetric } from '~/services/metrics/catalogue';
 import { formatMetricValue } from '~/services/metrics/format';
@@ -14,9 +15,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await guard(request);
   const { company, asOf, asOfError } = await companyPageContext(request, params.id);
   if (asOfError) return data({ error: asOfError, company, asOf, valuation: null }, { status: 400 });
-  const valuation = await companyValuation(company, asOf).catch((e) => {
-    throw asPageResponse(e);
-  });
+  const valuation = await companyValuation(company, asOf).catch(pageError);
   return { error: null, company, asOf, valuation };
 }
 

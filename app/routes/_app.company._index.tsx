@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { z } from 'zod';
 import { guard } from '~/services/auth/guard.server';
 import { searchCompanies } from '~/services/company/companies.server';
-import { asPageResponse } from '~/services/company/company-route.server';
+import { pageError } from '~/services/http/page-errors';
 import { SuggestionList, useCompanySuggestions } from '~/ui/company/CompanySuggestions';
 import { useHydrated } from '~/ui/use-hydrated';
 
@@ -14,11 +14,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await guard(request);
   const { query } = Query.parse(Object.fromEntries(new URL(request.url).searchParams));
   const q = query.trim();
-  const results = q
-    ? await searchCompanies(q, 50).catch((e) => {
-        throw asPageResponse(e);
-      })
-    : null;
+  const results = q ? await searchCompanies(q, 50).catch(pageError) : null;
   return { query: q, results };
 }
 

@@ -3,7 +3,7 @@ import { data, redirect } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { guard } from '~/services/auth/guard.server';
 import { resolveCompanyId } from '~/services/company/companies.server';
-import { asPageResponse } from '~/services/company/company-route.server';
+import { pageError, pathNotFound } from '~/services/http/page-errors';
 import { MAX_COMPANIES, MODE_LABELS, MODES, parseView, viewQuery } from '~/services/data-browser/data-browser';
 import { browseMetric } from '~/services/data-browser/data-browser.server';
 import { CATEGORY_LABELS, getMetric } from '~/services/metrics/catalogue';
@@ -18,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await guard(request);
   const permaticker = /^[1-9]\d{0,8}$/.test(params.permaticker ?? '') ? Number(params.permaticker) : null;
   const metric = getMetric(params.metric ?? '');
-  if (permaticker === null || !metric) throw new Response(`Page not found: ${new URL(request.url).pathname}`, { status: 404 });
+  if (permaticker === null || !metric) pathNotFound(request);
   const url = new URL(request.url);
   const parsed = parseView(url.searchParams);
   if (!parsed.ok) return data({ errors: parsed.errors, view: null, result: null, query: url.search }, { status: 400 });
@@ -27,9 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (view.add !== null || url.searchParams.has('metric_id')) {
     let compare = view.compare;
     if (view.add !== null) {
-      const added = await resolveCompanyId(view.add).catch((e) => {
-        throw asPageResponse(e);
-      });
+      const added = await resolveCompanyId(view.add).catch(pageError);
       if (added === null)
         return data(
           { errors: { add: [`No company with ticker or permaticker “${view.add}”.`] }, view: null, result: null, query: url.search },
@@ -40,9 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const nextMetric = getMetric(url.searchParams.get('metric_id') ?? '') ? (url.searchParams.get('metric_id') as string) : metric.id;
     throw redirect(`/data-browser/${permaticker}/${nextMetric}${viewQuery({ ...view, compare: compare.slice(0, MAX_COMPANIES - 1) })}`);
   }
-  const result = await browseMetric(permaticker, metric.id, view).catch((e) => {
-    throw asPageResponse(e);
-  });
+  const result = await browseMetric(permaticker, metric.id, view).catch(pageError);
   return { errors: null, view, result, query: url.search };
 }
 

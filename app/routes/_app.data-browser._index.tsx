@@ -4,7 +4,7 @@ import { Form, Link, useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { guard } from '~/services/auth/guard.server';
 import { resolveCompanyId } from '~/services/company/companies.server';
-import { asPageResponse } from '~/services/company/company-route.server';
+import { pageError } from '~/services/http/page-errors';
 import { getMetric, metricsByCategory } from '~/services/metrics/catalogue';
 import { MetricSelect } from '~/ui/data-browser/MetricSelect';
 
@@ -21,9 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (company === '' && metric === '') return { error: null, company, metric };
   if (company === '') return data({ error: 'Enter a ticker or permaticker.', company, metric }, { status: 400 });
   if (!getMetric(metric)) return data({ error: `Unknown metric: ${metric || '(none)'}.`, company, metric }, { status: 400 });
-  const permaticker = await resolveCompanyId(company).catch((e) => {
-    throw asPageResponse(e);
-  });
+  const permaticker = await resolveCompanyId(company).catch(pageError);
   if (permaticker === null) return data({ error: `No company with ticker or permaticker “${company}”.`, company, metric }, { status: 400 });
   throw redirect(`/data-browser/${permaticker}/${metric}`);
 }

@@ -1,8 +1,8 @@
 import { parseWithZod } from '@conform-to/zod';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { data, redirect } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
-import { z, type ZodTypeAny } from 'zod';
+import { z } from 'zod';
 import { requestContext } from '~/services/auth/api.server';
 import { cancelEmailChange, confirmEmailChange, pendingEmailChange, requestEmailChange } from '~/services/auth/email-change.server';
 import { requireUser } from '~/services/auth/guard.server';
@@ -22,7 +22,8 @@ import { revokeAllUserTokens } from '~/services/auth/tokens.server';
 import type { AccountUser } from '~/services/auth/types';
 import { deleteAccount, updateProfile } from '~/services/auth/users.server';
 import { readFormData } from '~/services/http/request-body.server';
-import { formFailure, invalidForm } from '~/services/http/form-reply.server';
+import { formFailure } from '~/services/http/form-reply.server';
+import { intent, intentAction, NO_VALUES } from '~/services/http/intent-action.server';
 import type { ModalState } from '~/services/http/modal-state';
 import { loadSubscriptionPanel } from '~/services/billing/profile-panel.server';
 import { SubscriptionPanel } from '~/ui/billing/SubscriptionPanel';
@@ -104,81 +105,67 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (e) {
     return unreadableForm('upload-picture', e);
   }
-  // Cancel or close of a prompt/confirm posts cancelled=true: nothing changes.
-  if (formData.get('cancelled') === 'true') return redirect('/profile');
   const ctx = requestContext(request);
   const info = (title: string, content: string, updated?: AccountUser) => {
     if (updated) setDisplayFields(session, updated);
     return redirectWithModal(session, '/profile', { kind: 'info', title, content, mode: 'success' });
   };
-  /** Parses the form with `schema`, runs `run`, and maps failures back onto the form. */
-  async function submit<S extends ZodTypeAny>(schema: S, run: (value: z.infer<S>) => Promise<Response>) {
-    const submission = parseWithZod(formData, { schema });
-    if (submission.status !== 'success') return invalidForm(submission);
-    try {
-      return await run(submission.value as z.infer<S>);
-    } catch (e) {
-      return formFailure(submission, e);
-    }
-  }
-  const hasPassword = () => accountHasPassword(user.id);
-
-  switch (formData.get('intent')) {
-    case 'change-name':
-      return submit(NameFormSchema, async (v) =>
+  const hasPassword = await accountHasPassword(user.id);
+  return intentAction(formData, {
+    cancelTo: '/profile',
+    intents: {
+      'change-name': intent(NameFormSchema, async (v) =>
         info('Name changed', `Your name is now ${v.full_name}.`, await updateProfile(user.id, { full_name: v.full_name })),
-      );
-    case 'upload-picture':
-      return submit(PictureFormSchema, async (v) => {
+      ),
+      'upload-picture': intent(PictureFormSchema, async (v) => {
         const updated = await setProfilePicture(user.id, {
           bytes: new Uint8Array(await v.picture.arrayBuffer()),
           fileName: v.picture.name,
         });
         return info('Picture saved', 'Your new profile picture is shown on your account.', updated);
-      });
-    case 'remove-picture':
-      return info('Picture removed', 'Your initials are shown instead of a picture.', await removeProfilePicture(user.id));
-    case 'change-password':
-      return submit(passwordFormSchema(await hasPassword()), async (v) => {
+      }),
+      'remove-picture': intent(NO_VALUES, async () =>
+        info('Picture removed', 'Your initials are shown instead of a picture.', await removeProfilePicture(user.id)),
+      ),
+      'change-password': intent(passwordFormSchema(hasPassword), async (v) => {
         await changePassword(user.id, v, { ...ctx, keepTokenHash: caller.kind === 'user' ? caller.tokenHash : '' });
         return info('Password changed', 'Your password is changed. Every other device where you were signed in is signed out.');
-      });
-    case 'change-email':
-      return submit(emailFormSchema(await hasPassword()), async (v) => {
+      }),
+      'change-email': intent(emailFormSchema(hasPassword), async (v) => {
         const pending = await requestEmailChange(user.id, v, ctx);
         return info('Check your new e-mail', `We sent a 6-digit code to ${pending.newEmail}. Enter it on this page to confirm the change.`);
-      });
-    case 'confirm-email':
-      return submit(EmailCodeFormSchema, async (v) => {
+      }),
+      'confirm-email': intent(EmailCodeFormSchema, async (v) => {
         const updated = await confirmEmailChange(user.id, v, ctx);
         return info('E-mail changed', `Your e-mail address is now ${updated.email}.`, updated);
-      });
-    case 'cancel-email-change':
-      await cancelEmailChange(user);
-      return redirect('/profile');
-    case 'sign-out-everywhere':
-      await revokeAllUserTokens(user.id);
-      setSignedOut(session);
-      return redirectWithModal(session, '/login', {
-        kind: 'info',
-        title: 'Signed out everywhere',
-        content: 'You are signed out on every device, this one included.',
-        mode: 'info',
-      });
-    case 'delete-account': {
-      if (formData.get('confirmed') !== 'true') return redirect('/profile');
-      await deleteAccount(user.id);
-      setSignedOut(session);
-      return redirectWithModal(session, '/register', {
-        kind: 'info',
-        title: 'Account deleted',
-        content: 'Your account and its data were deleted.',
-        mode: 'info',
-      });
-    }
-    default:
-      return data({ detail: 'Unknown action.' }, { status: 400 });
-  }
+      }),
+      'cancel-email-change': intent(NO_VALUES, async () => {
+        await cancelEmailChange(user);
+        return redirect('/profile');
+      }),
+      'sign-out-everywhere': intent(NO_VALUES, async () => {
+        await revokeAllUserTokens(user.id);
+        setSignedOut(session);
+        return redirectWithModal(session, '/login', {
+          kind: 'info',
+          title: 'Signed out everywhere',
+          content: 'You are signed out on every device, this one included.',
+          mode: 'info',
+        });
+      }),
+      'delete-account': intent(z.object({ confirmed: z.string().optional() }), async (v) => {
+        if (v.confirmed !== 'true') return redirect('/profile');
+        await deleteAccount(user.id);
+        setSignedOut(session);
+        return redirectWithModal(session, '/register', {
+          kind: 'info',
+          title: 'Account deleted',
+          content: 'Your account and its data were deleted.',
+          mode: 'info',
+        });
+      }),
+    },
+  });
 }
 
 export default function ProfilePage() {

@@ -1,13 +1,15 @@
-import { parseWithZod } from '@conform-to/zod';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { data, redirect } from '@remix-run/node';
-import { Form, Link, useLoaderData } from '@remix-run/react';
+import { redirect } from '@remix-run/node';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { guard, requireUser } from '~/services/auth/guard.server';
-import { redirectWithModal } from '~/services/auth/session.server';
+import { errorModalRedirect, redirectWithModal } from '~/services/auth/session.server';
 import { listBacktests } from '~/services/backtest/backtests.server';
-import { isDomainError } from '~/services/http/errors';
-import { ruleToText } from '~/services/screener/model';
+import { unprocessable } from '~/services/http/errors';
+import { intent, intentAction } from '~/services/http/intent-action.server';
+import { orPageError } from '~/services/http/page-errors';
+import { ruleToText, type Screen } from '~/services/screener/model';
+import { runSavedScreener } from '~/services/screener/saved-runs.server';
 import {
   createScreener,
   deleteScreener,
@@ -20,63 +22,26 @@ import {
 } from '~/services/screener/saved.server';
 import { screenFromSearchParams, screenToQuery } from '~/services/screener/url';
 import { BacktestList } from '~/ui/backtest/BacktestList';
+import { ActionErrors } from '~/ui/forms/ActionErrors';
 import { EmptyState } from '~/ui/layout/EmptyState';
-import type { ModalState } from '~/services/http/modal-state';
+import { deleteScreenerModal, renameScreenerModal } from '~/ui/screener/modals';
+import { SavedScreenersTable } from '~/ui/screener/SavedScreenersTable';
 
-// /screener/manage: the user's saved screeners — open, rename (prompt), duplicate, delete
+// /screener/manage: the user's saved screeners — run, rename (prompt), duplicate, delete
 // (confirm), share read-only, last run and match count. Every form posts here and redirects.
 
 export const meta: MetaFunction = () => [{ title: 'Saved screeners · Quarry' }];
 export const handle = { pageName: 'screener-manage' };
 
-const Id = z.string().min(1).max(64);
-const ActionSchema = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('create'), name: z.string().max(1000).default(''), query: z.string().max(60_000).default('') }),
-  z.object({ intent: z.literal('update'), id: Id, query: z.string().max(60_000).default('') }),
-  z.object({ intent: z.literal('rename'), id: Id, name: z.string().max(1000).default('') }),
-  z.object({ intent: z.literal('duplicate'), id: Id }),
-  z.object({ intent: z.literal('delete'), id: Id, confirmed: z.string().optional() }),
-  z.object({ intent: z.literal('share'), id: Id }),
-  z.object({ intent: z.literal('unshare'), id: Id }),
-]);
-
-async function pageModal(url: URL, userId: string): Promise<ModalState | null> {
-  const kind = url.searchParams.get('modal');
-  const id = url.searchParams.get('id') ?? '';
-  if (kind !== 'rename' && kind !== 'delete') return null;
-  // A foreign or unknown id is a 404, as everywhere else.
-  const s = await getScreener(userId, id).catch((e: unknown) => {
-    if (isDomainError(e) && e.status === 404) throw new Response('Screener not found.', { status: 404 });
-    throw e;
-  });
-  if (kind === 'rename') {
-    return {
-      kind: 'prompt',
-      title: 'Rename screener',
-      content: `New name for “${s.name}”.`,
-      action: '/screener/manage',
-      label: 'Name',
-      name: 'name',
-      defaultValue: s.name,
-      maxLength: 100,
-      fields: { intent: 'rename', id: s.id },
-    };
-  }
-  return {
-    kind: 'confirm',
-    title: 'Delete screener?',
-    content: `“${s.name}” will be deleted for good.`,
-    action: '/screener/manage',
-    confirmLabel: 'Delete screener',
-    danger: true,
-    fields: { intent: 'delete', id: s.id },
-  };
-}
+const Id = z.object({ id: z.string().min(1).max(64) });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await guard(request);
   if (!user) return { signedIn: false as const, screeners: [], backtests: [], modal: null, origin: '' };
   const url = new URL(request.url);
+  const kind = url.searchParams.get('modal');
+  // A foreign or unknown id is a 404, as everywhere else.
+  const target = kind === 'rename' || kind === 'delete' ? await orPageError(getScreener(user.id, url.searchParams.get('id') ?? '')) : null;
   const screeners = (await listScreeners(user.id)).map((s) => ({
     id: s.id,
     name: s.name,
@@ -85,90 +50,81 @@ export async function loader({ request }: LoaderFunctionArgs) {
     shareToken: s.shareToken,
     lastRunAt: s.lastRunAt,
     lastMatchCount: s.lastMatchCount,
-    updatedAt: s.updatedAt,
   }));
   return {
     signedIn: true as const,
     screeners,
     backtests: await listBacktests(user.id),
-    modal: await pageModal(url, user.id),
+    modal: target ? (kind === 'rename' ? renameScreenerModal(target) : deleteScreenerModal(target)) : null,
     origin: url.origin,
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const { user, session } = await requireUser(request);
-  const formData = await request.formData();
-  // Cancel or close of the prompt/confirm posts cancelled=true: nothing changes.
-  if (formData.get('cancelled') === 'true') return redirect('/screener/manage');
-  const submission = parseWithZod(formData, { schema: ActionSchema });
-  if (submission.status !== 'success') return data({ detail: 'Unknown action.' }, { status: 400 });
-  const v = submission.value;
-  const fail = (detail: string) =>
-    redirectWithModal(session, '/screener/manage', { kind: 'error', title: 'Could not save', error: { detail }, warning: true });
-  try {
-    switch (v.intent) {
-      case 'create':
-      case 'update': {
-        const parsed = screenFromSearchParams(new URLSearchParams(v.query));
-        if (!parsed.ok) return fail(parsed.errors[0].message);
-        const saved =
-          v.intent === 'create'
-            ? await createScreener(user.id, { name: renameOrThrow(v.name), screen: parsed.screen })
-            : await updateScreener(user.id, v.id, { screen: parsed.screen });
-        return redirectWithModal(session, `/screener?${screenToQuery(saved.screen)}&saved=${saved.id}`, {
-          kind: 'info',
-          title: 'Screen saved',
-          content: `Saved as “${saved.name}”.`,
-          mode: 'success',
-        });
-      }
-      case 'rename': {
-        const s = await updateScreener(user.id, v.id, { name: renameOrThrow(v.name) });
-        return redirectWithModal(session, '/screener/manage', {
-          kind: 'info',
-          title: 'Renamed',
-          content: `The screener is now called “${s.name}”.`,
-          mode: 'success',
-        });
-      }
-      case 'duplicate': {
-        const s = await duplicateScreener(user.id, v.id);
-        return redirectWithModal(session, '/screener/manage', {
-          kind: 'info',
-          title: 'Duplicated',
-          content: `Created “${s.name}”.`,
-          mode: 'success',
-        });
-      }
-      case 'delete': {
-        if (v.confirmed !== 'true') return redirect('/screener/manage');
-        await deleteScreener(user.id, v.id);
-        return redirectWithModal(session, '/screener/manage', {
-          kind: 'info',
-          title: 'Deleted',
-          content: 'The screener was deleted.',
-          mode: 'info',
-        });
-      }
-      case 'share':
-      case 'unshare':
-        await setScreenerShared(user.id, v.id, v.intent === 'share');
-        return redirect('/screener/manage');
-    }
-  } catch (e) {
-    if (!isDomainError(e)) throw e;
-    if (e.status === 404) throw new Response(e.detail, { status: 404 });
-    return fail(e.detail);
-  }
+function screenOf(query: string): Screen {
+  const parsed = screenFromSearchParams(new URLSearchParams(query));
+  if (!parsed.ok) throw unprocessable(parsed.errors[0].message);
+  return parsed.screen;
 }
 
-function when(iso: string | null): string {
-  return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : 'never';
+export async function action({ request }: ActionFunctionArgs) {
+  const { user, session } = await requireUser(request);
+  const here = '/screener/manage';
+  const done = (title: string, content: string, mode = 'success') =>
+    redirectWithModal(session, here, { kind: 'info', title, content, mode });
+  /** Saving runs the screen too: the list shows when it last ran and how many matched. */
+  const open = async (id: string, title?: string) => {
+    const { screener } = await runSavedScreener(user.id, id);
+    const to = `/screener?${screenToQuery(screener.screen)}&saved=${screener.id}`;
+    if (!title) return redirect(to);
+    return redirectWithModal(session, to, { kind: 'info', title, content: `Saved as “${screener.name}”.`, mode: 'success' });
+  };
+  const Query = z.string().max(60_000).default('');
+  return intentAction(request, {
+    cancelTo: here,
+    refusalModal: errorModalRedirect(session, here, 'Could not save'),
+    intents: {
+      create: intent(
+        z.object({ name: z.string().max(1000).default(''), query: Query }),
+        async (v) => open((await createScreener(user.id, { name: renameOrThrow(v.name), screen: screenOf(v.query) })).id, 'Screen saved'),
+        { refusals: 'modal' },
+      ),
+      update: intent(
+        Id.extend({ query: Query }),
+        async (v) => open((await updateScreener(user.id, v.id, { screen: screenOf(v.query) })).id, 'Screen saved'),
+        { refusals: 'modal' },
+      ),
+      run: intent(Id, async (v) => open(v.id)),
+      rename: intent(
+        Id.extend({ name: z.string().max(1000).default('') }),
+        async (v) => {
+          const s = await updateScreener(user.id, v.id, { name: renameOrThrow(v.name) });
+          return done('Renamed', `The screener is now called “${s.name}”.`);
+        },
+        { refusals: 'modal' },
+      ),
+      duplicate: intent(Id, async (v) => done('Duplicated', `Created “${(await duplicateScreener(user.id, v.id)).name}”.`), {
+        refusals: 'modal',
+      }),
+      delete: intent(Id.extend({ confirmed: z.string().optional() }), async (v) => {
+        if (v.confirmed !== 'true') return redirect(here);
+        await deleteScreener(user.id, v.id);
+        return done('Deleted', 'The screener was deleted.', 'info');
+      }),
+      share: intent(Id, async (v) => {
+        await setScreenerShared(user.id, v.id, true);
+        return redirect(here);
+      }),
+      unshare: intent(Id, async (v) => {
+        await setScreenerShared(user.id, v.id, false);
+        return redirect(here);
+      }),
+    },
+  });
 }
 
 export default function ManageScreenersPage() {
   const d = useLoaderData<typeof loader>();
+  const failed = useActionData<typeof action>();
   if (!d.signedIn) {
     return (
       <>
@@ -185,6 +141,7 @@ export default function ManageScreenersPage() {
   return (
     <>
       <h1>Saved screeners</h1>
+      <ActionErrors result={failed} />
       {d.screeners.length === 0 ? (
         <EmptyState title="No saved screeners">
           <p>
@@ -192,90 +149,7 @@ export default function ManageScreenersPage() {
           </p>
         </EmptyState>
       ) : (
-        <div className="table-scroll">
-          <table className="data-table" data-testid="saved-screeners">
-            <caption className="visually-hidden">Your saved screeners</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Rules</th>
-                <th scope="col">Last run</th>
-                <th scope="col" className="num">
-                  Matches
-                </th>
-                <th scope="col">Share link</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.screeners.map((s) => (
-                <tr key={s.id}>
-                  <th scope="row">
-                    <Link to={`/screener?${s.query}&saved=${s.id}`}>{s.name}</Link>
-                  </th>
-                  <td>
-                    {s.rules.length === 0 ? (
-                      'none'
-                    ) : (
-                      <ul className="plain-list">
-                        {s.rules.map((r, i) => (
-                          <li key={i}>
-                            <code>{r}</code>
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                  </td>
-                  <td>{when(s.lastRunAt)}</td>
-                  <td className="num">{s.lastMatchCount ?? 'n/a'}</td>
-                  <td>
-                    {s.shareToken ? (
-                      <>
-                        <a href={`/screener/shared/${s.shareToken}`}>{`${d.origin}/screener/shared/${s.shareToken}`}</a>
-                        <Form method="post" className="inline-form">
-                          <input type="hidden" name="intent" value="unshare" />
-                          <input type="hidden" name="id" value={s.id} />
-                          <button type="submit" className="button button--link">
-                            Stop sharing<span className="visually-hidden"> {s.name}</span>
-                          </button>
-                        </Form>
-                      </>
-                    ) : (
-                      <Form method="post" className="inline-form">
-                        <input type="hidden" name="intent" value="share" />
-                        <input type="hidden" name="id" value={s.id} />
-                        <button type="submit" className="button button--link">
-                          Create share link<span className="visually-hidden"> for {s.name}</span>
-                        </button>
-                      </Form>
-                    )}
-                  </td>
-                  <td className="screener-row-actions">
-                    <Link to={`/screener?${s.query}&saved=${s.id}`}>
-                      Open<span className="visually-hidden"> {s.name}</span>
-                    </Link>
-                    <Link to={`/backtest?screener_id=${s.id}`}>
-                      Backtest<span className="visually-hidden"> {s.name}</span>
-                    </Link>
-                    <Link to={`?modal=rename&id=${s.id}`}>
-                      Rename<span className="visually-hidden"> {s.name}</span>
-                    </Link>
-                    <Form method="post" className="inline-form">
-                      <input type="hidden" name="intent" value="duplicate" />
-                      <input type="hidden" name="id" value={s.id} />
-                      <button type="submit" className="button button--link">
-                        Duplicate<span className="visually-hidden"> {s.name}</span>
-                      </button>
-                    </Form>
-                    <Link to={`?modal=delete&id=${s.id}`} className="danger-link">
-                      Delete<span className="visually-hidden"> {s.name}</span>
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <SavedScreenersTable screeners={d.screeners} origin={d.origin} />
       )}
       <section aria-labelledby="backtests-title">
         <h2 id="backtests-title">Backtests</h2>

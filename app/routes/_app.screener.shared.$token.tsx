@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { guard } from '~/services/auth/guard.server';
-import { isDomainError } from '~/services/http/errors';
+import { orPageError } from '~/services/http/page-errors';
 import { ruleToText } from '~/services/screener/model';
 import { getSharedScreener } from '~/services/screener/saved.server';
 import { screenToQuery } from '~/services/screener/url';
@@ -14,13 +14,8 @@ export const handle = { pageName: 'screener-shared' };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await guard(request);
-  try {
-    const shared = await getSharedScreener(params.token ?? '');
-    return { name: shared.name, rules: shared.screen.rules.map(ruleToText), query: screenToQuery(shared.screen) };
-  } catch (e) {
-    if (isDomainError(e) && e.status === 404) throw new Response('Shared screen not found.', { status: 404 });
-    throw e;
-  }
+  const shared = await orPageError(getSharedScreener(params.token ?? ''));
+  return { name: shared.name, rules: shared.screen.rules.map(ruleToText), query: screenToQuery(shared.screen) };
 }
 
 export default function SharedScreenPage() {

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { guard } from '~/services/auth/guard.server';
+import { pathNotFound } from '~/services/http/page-errors';
 import { authenticateOAuth, clearFlowCookies, flowRedirectTo, isOAuthProvider, OAuthSignInError } from '~/services/auth/oauth.server';
 import { issueUserToken } from '~/services/auth/tokens.server';
 import { commitSession, flashModal, setSignedIn } from '~/services/auth/session.server';
@@ -11,7 +12,7 @@ import { commitSession, flashModal, setSignedIn } from '~/services/auth/session.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { session } = await guard(request);
   const id = params.id ?? '';
-  if (!isOAuthProvider(id)) throw new Response(`Page not found: ${new URL(request.url).pathname}`, { status: 404 });
+  if (!isOAuthProvider(id)) pathNotFound(request);
 
   let user: Awaited<ReturnType<typeof authenticateOAuth>>;
   const headers = new Headers();

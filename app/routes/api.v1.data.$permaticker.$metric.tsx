@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
 import { isIsoDate } from '~/services/dates';
+import { AsOfField } from '~/services/http/as-of';
 import { handleApi, jsonResponse, methodNotAllowed, zodFieldErrors } from '~/services/http/api.server';
 import { notFound, unprocessable } from '~/services/http/errors';
 import { metricSeries } from '~/services/metrics/snapshots.server';
@@ -15,7 +16,7 @@ const QuerySchema = z
   .object({
     from: isoDate.optional(),
     to: isoDate.optional(),
-    as_of: isoDate.optional(),
+    as_of: AsOfField,
     mode: z.enum(['point_in_time', 'first_reported', 'latest']).default('point_in_time'),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, {

@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { callerOf, readApiBody } from '~/services/auth/api.server';
+import { asOfOrThrow } from '~/services/http/as-of';
 import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.server';
 import { RunBody, pageJson, screenOrThrow } from '~/services/screener/api.server';
-import { explainScreen, parseAsOf, runScreen } from '~/services/screener/run.server';
+import { explainScreen, runScreen } from '~/services/screener/run.server';
 
 // POST /api/v1/screener/run {screen, as_of?, page_size?, explain?} => one page of results
 // ({as_of, count, page, page_count, columns, rows}) and, with `explain`, that security's checks.
@@ -16,7 +17,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
     await callerOf(request);
     const body = await readApiBody(request, RunBody);
     const screen = screenOrThrow(body.screen);
-    const asOf = parseAsOf(body.as_of);
+    const asOf = asOfOrThrow(body.as_of) ?? 'latest';
     const page = await runScreen(screen, { asOf, pageSize: body.page_size });
     const explanation = body.explain === undefined ? undefined : await explainScreen(screen, body.explain, { asOf });
     return jsonResponse({ ...pageJson(page), ...(explanation ? { explanation } : {}) });

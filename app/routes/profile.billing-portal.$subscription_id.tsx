@@ -6,6 +6,7 @@ import { subscriptionDetail } from '~/services/billing/account.server';
 import { ProviderIdParam } from '~/services/billing/schemas';
 import { SUBSCRIPTION_NOT_FOUND_DETAIL } from '~/services/billing/subscriptions.server';
 import { isDomainError } from '~/services/http/errors';
+import { pageError, pageNotFound } from '~/services/http/page-errors';
 
 // GET /profile/billing-portal/{subscription_id}: the "Manage subscription" link. The provider's
 // customer portal link is signed for 24 hours, so it is fetched when the link is followed and
@@ -14,7 +15,7 @@ import { isDomainError } from '~/services/http/errors';
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, session } = await requireUser(request);
   const id = ProviderIdParam.safeParse(params.subscription_id);
-  if (!id.success) throw new Response(SUBSCRIPTION_NOT_FOUND_DETAIL, { status: 404 });
+  if (!id.success) pageNotFound(SUBSCRIPTION_NOT_FOUND_DETAIL);
   try {
     const detail = await subscriptionDetail(user.id, id.data);
     if (detail.urls.customer_portal) return redirect(detail.urls.customer_portal);
@@ -25,8 +26,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       mode: 'info',
     });
   } catch (e) {
-    if (!isDomainError(e)) throw e;
-    if (e.status === 404) throw new Response(e.detail, { status: 404 });
+    if (!isDomainError(e) || e.status === 404) pageError(e);
     return redirectWithModal(session, '/profile', { kind: 'error', title: 'Subscription', error: { detail: e.detail } });
   }
+}
+
+// Never shown (the loader always redirects or throws), but a component makes this a page route:
+// another account's subscription gets the 404 page in the layout rather than a bare text answer.
+export default function BillingPortalLink() {
+  return null;
 }

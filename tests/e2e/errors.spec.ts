@@ -13,6 +13,8 @@ test('an unknown path shows the 404 page with its path and the title "Page Not F
   await expect(page.getByText(`Page not found: ${path}`, { exact: true })).toBeVisible();
   await expect(page.getByText('404', { exact: true })).toBeVisible();
   await expect(page.getByText(/Internal Server Error/)).toHaveCount(0);
+  // Drawn inside the layout: the main navigation is there to go on from.
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Data browser' })).toBeVisible();
   // A way back that works without JavaScript.
   await page.getByRole('link', { name: 'Go to the home page' }).click();
   await expect(page).not.toHaveURL(/no-such-page/);

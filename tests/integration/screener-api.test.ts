@@ -191,7 +191,7 @@ forEachDatabase(
       const earlier = await callRoute(runRoute, { token: issueGuestToken().access_token, json: { screen, as_of: '2023-06-30' } });
       expect((earlier.body as { as_of: string }).as_of <= '2023-06-30').toBe(true);
       expect((earlier.body as { as_of: string }).as_of).not.toBe(body.as_of);
-      expect((await callRoute(runRoute, { token: a, json: { screen, as_of: 'yesterday' } })).status).toBe(400);
+      expect((await callRoute(runRoute, { token: a, json: { screen, as_of: 'yesterday' } })).status).toBe(422);
       expect((await callRoute(runRoute, { token: a, json: { screen: { rules: 'all' } } })).status).toBe(422);
       expect((await callRoute(runRoute, { json: { screen } })).status).toBe(401);
     });

@@ -15,9 +15,11 @@ import { closeMarketReader } from '~/services/market/store/open-store.server';
 import { buildSnapshots } from '~/services/metrics/snapshots.server';
 import { writeFixtureStore } from '~/services/metrics/testing/fixture-store.server';
 import { syntheticUniverse } from '~/services/metrics/testing/synthetic-universe';
-import { listScreeners } from '~/services/screener/saved.server';
+import { AS_OF_MESSAGE } from '~/services/http/as-of';
+import { listScreeners, updateScreener } from '~/services/screener/saved.server';
 import { listItems, listWatchlists } from '~/services/watchlist/watchlists.server';
 import { callPage } from '../support/api';
+import { databaseContents } from '../support/database-contents';
 import { forEachDatabase } from '../support/databases';
 
 // The HTML routes with real Requests and session cookies: the no-JS builder, saving through the
@@ -72,14 +74,14 @@ forEachDatabase(
     it('shows bad rules and unknown parameters as messages, never a 500', async () => {
       const page = await callPage(
         screenerRoute.loader,
-        '/screener?r=revnue+<+3&r=(((price&mcap_min=lots&sort=x:y&page=-1&asof=2024-13-45',
+        '/screener?r=revnue+<+3&r=(((price&mcap_min=lots&sort=x:y&page=-1&as_of=2024-13-45',
         a.cookie,
       );
       expect(page.status).toBe(200);
       const data = page.value as { errors: { message: string }[]; results: null };
       expect(data.results).toBeNull();
       expect(data.errors.map((e) => e.message)).toEqual(
-        expect.arrayContaining(['Rule 1: Unknown metric "revnue" at column 1', 'As of: "2024-13-45" is not a date (use YYYY-MM-DD).']),
+        expect.arrayContaining(['Rule 1: Unknown metric "revnue" at column 1', `As of: ${AS_OF_MESSAGE}`]),
       );
       const huge = await callPage(screenerRoute.loader, `/screener?${'r=price+>+1&'.repeat(300)}`, a.cookie);
       expect((huge.value as { errors: { message: string }[] }).errors[0].message).toMatch(/at most 50 rules/);
@@ -103,7 +105,10 @@ forEachDatabase(
       expect(saved.location).toBe(`/screener?${query}&saved=${s.id}`);
       const opened = await callPage(screenerRoute.loader, saved.location ?? '', a.cookie);
       expect((opened.value as { saved: { name: string } }).saved).toEqual({ id: s.id, name: 'Trend' });
-      expect((await listScreeners(a.id))[0].lastMatchCount).toBe((opened.value as { results: { count: number } }).results.count);
+      // Saving ran the screen: the saved-screeners page shows when and how many matched.
+      const afterSave = (await listScreeners(a.id))[0];
+      expect(afterSave.lastMatchCount).toBe((opened.value as { results: { count: number } }).results.count);
+      expect(afterSave.lastRunAt).not.toBeNull();
 
       const cancelled = await callPage(manageRoute.action, '/screener/manage', a.cookie, {
         form: { intent: 'rename', id: s.id, name: '', cancelled: 'true' },
@@ -144,8 +149,9 @@ forEachDatabase(
         form: { intent: 'update', id: s.id, query: 'r=price+%3E+1' },
       });
       expect(updated.location).toBe(`/screener?r=price+%3E+1&saved=${s.id}`);
+      const reopened = await callPage(screenerRoute.loader, updated.location ?? '', a.cookie);
       expect((await listScreeners(a.id)).find((x) => x.id === s.id)).toMatchObject({
-        lastMatchCount: null,
+        lastMatchCount: (reopened.value as { results: { count: number } }).results.count,
         screen: { rules: [{ kind: 'value', metric: 'price', op: '>', value: 1 }] },
       });
 
@@ -214,6 +220,52 @@ forEachDatabase(
         expect([form.intent, (await callPage(watchlistRoute.action, '/watchlist', b.cookie, { form })).status]).toEqual([form.intent, 404]);
       }
       expect((await listItems(a.id, list.id)).find((i) => i.permaticker === perm)?.note).toBe('buy below 50');
+    });
+
+    it('sends an old asof link to the same screen with as_of, and the screen runs as of that date', async () => {
+      const latest = ((await callPage(screenerRoute.loader, '/screener?r=price+%3E+0', a.cookie)).value as { results: { asOf: string } })
+        .results.asOf;
+      const old = await callPage(screenerRoute.loader, `/screener?r=price+%3E+0&asof=${latest}&col=ret_3m`, a.cookie);
+      expect([old.status, old.location]).toEqual([301, `/screener?r=price+%3E+0&as_of=${latest}&col=ret_3m`]);
+      const followed = (await callPage(screenerRoute.loader, old.location ?? '', a.cookie)).value as {
+        errors: unknown[];
+        asOfParam: string;
+        results: { asOf: string };
+      };
+      expect(followed.errors).toEqual([]);
+      expect(followed.asOfParam).toBe(latest);
+      expect(followed.results.asOf <= latest).toBe(true);
+      // A CSV link of the old kind still downloads.
+      const csv = await callPage(csvRoute.loader, `/screener/csv?r=price+%3E+0&asof=${latest}`, a.cookie);
+      expect(csv.status).toBe(200);
+    });
+
+    it('writes nothing while pages are only looked at (GET), saved screens and CSVs included', async () => {
+      const query = 'r=price+%3E+0&rank=ret_3m%3Adesc';
+      await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'create', query, name: 'Looked at' } });
+      const saved = (await listScreeners(a.id)).find((s) => s.name === 'Looked at');
+      const [list] = await listWatchlists(a.id);
+      const before = await databaseContents();
+      for (const [route, path] of <Array<[unknown, string]>>[
+        [screenerRoute.loader, `/screener?${query}&saved=${saved?.id}`],
+        [screenerRoute.loader, `/screener?${query}&saved=${saved?.id}&page=2&sort=ticker:desc&explain=${securities[0].permaticker}`],
+        [screenerRoute.loader, `/screener?${query}&modal=save`],
+        [csvRoute.loader, `/screener/csv?${query}`],
+        [manageRoute.loader, '/screener/manage'],
+        [manageRoute.loader, `/screener/manage?modal=rename&id=${saved?.id}`],
+        [watchlistRoute.loader, `/watchlist?list=${list.id}&modal=rename-list`],
+        [watchlistCsvRoute.loader, `/watchlist/csv?list=${list.id}`],
+      ]) {
+        expect((await callPage(route, path, a.cookie)).status, path).toBeLessThan(400);
+      }
+      expect(await databaseContents()).toBe(before);
+      // Running it is a POST, and that records the run (a changed screen forgets the old one).
+      await updateScreener(a.id, saved?.id ?? '', { screen: saved?.screen });
+      expect((await listScreeners(a.id)).find((s) => s.id === saved?.id)?.lastRunAt).toBeNull();
+      const run = await callPage(manageRoute.action, '/screener/manage', a.cookie, { form: { intent: 'run', id: saved?.id ?? '' } });
+      expect(run.location).toBe(`/screener?${query}&saved=${saved?.id}`);
+      expect((await listScreeners(a.id)).find((s) => s.id === saved?.id)).toMatchObject({ lastMatchCount: saved?.lastMatchCount });
+      expect((await listScreeners(a.id)).find((s) => s.id === saved?.id)?.lastRunAt).not.toBeNull();
     });
   },
   { env: { MARKET_DB: marketDb } },

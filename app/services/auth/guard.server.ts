@@ -2,6 +2,7 @@ import { redirect } from '@remix-run/node';
 import { config } from '../config.server';
 import { assertSameOrigin } from '../http/csrf.server';
 import { isDomainError } from '../http/errors';
+import { pageError } from '../http/page-errors';
 import { backtestQueryRedirect, isNoAuthPath, routeRedirect } from './access-rules';
 import { commitSession, getSession, setGuestToken, setSignedOut, type QuarrySession } from './session.server';
 import { issueGuestToken, resolveCaller } from './tokens.server';
@@ -46,8 +47,7 @@ export async function guard(request: Request, options: GuardOptions = {}): Promi
     assertSameOrigin(request);
   } catch (e) {
     // A thrown Response keeps its status; a thrown error would become a 500 page.
-    if (isDomainError(e)) throw new Response(e.detail, { status: e.status, statusText: 'Forbidden' });
-    throw e;
+    pageError(e);
   }
   const url = new URL(request.url);
   const path = url.pathname;

@@ -93,6 +93,11 @@ export async function redirectWithModal(session: QuarrySession, to: string, moda
   return new Response(null, { status: 302, headers: { Location: to, 'Set-Cookie': await commitSession(session) } });
 }
 
+/** The page's error modal for a refused change: back to `to`, where the modal says why. */
+export function errorModalRedirect(session: QuarrySession, to: string, title: string): (detail: string) => Promise<Response> {
+  return (detail) => redirectWithModal(session, to, { kind: 'error', title, error: { detail }, warning: true });
+}
+
 export async function redirectWithSession(session: QuarrySession, to: string): Promise<Response> {
   return new Response(null, { status: 302, headers: { Location: to, 'Set-Cookie': await commitSession(session) } });
 }

@@ -1,7 +1,7 @@
 import { isDomainError, notFound, unprocessable } from '../http/errors';
 import { csvResponse } from '../company/company-api.server';
 import { getCompanyProfile, resolveCompanyId } from '../company/companies.server';
-import { asPageResponse } from '../company/company-route.server';
+import { pageError, pageNotFound } from '../http/page-errors';
 import { getMetric } from '../metrics/catalogue';
 import { ruleToText, type Screen } from '../screener/model';
 import { getScreener } from '../screener/saved.server';
@@ -29,10 +29,6 @@ const ID = /^[A-Za-z0-9-]{1,64}$/;
 
 export function isBacktestId(id: string | null): id is string {
   return id !== null && ID.test(id);
-}
-
-function pageError(e: unknown): never {
-  throw asPageResponse(e);
 }
 
 export type ScreenText = { rules: string[]; ranking: string[]; universe: string[]; query: string };
@@ -79,7 +75,7 @@ export type BacktestFormPage = {
 
 /** The run form of a saved screener: defaults from the data (or from a past run `fromId`), and its past backtests. */
 export async function backtestFormPage(userId: string, screenerId: string, fromId: string | null): Promise<BacktestFormPage> {
-  if (!isBacktestId(screenerId)) pageError(notFound('Screener not found.'));
+  if (!isBacktestId(screenerId)) pageNotFound('Screener not found.');
   const screener = await getScreener(userId, screenerId).catch(pageError);
   let params = await defaultParams().catch(pageError);
   if (isBacktestId(fromId)) {
@@ -131,7 +127,7 @@ async function page(view: BacktestView, search: URLSearchParams): Promise<Backte
 }
 
 export async function backtestPage(userId: string, id: string, search: URLSearchParams): Promise<BacktestPage> {
-  if (!isBacktestId(id)) pageError(notFound('Backtest not found.'));
+  if (!isBacktestId(id)) pageNotFound('Backtest not found.');
   return page(await getBacktest(userId, id, { withResult: true }).catch(pageError), search);
 }
 

@@ -1,6 +1,6 @@
 import { jsonResponse } from '../http/api.server';
 import { unprocessable } from '../http/errors';
-import { parseAsOf } from './as-of';
+import { AS_OF_PARAM, asOfOrThrow } from '../http/as-of';
 import { companyHeader, type CompanyHeader } from './company-pages.server';
 import { csvResponseHeaders, toCsv } from '../data-browser/data-browser';
 import type { Table } from './table-exports';
@@ -16,9 +16,7 @@ export function formatOf(url: URL): Format {
 }
 
 export function asOfOf(url: URL): string | null {
-  const p = parseAsOf(url.searchParams.get('as_of'));
-  if (!p.ok) throw unprocessable(p.message, { as_of: [p.message] });
-  return p.asOf;
+  return asOfOrThrow(url.searchParams.get(AS_OF_PARAM));
 }
 
 export async function apiCompany(id: string | undefined): Promise<CompanyHeader> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAsOf } from './as-of';
+import { parseAsOf } from '../http/as-of';
 import { adjustForSplits, annualTotals } from './dividend-history';
 import { equalWeightIndex, movers, sectorPerformance } from '../market-overview/market-summary';
 import { movingAverage, rangeStart } from './price-ranges';

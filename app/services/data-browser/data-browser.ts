@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isIsoDate, type IsoDate } from '../dates';
+import { AsOfField } from '../http/as-of';
 
 // The data browser's view, as URL parameters (stable, shareable, works without JavaScript):
 // /data-browser/{permaticker}/{metric}?compare=1,2&scale=log&mode=first_reported&from=&to=&as_of=
@@ -24,7 +25,7 @@ export const ViewSchema = z
     mode: z.preprocess(emptyToUndefined, z.enum(MODES).default('latest')),
     from: z.preprocess(emptyToUndefined, isoDate.optional()),
     to: z.preprocess(emptyToUndefined, isoDate.optional()),
-    as_of: z.preprocess(emptyToUndefined, isoDate.optional()),
+    as_of: AsOfField,
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`.', path: ['from'] });
 

@@ -117,3 +117,24 @@ export async function readBodyBytes(request: Request, opts: { maxBytes: number; 
     throw new DomainError(400, 'The upload could not be read. Send it again.');
   }
 }
+
+/** A page form that is not an upload: far more than any of our forms sends. */
+export const PAGE_FORM_MAX_BYTES = 1024 * 1024;
+export const PAGE_FORM_TOO_LARGE_DETAIL = 'The form is too large.';
+
+/**
+ * The form of a page's action. A body that is not a form (JSON, text, a broken multipart body,
+ * too large) is answered with its 4xx and a message on the error page — thrown as a Response so
+ * that it never becomes a 500.
+ */
+export async function readPageForm(
+  request: Request,
+  opts: { maxBytes: number; tooLargeDetail: string } = { maxBytes: PAGE_FORM_MAX_BYTES, tooLargeDetail: PAGE_FORM_TOO_LARGE_DETAIL },
+): Promise<FormData> {
+  try {
+    return await readFormData(request, opts);
+  } catch (e) {
+    if (!(e instanceof DomainError)) throw e;
+    throw new Response(e.detail, { status: e.status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  }
+}

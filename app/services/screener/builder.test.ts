@@ -6,7 +6,7 @@ const rules = (url: string | null) => new URLSearchParams((url ?? '').split('?')
 
 describe('no-JS screen builder', () => {
   it('leaves plain screen URLs alone', () => {
-    expect(go('r=pe_ttm+<+15&asof=2024-01-31')).toBeNull();
+    expect(go('r=pe_ttm+<+15&as_of=2024-01-31')).toBeNull();
   });
 
   it('adds each rule kind from its fields', () => {
@@ -26,10 +26,10 @@ describe('no-JS screen builder', () => {
   });
 
   it('removes a rule, a column and a ranking by index and goes back to page 1', () => {
-    const url = go('r=pe_ttm+<+15&r=roe+>+0.1&r=price+>+5&col=roe&col=price&rank=roe:desc&page=3&remove=1&asof=2024-01-31');
+    const url = go('r=pe_ttm+<+15&r=roe+>+0.1&r=price+>+5&col=roe&col=price&rank=roe:desc&page=3&remove=1&as_of=2024-01-31');
     expect(rules(url)).toEqual(['pe_ttm < 15', 'price > 5']);
     expect(url).not.toContain('page=');
-    expect(url).toContain('asof=2024-01-31');
+    expect(url).toContain('as_of=2024-01-31');
     expect(new URLSearchParams(go('col=roe&col=price&remove_col=0')?.split('?')[1]).getAll('col')).toEqual(['price']);
     expect(new URLSearchParams(go('rank=roe:desc&rank=pe_ttm:asc&remove_rank=0')?.split('?')[1]).getAll('rank')).toEqual(['pe_ttm:asc']);
   });

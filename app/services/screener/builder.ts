@@ -7,7 +7,7 @@ import { screenFromSearchParams, screenToSearchParams } from './url';
 // the address bar always holds a clean, shareable screen.
 
 /** Parameters that only exist on the page, kept across edits. */
-export const PAGE_PARAMS = ['asof', 'saved'] as const;
+export const PAGE_PARAMS = ['as_of', 'saved'] as const;
 
 const BUILDER_PARAMS = [
   'add',

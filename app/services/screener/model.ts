@@ -235,6 +235,11 @@ function collect(e: Expr, out: string[]): void {
 }
 
 /** Every metric the screen's results show: rule metrics, ranking metrics, then chosen columns. */
+/** How results are ordered when the screen names no sort: best rank first when ranked, else by ticker. */
+export function displaySort(screen: Pick<Screen, 'sort' | 'ranking'>): Sort {
+  return screen.sort ?? (screen.ranking.length > 0 ? { key: 'rank', dir: 'asc' } : { key: 'ticker', dir: 'asc' });
+}
+
 export function displayColumns(screen: Screen): string[] {
   const out: string[] = [];
   const add = (id: string) => {

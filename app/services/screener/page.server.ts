@@ -1,16 +1,21 @@
+import { asOfParam, parseAsOf } from '../http/as-of';
 import { isDomainError } from '../http/errors';
 import type { Explanation, ScreenPage } from './engine';
-import type { Screen } from './model';
+import { displaySort, type Screen, type Sort } from './model';
 import { presetById } from './presets';
-import { explainScreen, parseAsOf, runScreen, universeChoices, type AsOf } from './run.server';
-import { getScreener, recordScreenerRun } from './saved.server';
+import { explainScreen, runScreen, universeChoices } from './run.server';
+import { getScreener } from './saved.server';
 import { screenFromSearchParams, screenToSearchParams, type ScreenQueryError } from './url';
 
 // Everything /screener (and its CSV) shows for one URL: the screen it encodes, its problems, one
-// page of results as of the date, an explanation, and the saved screener it came from.
+// page of results as of the date (or all of them, for the CSV), an explanation, and the saved
+// screener it came from. It only reads: running a saved screener is recorded by its POST
+// (saved-runs.server.ts).
 
 export type ScreenerPageData = {
   screen: Screen;
+  /** The order the results are shown in (the screen's own, or the default). */
+  sort: Sort;
   /** Canonical screen query (without page params). */
   query: string;
   ruleTexts: string[];
@@ -36,21 +41,22 @@ export async function screenerPageData(
   const parsed = screenFromSearchParams(search);
   const errors = parsed.ok ? [] : [...parsed.errors];
   const screen = parsed.screen;
-  let asOf: AsOf = 'latest';
-  try {
-    asOf = parseAsOf(search.get('asof'));
-  } catch (e) {
-    if (!isDomainError(e)) throw e;
-    errors.push({ param: 'asof', message: `As of: ${e.detail}` });
-  }
+  const parsedAsOf = parseAsOf(asOfParam(search));
+  if (!parsedAsOf.ok) errors.push({ param: 'as_of', message: `As of: ${parsedAsOf.message}` });
+  const asOf = (parsedAsOf.ok && parsedAsOf.asOf) || 'latest';
   let results: ScreenPage | null = null;
   let unavailable: string | null = null;
   let choices = { exchanges: [] as string[], sectors: [] as string[], industries: [] as string[] };
   let explanation: Explanation | null = null;
+  try {
+    // The universe pickers keep their choices while a rule is being fixed.
+    choices = await universeChoices();
+  } catch (e) {
+    if (!isDomainError(e) || (e.status >= 500 && e.status !== 503)) throw e;
+  }
   if (errors.length === 0) {
     try {
       results = await runScreen(screen, { asOf, pageSize: opts.pageSize });
-      choices = await universeChoices();
       const explain = Number(search.get('explain'));
       if (Number.isInteger(explain) && explain > 0) explanation = await explainScreen(screen, explain, { asOf });
     } catch (e) {
@@ -64,7 +70,6 @@ export async function screenerPageData(
     try {
       const s = await getScreener(userId, savedId);
       saved = { id: s.id, name: s.name };
-      if (results) await recordScreenerRun(userId, s.id, results.count);
     } catch (e) {
       if (!isDomainError(e) || e.status !== 404) throw e;
     }
@@ -72,10 +77,11 @@ export async function screenerPageData(
   const canonical = screenToSearchParams({ ...screen, page: 1 });
   return {
     screen,
+    sort: displaySort(screen),
     query: canonical.toString(),
     ruleTexts: search.getAll('r').filter((t) => t.trim() !== ''),
     errors,
-    asOfParam: search.get('asof') ?? '',
+    asOfParam: asOfParam(search) ?? '',
     results,
     unavailable,
     choices,

@@ -1,4 +1,4 @@
-import { isIsoDate, type IsoDate } from '../dates';
+import type { IsoDate } from '../dates';
 import { DomainError, isDomainError } from '../http/errors';
 import { MarketDataMissingError } from '../market/store/open-store.server';
 import { loadSnapshot } from '../metrics/snapshots.server';
@@ -19,12 +19,6 @@ import { loadSecurityMeta, NO_MARKET_DATA } from './securities.server';
 // securities, then hand both to the pure engine.
 
 export type AsOf = IsoDate | 'latest';
-
-export function parseAsOf(raw: string | null | undefined): AsOf {
-  if (!raw || raw === 'latest') return 'latest';
-  if (!isIsoDate(raw)) throw new DomainError(400, `"${raw.slice(0, 20)}" is not a date (use YYYY-MM-DD).`);
-  return raw;
-}
 
 let lastPrepared: { snapshot: MetricSnapshot; prepared: PreparedUniverse } | null = null;
 

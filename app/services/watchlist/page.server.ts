@@ -1,6 +1,6 @@
-import { isDomainError, notFound } from '../http/errors';
+import { isDomainError, unprocessable } from '../http/errors';
 import { loadSecurityMeta } from '../screener/securities.server';
-import { defaultWatchlistId, listWatchlists } from './watchlists.server';
+import { addItem, defaultWatchlistId, getWatchlist, listWatchlists } from './watchlists.server';
 import { watchlistView, type WatchlistView } from './view.server';
 import type { Watchlist } from './model';
 
@@ -12,7 +12,7 @@ export async function watchlistPageData(userId: string, listId: string | null): 
   return { lists, view: await watchlistView(userId, id) };
 }
 
-/** A permaticker from a typed ticker or number ("AAPL", "101"); 422-style message when unknown. */
+/** A permaticker from a typed ticker or number ("AAPL", "101"); 422 with a message when unknown. */
 export async function resolveSecurity(input: string): Promise<{ permaticker: number; ticker: string }> {
   const text = input.trim();
   let securities: Awaited<ReturnType<typeof loadSecurityMeta>> = [];
@@ -30,7 +30,20 @@ export async function resolveSecurity(input: string): Promise<{ permaticker: num
     const known = securities.find((s) => s.permaticker === n);
     return { permaticker: n, ticker: known?.ticker ?? text };
   }
-  throw notFound(`No security with the ticker "${text.slice(0, 20)}".`);
+  throw unprocessable(`No security with the ticker "${text.slice(0, 20)}".`, { security: ['Unknown ticker'] });
+}
+
+export type AddOutcome = { created: boolean; ticker: string; listName: string };
+
+/**
+ * Adds a security, by permaticker or typed ticker, to a list (the default one when none is
+ * named). Adding one already there changes nothing and says so.
+ */
+export async function addToWatchlist(userId: string, input: { list?: string; security: number | string }): Promise<AddOutcome> {
+  const list = await getWatchlist(userId, input.list ?? (await defaultWatchlistId(userId)));
+  const security = await resolveSecurity(String(input.security));
+  const { created } = await addItem(userId, list.id, { permaticker: security.permaticker });
+  return { created, ticker: security.ticker, listName: list.name };
 }
 
 export { defaultWatchlistId };

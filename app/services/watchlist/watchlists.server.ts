@@ -159,6 +159,13 @@ export async function updateWatchlist(
   return getWatchlist(userId, id);
 }
 
+/** Shows (`on`) or hides a metric column of a list; the column list keeps its order. */
+export async function setWatchlistColumn(userId: string, id: string, column: string, on: boolean): Promise<Watchlist> {
+  const list = await getWatchlist(userId, id);
+  const columns = on ? [...list.columns, column.trim()] : list.columns.filter((c) => c !== column);
+  return updateWatchlist(userId, id, { columns });
+}
+
 export async function deleteWatchlist(userId: string, id: string): Promise<void> {
   const db = await getDb();
   await db.transaction().execute(async (tx) => {

@@ -1,6 +1,6 @@
 import type { AuditPage } from '~/services/admin/audit.server';
-import { Pagination } from '../layout/Pagination';
-import { UtcTime } from './UtcTime';
+import { Pagination } from '../tables/Pagination';
+import { Timestamp } from '../Timestamp';
 
 // The audit log section of /admin: who did what to whom, newest first.
 
@@ -22,7 +22,7 @@ export function AuditLogPanel({ audit, href }: { audit: AuditPage; href: (page: 
             </caption>
             <thead>
               <tr>
-                <th scope="col">Time (UTC)</th>
+                <th scope="col">Time</th>
                 <th scope="col">Actor</th>
                 <th scope="col">Action</th>
                 <th scope="col">Target</th>
@@ -33,7 +33,7 @@ export function AuditLogPanel({ audit, href }: { audit: AuditPage; href: (page: 
               {audit.rows.map((row) => (
                 <tr key={row.id}>
                   <th scope="row">
-                    <UtcTime iso={row.created_at} />
+                    <Timestamp iso={row.created_at} />
                   </th>
                   <td>{row.actor_email ?? <span className="muted">deleted account</span>}</td>
                   <td>

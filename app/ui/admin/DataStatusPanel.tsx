@@ -1,5 +1,5 @@
 import type { ImportRun, MarketStatusResult } from '~/services/imports/data-status.server';
-import { UtcTime } from './UtcTime';
+import { Timestamp } from '../Timestamp';
 
 // The market data section of /admin: what `npm run data -- status` prints, as a page.
 
@@ -23,8 +23,8 @@ function RunsTable({
         <thead>
           <tr>
             <th scope="col">Source</th>
-            <th scope="col">Started (UTC)</th>
-            <th scope="col">Finished (UTC)</th>
+            <th scope="col">Started</th>
+            <th scope="col">Finished</th>
             <th scope="col">Result</th>
             <th scope="col">{detailHeading}</th>
           </tr>
@@ -34,10 +34,10 @@ function RunsTable({
             <tr key={`${r.source}-${r.started_at}`}>
               <th scope="row">{r.source}</th>
               <td>
-                <UtcTime iso={r.started_at} />
+                <Timestamp iso={r.started_at} />
               </td>
               <td>
-                <UtcTime iso={r.finished_at} />
+                <Timestamp iso={r.finished_at} />
               </td>
               <td>{r.status}</td>
               <td>{r.detail ?? ''}</td>

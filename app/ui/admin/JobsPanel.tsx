@@ -1,6 +1,6 @@
 import { Form } from '@remix-run/react';
 import type { AdminJob, AdminJobGroups, JobActionFormProps, JobIntent } from '~/services/admin/jobs-panel';
-import { UtcTime } from './UtcTime';
+import { Timestamp } from '../Timestamp';
 
 // The jobs section of /admin: queued and running jobs, failed ones and the latest finished,
 // with retry and cancel as plain POST forms.
@@ -43,9 +43,9 @@ function JobTable({ caption, jobs, action, testId }: { caption: string; jobs: Ad
             <th scope="col" className="num">
               Attempts
             </th>
-            <th scope="col">Created (UTC)</th>
-            <th scope="col">Started (UTC)</th>
-            <th scope="col">Finished (UTC)</th>
+            <th scope="col">Created</th>
+            <th scope="col">Started</th>
+            <th scope="col">Finished</th>
             <th scope="col">Message</th>
             <th scope="col">Actions</th>
           </tr>
@@ -62,13 +62,13 @@ function JobTable({ caption, jobs, action, testId }: { caption: string; jobs: Ad
                 <td>{job.user_email ?? <span className="muted">system</span>}</td>
                 <td className="num">{job.attempts}</td>
                 <td>
-                  <UtcTime iso={job.created_at} />
+                  <Timestamp iso={job.created_at} />
                 </td>
                 <td>
-                  <UtcTime iso={job.started_at} />
+                  <Timestamp iso={job.started_at} />
                 </td>
                 <td>
-                  <UtcTime iso={job.finished_at} />
+                  <Timestamp iso={job.finished_at} />
                 </td>
                 <td>
                   {job.error ? <span className="field__error">{job.error}</span> : null}

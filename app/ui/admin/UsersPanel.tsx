@@ -4,8 +4,9 @@ import { Form, Link } from '@remix-run/react';
 import type { UsersPage, AdminUserRow } from '~/services/admin/users.server';
 import { AdminQuerySchema, SORT_LABELS, USER_SORTS, adminHref, type AdminQuery, type UserSort } from '~/services/admin/user-query';
 import { FormErrors, SelectField, TextField } from '../forms/fields';
-import { Pagination } from '../layout/Pagination';
-import { UtcTime } from './UtcTime';
+import { Pagination } from '../tables/Pagination';
+import { SortHeader } from '../tables/SortHeader';
+import { Timestamp } from '../Timestamp';
 
 // The users section of /admin: a GET search form (search, sort, direction) and a sortable,
 // paged table whose rows lead to each account's page.
@@ -23,18 +24,16 @@ function accessText(u: AdminUserRow): string {
   return base;
 }
 
-function SortHeader({ query, sort, numericLike }: { query: AdminQuery; sort: UserSort; numericLike?: boolean }) {
-  const active = query.sort === sort;
-  // Dates start newest first, text A to Z; a second click turns the active column around.
-  const next = active ? (query.dir === 'asc' ? 'desc' : 'asc') : numericLike ? 'desc' : 'asc';
+/** Dates start newest first, text A to Z; a second click turns the active column around. */
+function UserSortHeader({ query, sort }: { query: AdminQuery; sort: UserSort }) {
   return (
-    <th scope="col" aria-sort={active ? (query.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
-      <Link to={adminHref(query, { sort, dir: next, page: 1 })}>
-        {SORT_LABELS[sort]}
-        <span className="visually-hidden">, sort {next === 'asc' ? 'ascending' : 'descending'}</span>
-        {active ? <span aria-hidden="true">{query.dir === 'asc' ? ' ▲' : ' ▼'}</span> : null}
-      </Link>
-    </th>
+    <SortHeader
+      label={SORT_LABELS[sort]}
+      sortKey={sort}
+      sort={{ key: query.sort, dir: query.dir }}
+      descendingFirst={sort === 'created' || sort === 'updated'}
+      href={(dir) => adminHref(query, { sort, dir, page: 1 })}
+    />
   );
 }
 
@@ -105,10 +104,10 @@ function UsersTable({ query, users }: { query: AdminQuery; users: UsersPage }) {
             </caption>
             <thead>
               <tr>
-                <SortHeader query={query} sort="email" />
-                <SortHeader query={query} sort="name" />
-                <SortHeader query={query} sort="created" numericLike />
-                <SortHeader query={query} sort="updated" numericLike />
+                <UserSortHeader query={query} sort="email" />
+                <UserSortHeader query={query} sort="name" />
+                <UserSortHeader query={query} sort="created" />
+                <UserSortHeader query={query} sort="updated" />
                 <th scope="col">Access</th>
                 <th scope="col">Role</th>
                 <th scope="col">Status</th>
@@ -122,10 +121,10 @@ function UsersTable({ query, users }: { query: AdminQuery; users: UsersPage }) {
                   </th>
                   <td>{u.full_name}</td>
                   <td>
-                    <UtcTime iso={u.created_at} />
+                    <Timestamp iso={u.created_at} />
                   </td>
                   <td>
-                    <UtcTime iso={u.updated_at} />
+                    <Timestamp iso={u.updated_at} />
                   </td>
                   <td>{accessText(u)}</td>
                   <td>{u.is_superuser ? 'Superuser' : 'User'}</td>

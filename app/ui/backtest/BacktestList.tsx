@@ -2,6 +2,8 @@ import { Link } from '@remix-run/react';
 import type { BacktestListItem, BacktestStatus } from '~/services/backtest/backtests.server';
 import { REBALANCE_LABELS } from '~/services/backtest/form';
 import { percent } from '~/ui/company/format';
+import { Timestamp } from '~/ui/Timestamp';
+import { formatTimestamp } from '~/ui/timestamp-format';
 
 // Past backtests of a screener, newest first, each opening its result; deleting one asks first
 // (the confirm modal of `deleteHref`).
@@ -14,7 +16,7 @@ export const STATUS_LABELS: Record<BacktestStatus, string> = {
   cancelled: 'Cancelled',
 };
 
-const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+const when = (iso: string) => formatTimestamp(iso);
 
 export function BacktestList({ backtests, deleteHref }: { backtests: BacktestListItem[]; deleteHref?: (id: string) => string }) {
   if (backtests.length === 0) return <p>No backtests yet.</p>;
@@ -45,7 +47,7 @@ export function BacktestList({ backtests, deleteHref }: { backtests: BacktestLis
               <tr key={b.id}>
                 <th scope="row">
                   <Link to={`/backtest?backtest_id=${b.id}`}>
-                    {when(b.createdAt)}
+                    <Timestamp iso={b.createdAt} />
                     <span className="visually-hidden"> open {b.name}</span>
                   </Link>
                 </th>

@@ -4,24 +4,12 @@ import { resultHref, type OpenRebalance, type Paged, type RebalanceRow, type Res
 import { getMetric } from '~/services/metrics/catalogue';
 import { formatByFormat, formatMetricValue } from '~/services/metrics/format';
 import { money, percent } from '~/ui/company/format';
+import { Pagination } from '~/ui/tables/Pagination';
 
 // The rebalance list (each one opens to its holdings with their weights, ranks and the screen's
 // values, through ?rebalance=N so it works without JavaScript) and the paged trade log.
 
 const integer = (v: number) => formatByFormat('integer', v);
-
-function Pages({ label, paged, href }: { label: string; paged: Paged<unknown>; href: (page: number) => string }) {
-  if (paged.pageCount <= 1) return null;
-  return (
-    <nav aria-label={label} className="pagination">
-      {paged.page > 1 ? <Link to={href(paged.page - 1)}>Previous page</Link> : null}
-      <span>
-        Page {paged.page} of {paged.pageCount}
-      </span>
-      {paged.page < paged.pageCount ? <Link to={href(paged.page + 1)}>Next page</Link> : null}
-    </nav>
-  );
-}
 
 export function Rebalances({
   rebalances,
@@ -97,7 +85,12 @@ export function Rebalances({
           </tbody>
         </table>
       </div>
-      <Pages label="Rebalance pages" paged={rebalances} href={(p) => resultHref(base, query, { rebalancesPage: p }, 'rebalances-title')} />
+      <Pagination
+        label="Rebalance pages"
+        page={rebalances.page}
+        pageCount={rebalances.pageCount}
+        href={(p) => resultHref(base, query, { rebalancesPage: p }, 'rebalances-title')}
+      />
     </section>
   );
 }
@@ -209,7 +202,12 @@ export function TradeLog({ trades, base, query }: { trades: Paged<Trade>; base: 
           </table>
         </div>
       )}
-      <Pages label="Trade log pages" paged={trades} href={(p) => resultHref(base, query, { tradesPage: p }, 'trades-title')} />
+      <Pagination
+        label="Trade log pages"
+        page={trades.page}
+        pageCount={trades.pageCount}
+        href={(p) => resultHref(base, query, { tradesPage: p }, 'trades-title')}
+      />
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { REBALANCE_LABELS, WEIGHTING_LABELS } from '~/services/backtest/form';
 import type { ScreenText } from '~/services/backtest/page.server';
 import { formatByFormat } from '~/services/metrics/format';
 import { money, percent } from '~/ui/company/format';
+import { Timestamp } from '~/ui/Timestamp';
 
 // Everything a result was computed from: the parameters, the screen as it was when the backtest
 // was asked for, the market data snapshot and the engine version.
@@ -19,7 +20,6 @@ export type RunDetailsProps = {
 };
 
 const bps = (v: number) => `${formatByFormat('number', v)} bps`;
-const when = (iso: string | null) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : 'n/a');
 
 export function RunDetails({ params, benchmark, screen, snapshotId, engineVersion, createdAt, finishedAt }: RunDetailsProps) {
   return (
@@ -63,9 +63,13 @@ export function RunDetails({ params, benchmark, screen, snapshotId, engineVersio
             <code>{engineVersion}</code>
           </dd>
           <dt>Asked for</dt>
-          <dd>{when(createdAt)}</dd>
+          <dd>
+            <Timestamp iso={createdAt} />
+          </dd>
           <dt>Finished</dt>
-          <dd>{when(finishedAt)}</dd>
+          <dd>
+            <Timestamp iso={finishedAt} empty="n/a" />
+          </dd>
         </dl>
       </div>
       <h3>Screen</h3>

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Plan, SubscriptionPanelData, SubscriptionView } from '~/services/billing/types';
 import { apiRequest } from '~/ui/api-client';
+import { Timestamp } from '../Timestamp';
 import { openCheckout } from './lemon-overlay';
 
 // The subscription panel of /profile. Each plan's Subscribe button is a plain POST form to
@@ -10,7 +11,7 @@ import { openCheckout } from './lemon-overlay';
 
 const CHECKOUT_ACTION = '/profile/checkout';
 
-const day = (iso: string) => <time dateTime={iso}>{iso.slice(0, 10)}</time>;
+const day = (iso: string) => <Timestamp iso={iso} precision="day" />;
 
 function SubscriptionDates({ s }: { s: SubscriptionView }) {
   if (s.ends_at) return <>{s.grants_access ? <>Access until {day(s.ends_at)}</> : <>Ended {day(s.ends_at)}</>}</>;

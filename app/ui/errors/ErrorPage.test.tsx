@@ -10,7 +10,7 @@ describe('error page', () => {
     const model = errorPageModel(routeError(404, 'Not Found', 'Page not found: /nope'), '/nope');
     expect(model).toMatchObject({ status: 404, title: 'Page Not Found', message: 'Page not found: /nope' });
     const html = renderToStaticMarkup(<ErrorPage model={model} />);
-    expect(html).toContain('<h1>Page Not Found</h1>');
+    expect(html).toContain('<h1 id="error-page-title">Page Not Found</h1>');
     expect(html).toContain('Page not found: /nope');
     expect(html).toContain('404');
   });

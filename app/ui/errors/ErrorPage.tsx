@@ -1,7 +1,10 @@
-import { isRouteErrorResponse } from '@remix-run/react';
+import { isRouteErrorResponse, useLocation, useRouteError } from '@remix-run/react';
 
 // The error page: a page-not-found variant for 404 and a generic server-error
 // variant otherwise (default status 500), showing status code, message and description.
+// It is drawn inside the layout of the page that failed (the layouts' error boundaries render
+// RouteErrorPage), so the visitor keeps the navigation; root.tsx draws it alone only when the
+// layout itself could not be drawn.
 
 export const DEFAULT_ERROR_STATUS = 500;
 
@@ -42,16 +45,25 @@ export function errorPageModel(error: unknown, path: string): ErrorPageModel {
 export function ErrorPage({ model }: { model: ErrorPageModel }) {
   const notFound = model.status === 404;
   return (
-    <main id="main" className={`error-page ${notFound ? 'error-page--not-found' : 'error-page--server'}`}>
+    <section className={`error-page ${notFound ? 'error-page--not-found' : 'error-page--server'}`} aria-labelledby="error-page-title">
       <p className="error-page__status" aria-label={`Status ${model.status}`}>
         {model.status}
       </p>
-      <h1>{model.title}</h1>
+      <h1 id="error-page-title">{model.title}</h1>
       <p className="error-page__message">{model.message}</p>
       <p className="error-page__description">{model.description}</p>
       <p>
         <a href="/">Go to the home page</a>
       </p>
-    </main>
+    </section>
   );
+}
+
+/** The error page of the error a route boundary caught (unexpected errors are logged). */
+export function RouteErrorPage() {
+  const error = useRouteError();
+  const location = useLocation();
+  const model = errorPageModel(error, location.pathname);
+  if (model.status >= 500) console.error(error);
+  return <ErrorPage model={model} />;
 }

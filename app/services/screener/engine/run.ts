@@ -1,4 +1,4 @@
-import { PAGE_SIZE, displayColumns, type Screen } from '../model';
+import { PAGE_SIZE, displayColumns, displaySort, type Screen } from '../model';
 import { rankRows } from './ranking';
 import { compileRule, type CompiledRule } from './rules';
 import { sortRows } from './sort';
@@ -47,7 +47,7 @@ export function matchScreen(compiled: CompiledScreen, p: PreparedUniverse): Scre
     ranked = sortRows(rows, p, { key: 'ticker', dir: 'asc' }, null);
   }
   if (screen.limit !== null && ranked.length > screen.limit) ranked = ranked.slice(0, screen.limit);
-  const sort = screen.sort ?? (rank ? { key: 'rank', dir: 'asc' as const } : { key: 'ticker', dir: 'asc' as const });
+  const sort = displaySort(screen);
   const sorted = sort.key === 'rank' && sort.dir === 'asc' && rank ? ranked : sortRows(ranked, p, sort, rank);
   return { universe, ranked, sorted, score, rank };
 }

@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react';
 
-// Previous / next links for a paged list; plain links, so paging works without JavaScript.
+// Previous / next links for a paged table or list; plain links, so paging works without
+// JavaScript. Every paged view of the app uses this one.
 
 export function Pagination({
   label,
@@ -8,6 +9,7 @@ export function Pagination({
   pageCount,
   href,
 }: {
+  /** Names the navigation landmark ("Result pages"): unique on the page. */
   label: string;
   page: number;
   pageCount: number;
@@ -16,9 +18,9 @@ export function Pagination({
   if (pageCount <= 1 && page <= 1) return null;
   return (
     <nav aria-label={label} className="pagination">
-      {page > 1 ? <Link to={href(Math.min(page - 1, pageCount))}>Previous page</Link> : null}
+      {page > 1 ? <Link to={href(Math.min(page - 1, Math.max(pageCount, 1)))}>Previous page</Link> : null}
       <span>
-        Page {page} of {pageCount}
+        Page {page} of {Math.max(pageCount, 1)}
       </span>
       {page < pageCount ? <Link to={href(page + 1)}>Next page</Link> : null}
     </nav>
