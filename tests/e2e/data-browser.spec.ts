@@ -79,7 +79,7 @@ test('compare three companies, switch scale and values, and download exactly the
     const cells = await rows.nth(k).locator('th, td').allTextContents();
     const fields = csv[k + 1].split(',');
     expect(fields[0]).toBe(cells[0]);
-    expect(fields.slice(1).map((f) => formatMetricValue(metric, f === '' ? null : Number(f)))).toEqual(cells.slice(1));
+    expect(fields.slice(1).map((f) => formatMetricValue(metric, f === 'n/a' ? null : Number(f)))).toEqual(cells.slice(1));
   }
 
   // Remove one company again by its link.

@@ -1,5 +1,5 @@
 import { isDomainError, notFound, unprocessable } from '../http/errors';
-import { csvResponse } from '../company/company-api.server';
+import { csvRefusal, csvResponse } from '../http/csv';
 import { getCompanyProfile, resolveCompanyId } from '../company/companies.server';
 import { pageError, pageNotFound } from '../http/page-errors';
 import { getMetric } from '../metrics/catalogue';
@@ -137,18 +137,14 @@ export async function sharedBacktestPage(token: string, search: URLSearchParams)
   return { ...p, backtest: { ...p.backtest, screenerId: null, shareToken: null } };
 }
 
-function plain(status: number, text: string): Response {
-  return new Response(`${text}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
-}
-
 /** The CSV download of one table of a finished backtest, found by its id (owner) or share token. */
 export async function backtestCsv(userId: string, search: URLSearchParams): Promise<Response> {
   const table = search.get('table') ?? '';
-  if (!isResultTable(table)) return plain(400, `Unknown table “${table.slice(0, 40)}”: ask for one of ${RESULT_TABLES.join(', ')}.`);
+  if (!isResultTable(table)) return csvRefusal(400, `Unknown table “${table.slice(0, 40)}”: ask for one of ${RESULT_TABLES.join(', ')}.`);
   const id = search.get('backtest_id');
   const token = search.get('token');
   if ((id === null) === (token === null))
-    return plain(400, 'Name the backtest with backtest_id (yours) or token (a shared link), one of them.');
+    return csvRefusal(400, 'Name the backtest with backtest_id (yours) or token (a shared link), one of them.');
   let view: BacktestView;
   try {
     if (id !== null) {
@@ -156,10 +152,9 @@ export async function backtestCsv(userId: string, search: URLSearchParams): Prom
       view = await getBacktest(userId, id, { withResult: true });
     } else view = await getSharedBacktest(token ?? '');
   } catch (e) {
-    if (isDomainError(e)) return plain(e.status, e.detail);
+    if (isDomainError(e)) return csvRefusal(e.status, e.detail);
     throw e;
   }
-  if (!view.result) return plain(409, `The backtest has not finished (${view.status}); its CSV is ready when it has.`);
-  const safeName = view.name.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 60) || 'backtest';
-  return csvResponse(resultTable(view.result, table), `backtest-${safeName}-${table}.csv`);
+  if (!view.result) return csvRefusal(409, `The backtest has not finished (${view.status}); its CSV is ready when it has.`);
+  return csvResponse(resultTable(view.result, table), `backtest-${view.name.slice(0, 60)}-${table}.csv`);
 }

@@ -2,8 +2,7 @@ import { jsonResponse } from '../http/api.server';
 import { unprocessable } from '../http/errors';
 import { AS_OF_PARAM, asOfOrThrow } from '../http/as-of';
 import { companyHeader, type CompanyHeader } from './company-pages.server';
-import { csvResponseHeaders, toCsv } from '../data-browser/data-browser';
-import type { Table } from './table-exports';
+import { csvResponse, type CsvTable } from '../http/csv';
 
 // Shared steps of the company/market JSON + CSV endpoints (thin routes call these).
 
@@ -23,10 +22,6 @@ export async function apiCompany(id: string | undefined): Promise<CompanyHeader>
   return companyHeader(id ?? '');
 }
 
-export function csvResponse(table: Table, filename: string): Response {
-  return new Response(toCsv(table.header, table.rows), { headers: csvResponseHeaders(filename) });
-}
-
-export function respond(format: Format, json: unknown, table: () => Table, filename: string): Response {
+export function respond(format: Format, json: unknown, table: () => CsvTable, filename: string): Response {
   return format === 'csv' ? csvResponse(table(), filename) : jsonResponse(json);
 }

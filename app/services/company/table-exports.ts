@@ -1,3 +1,4 @@
+import type { CsvRow, CsvTable } from '../http/csv';
 import type { BrowserData } from '../data-browser/data-browser.server';
 import type { Dividends, FilingRow, ChartData } from './company-pages.server';
 import type { Statement } from './financials';
@@ -5,18 +6,16 @@ import type { MarketOverview } from '../market-overview/market-overview.server';
 import type { Valuation } from './valuation.server';
 
 // Every table of the company, data-browser and home pages as header + rows, for the CSV
-// downloads. Raw numbers (full precision), dates as YYYY-MM-DD, missing values empty.
+// downloads (written by http/csv.ts). Raw numbers (fractions as fractions), dates as YYYY-MM-DD.
 
-export type Table = { header: string[]; rows: (string | number | null)[][] };
-
-export function filingsTable(filings: readonly FilingRow[]): Table {
+export function filingsTable(filings: readonly FilingRow[]): CsvTable {
   return {
     header: ['form', 'filed', 'period_end', 'accession', 'url'],
     rows: filings.map((f) => [f.form, f.filed, f.period_end, f.accession, f.url]),
   };
 }
 
-export function pricesTable(chart: ChartData): Table {
+export function pricesTable(chart: ChartData): CsvTable {
   return {
     header: ['date', 'open', 'high', 'low', 'close', 'volume', 'sma50', 'sma200'],
     rows: chart.prices.map((p, i) => [p.date, p.open, p.high, p.low, p.close, p.volume, chart.sma50[i], chart.sma200[i]]),
@@ -24,8 +23,8 @@ export function pricesTable(chart: ChartData): Table {
 }
 
 /** One row per line and period (long format), with the filing of each value. */
-export function statementTable(s: Statement): Table {
-  const rows: Table['rows'] = [];
+export function statementTable(s: Statement): CsvTable {
+  const rows: CsvRow[] = [];
   for (const line of s.lines)
     s.columns.forEach((c, i) => {
       const cell = line.cells[i];
@@ -49,25 +48,25 @@ export function statementTable(s: Statement): Table {
   return { header: ['line', 'period', 'period_end', 'value', 'filed', 'form', 'accession', 'url', 'kind'], rows };
 }
 
-export function dividendsTable(d: Dividends): Table {
+export function dividendsTable(d: Dividends): CsvTable {
   return { header: ['ex_date', 'amount_as_paid', 'amount_adjusted'], rows: d.history.map((r) => [r.date, r.amount, r.adjusted]) };
 }
 
-export function valuationTable(v: Valuation): Table {
-  const rows: Table['rows'] = [];
+export function valuationTable(v: Valuation): CsvTable {
+  const rows: CsvRow[] = [];
   for (const s of v.series) for (const p of s.points) rows.push([s.metric, p.date, p.company, p.sectorMedian]);
   return { header: ['metric', 'date', 'company', 'sector_median'], rows };
 }
 
 /** The data browser's table exactly as shown: newest date first, one column per company. */
-export function browserTable(b: BrowserData): Table {
+export function browserTable(b: BrowserData): CsvTable {
   return {
     header: ['date', ...b.companies.map((c) => `${c.ticker} (${c.permaticker})`)],
     rows: [...b.rows].reverse().map((r) => [r.date, ...r.values]),
   };
 }
 
-export function marketTable(o: MarketOverview, table: 'sectors' | 'movers' | 'filings'): Table {
+export function marketTable(o: MarketOverview, table: 'sectors' | 'movers' | 'filings'): CsvTable {
   if (table === 'sectors')
     return {
       header: ['sector', 'companies', 'median_return_1m', 'median_return_ytd', 'median_return_12m', 'average_return_12m'],
@@ -77,8 +76,8 @@ export function marketTable(o: MarketOverview, table: 'sectors' | 'movers' | 'fi
     return {
       header: ['side', 'permaticker', 'ticker', 'name', 'price', 'change_1d'],
       rows: [
-        ...o.gainers.map((m) => ['gainer', m.permaticker, m.ticker, m.name, m.price, m.change] as (string | number | null)[]),
-        ...o.losers.map((m) => ['loser', m.permaticker, m.ticker, m.name, m.price, m.change] as (string | number | null)[]),
+        ...o.gainers.map((m): CsvRow => ['gainer', m.permaticker, m.ticker, m.name, m.price, m.change]),
+        ...o.losers.map((m): CsvRow => ['loser', m.permaticker, m.ticker, m.name, m.price, m.change]),
       ],
     };
   return {

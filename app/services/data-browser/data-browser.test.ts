@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignSeries, companyList, parseView, toCsv, viewQuery } from './data-browser';
+import { alignSeries, companyList, parseView, viewQuery } from './data-browser';
 
 describe('data browser view', () => {
   it('parses the URL with defaults and drops duplicate companies', () => {
@@ -43,20 +43,5 @@ describe('alignSeries', () => {
       { date: '2024-02-01', values: [1, 10] },
       { date: '2024-04-01', values: [2, 10] },
     ]);
-  });
-});
-
-describe('toCsv', () => {
-  it('quotes what needs quoting, leaves missing values empty and defuses formulas', () => {
-    expect(
-      toCsv(
-        ['a', 'b'],
-        [
-          ['x,y', null],
-          ['say "hi"', 0.1],
-          ['=1+1', 2],
-        ],
-      ),
-    ).toBe('a,b\r\n"x,y",\r\n"say ""hi""",0.1\r\n\'=1+1,2\r\n');
   });
 });

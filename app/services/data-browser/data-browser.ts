@@ -116,23 +116,3 @@ export function alignSeries(series: readonly SeriesInput[]): TableRow[] {
     }),
   }));
 }
-
-/** RFC 4180 CSV: fields with commas, quotes or line breaks are quoted; numbers written in full. */
-export function toCsv(header: readonly string[], rows: readonly (readonly (string | number | null)[])[]): string {
-  const field = (v: string | number | null) => {
-    if (v === null) return '';
-    const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : v;
-    // A leading = + - @ would run as a formula in a spreadsheet: prefix a quote.
-    const safe = typeof v === 'string' && /^[=+\-@]/.test(s) ? `'${s}` : s;
-    return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-  };
-  return [header, ...rows].map((r) => r.map(field).join(',')).join('\r\n') + '\r\n';
-}
-
-export function csvResponseHeaders(filename: string): Record<string, string> {
-  return {
-    'Content-Type': 'text/csv; charset=utf-8',
-    'Content-Disposition': `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
-    'Cache-Control': 'no-store',
-  };
-}

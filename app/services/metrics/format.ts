@@ -1,11 +1,12 @@
 import { fromEpochDay } from '../dates';
+import { NOT_AVAILABLE } from '../http/numbers';
 import type { MetricDefinition, MetricFormat } from './catalogue';
 
 // Display formatting for metric values. Everything goes through Intl.NumberFormat with a fixed
 // number of fraction digits, so binary floating-point noise (0.07 × 100 = 7.000000000000001)
 // never reaches the page, and a rounded "-0" never shows.
 
-export const NOT_AVAILABLE = 'n/a';
+export { NOT_AVAILABLE };
 
 const cache = new Map<string, Intl.NumberFormat>();
 function nf(minimumFractionDigits: number, maximumFractionDigits: number, grouping = true): Intl.NumberFormat {

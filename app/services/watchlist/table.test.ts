@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { snapshotOf } from '../screener/engine/test-universe';
-import { watchlistCsv, watchlistRows } from './table';
+import { toCsv } from '../http/csv';
+import { watchlistRows, watchlistTable } from './table';
 
 const { snapshot, securities } = snapshotOf([
   { permaticker: 1, ticker: 'AAA', values: { pe_ttm: 20, price: 10 } },
@@ -35,10 +36,10 @@ describe('watchlist table', () => {
   it('keeps securities without data (values n/a) and exports a safe CSV', () => {
     const rows = watchlistRows(items, meta, null, ['price'], { key: 'ticker', dir: 'asc' });
     expect(rows.every((r) => r.values.price === null)).toBe(true);
-    const csv = watchlistCsv(watchlistRows(items, meta, snapshot, ['price'], { key: 'ticker', dir: 'asc' }), ['price']);
+    const csv = toCsv(watchlistTable(watchlistRows(items, meta, snapshot, ['price'], { key: 'ticker', dir: 'asc' }), ['price']));
     expect(csv.split('\r\n')).toEqual([
       'ticker,name,sector,note,added_at,Price',
-      '9,,,,2026-01-04T00:00:00.000Z,',
+      '9,,n/a,,2026-01-04T00:00:00.000Z,n/a',
       'AAA,AAA Corp,Technology,,2026-01-02T00:00:00.000Z,10',
       'BBB,BBB Corp,Technology,"a ""quoted"", note",2026-01-01T00:00:00.000Z,30',
       "CCC,CCC Corp,Technology,'=cmd(),2026-01-03T00:00:00.000Z,20",

@@ -1,7 +1,7 @@
+import type { CsvTable } from '../http/csv';
 import { getMetric } from '../metrics/catalogue';
 import { rowOf } from '../metrics/engine/snapshot';
 import type { MetricSnapshot } from '../metrics/engine/types';
-import { csvCell } from '../screener/csv';
 import type { SecurityMeta } from '../screener/engine/types';
 import type { WatchlistItem, WatchlistSort } from './model';
 
@@ -57,10 +57,10 @@ export function watchlistRows(
   return rows;
 }
 
-export function watchlistCsv(rows: readonly WatchlistRow[], columns: readonly string[]): string {
-  const header = ['ticker', 'name', 'sector', 'note', 'added_at', ...columns.map((c) => getMetric(c)?.label ?? c)];
-  const lines = [header.map(csvCell).join(',')];
-  for (const r of rows)
-    lines.push([r.ticker, r.name, r.sector, r.note, r.addedAt, ...columns.map((c) => r.values[c] ?? null)].map(csvCell).join(','));
-  return lines.join('\r\n') + '\r\n';
+/** The list as its CSV download shows it (written by http/csv.ts); an item without a note has an empty note. */
+export function watchlistTable(rows: readonly WatchlistRow[], columns: readonly string[]): CsvTable {
+  return {
+    header: ['ticker', 'name', 'sector', 'note', 'added_at', ...columns.map((c) => getMetric(c)?.label ?? c)],
+    rows: rows.map((r) => [r.ticker, r.name, r.sector, r.note ?? '', r.addedAt, ...columns.map((c) => r.values[c] ?? null)]),
+  };
 }

@@ -1,0 +1,16 @@
+// Numbers as text outside the page: CSV downloads and any other export. A stored value such as
+// 0.1 + 0.2 is 0.30000000000000004 in binary floating point; 15 significant digits is the most a
+// double always holds exactly, so rounding to them removes that noise and keeps every real digit.
+
+/** What a missing value reads as, on pages and in downloads alike. */
+export const NOT_AVAILABLE = 'n/a';
+
+const SIGNIFICANT_DIGITS = 15;
+
+/** A finite number as plain text without float noise; null, undefined, NaN and ±Infinity read n/a. */
+export function formatNumberForExport(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return NOT_AVAILABLE;
+  const rounded = Number(value.toPrecision(SIGNIFICANT_DIGITS));
+  // -0 (a tiny negative rounded away, or a computed -0) is written as 0.
+  return Object.is(rounded, -0) ? '0' : String(rounded);
+}
