@@ -13,7 +13,7 @@ export default defineConfig({
   plugins: [remix(remixConfig), tsconfigPaths()],
   server: { port: 3000 },
   // One id per build, shared by the client and server bundles (scripts/ensure-build.mjs sets it),
-  // so browsers can tell that a newer build is being served (spec §4 build updates).
+  // so browsers can tell that a newer build is being served (app/ui/build-updates.ts).
   define: { __BUILD_ID__: JSON.stringify(process.env.BUILD_ID ?? 'dev') },
   build: { target: 'es2022' },
   ssr: {
