@@ -4,7 +4,7 @@ import { MarketDataMissingError, marketReader, storeVersion, type MarketReader }
 import { pricePanel } from '../market/store/price-panel.server';
 import { computeSnapshots } from '../metrics/computed-snapshots.server';
 import type { MetricSnapshot } from '../metrics/engine/types';
-import { METRICS_ENGINE_VERSION } from '../metrics/snapshot-schema';
+import { parseSnapshotMeta, SNAPSHOT_META_SQL, storedSnapshotsServe } from '../metrics/snapshot-meta';
 import { storedDayIndex, storedSnapshotAt, storedSnapshotColumns, type StoredSnapshotColumns } from '../metrics/snapshot-columns.server';
 import { cachedTradingCalendar, listSecurities, loadMarketReturns, type SecurityRow } from '../metrics/store-loader.server';
 import type { SecurityMeta } from '../screener/engine/types';
@@ -126,9 +126,8 @@ async function priceSeries(securities: readonly SecurityMeta[], from: number, to
   return out;
 }
 
-async function storedMetricsUsable(r: MarketReader): Promise<boolean> {
-  const [row] = await r.all<{ v: string | null }>(`SELECT value AS v FROM meta WHERE key = 'metrics_engine_version'`);
-  return row?.v === String(METRICS_ENGINE_VERSION);
+async function storedMetricsUsable(r: MarketReader, metrics: readonly string[]): Promise<boolean> {
+  return storedSnapshotsServe(parseSnapshotMeta(await r.all<{ key: string; value: string | null }>(SNAPSHOT_META_SQL)), metrics);
 }
 
 /**
@@ -136,8 +135,9 @@ async function storedMetricsUsable(r: MarketReader): Promise<boolean> {
  * computed in windows of consecutive computed days sized to COMPUTED_WINDOW_BYTES.
  */
 async function signalSnapshots(r: MarketReader, days: Int32Array, metrics: readonly string[]): Promise<SignalSnapshots> {
-  // Snapshots stored by another version of the metrics engine are not what this one computes.
-  const stored: StoredSnapshotColumns | null = (await storedMetricsUsable(r)) ? await storedSnapshotColumns(metrics) : null;
+  // Snapshots stored by another version of the metrics engine are not what this one computes,
+  // and a metric added since they were built is not in them: those days are computed instead.
+  const stored: StoredSnapshotColumns | null = (await storedMetricsUsable(r, metrics)) ? await storedSnapshotColumns(metrics) : null;
   const storedAt = Int32Array.from(days, (d) => (stored ? storedDayIndex(stored.index, d) : -1));
   const computedIdx: number[] = [];
   for (let k = 0; k < days.length; k++) if (storedAt[k] < 0) computedIdx.push(k);

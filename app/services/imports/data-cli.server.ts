@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { config } from '../config.server';
 import { ensureDemoData, loadDemoUniverse } from './load-demo.server';
@@ -8,7 +9,7 @@ import { importAsJob, importSummaryLine } from './import-job.server';
 import { importerUsage, IMPORT_SOURCES, isImportSource } from './import-run.server';
 import type { ProgressReporter } from '../market/store/records';
 import { readMarketStatus } from './data-status.server';
-import { MarketDataMissingError, openMarketReader } from '../market/store/open-store.server';
+import { MarketDataMissingError, openMarketReader, openWritableStore } from '../market/store/open-store.server';
 
 // `npm run data -- <command>`: the market data CLI. The logic lives here (testable with a
 // fake output); scripts/data.ts only wires it to the process.
@@ -24,7 +25,9 @@ Commands:
   import <sec|sharadar|prices> ...args
       Run an importer into MARKET_DB; "import <source> --help" shows its arguments.
   status [--file FILE]
-      Snapshot id, row counts, price date range and the last import runs.`;
+      Snapshot id, row counts, price date range, whether the metric snapshots are current, and the last import runs.
+  rebuild-snapshots [--file FILE]
+      Build the metric snapshots again (after a new metric or a new metrics engine) and publish them.`;
 
 export type CliIo = { out: (line: string) => void; err: (line: string) => void; progress: ProgressReporter };
 
@@ -137,6 +140,7 @@ async function status(args: string[], io: CliIo): Promise<number> {
     io.out(`Facts:        ${s.facts}`);
     io.out(`Actions:      ${s.corporateActions}`);
     io.out(`Snapshots:    ${s.snapshotDates} dates${s.latestSnapshotDate ? `, latest ${s.latestSnapshotDate}` : ''}`);
+    if (s.snapshotFreshness.state === 'stale') io.out(`              ${s.snapshotFreshness.message}`);
     io.out(s.recentRuns.length === 0 ? 'Import runs:  none' : 'Import runs:');
     for (const r of s.recentRuns)
       io.out(`  ${r.started_at}  ${r.source.padEnd(9)} ${r.status}${r.finished_at ? `  finished ${r.finished_at}` : ''}`);
@@ -148,6 +152,22 @@ async function status(args: string[], io: CliIo): Promise<number> {
   } finally {
     reader.close();
   }
+}
+
+async function rebuildSnapshots(args: string[], io: CliIo): Promise<number> {
+  const flags = parseFlags(args, ['file']);
+  const file = path.resolve(flags.get('file') ?? config().marketDb);
+  if (!existsSync(file)) {
+    io.err(`No market data at ${file}: import some first (npm run data -- demo, or import).`);
+    return 1;
+  }
+  const started = Date.now();
+  // The same path as an import: build on a private copy, then publish it over the store in one
+  // rename, so the running app keeps reading the old snapshots until the new ones are complete.
+  const store = await openWritableStore(file);
+  await store.publish({ beforeRename: (workFile) => afterMarketDataChange(workFile, io.progress) });
+  io.out(`Metric snapshots of ${file} rebuilt in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  return 0;
 }
 
 /** Runs one CLI command; returns the process exit code (0 ok, 1 failed, 2 usage). */
@@ -163,6 +183,8 @@ export async function runDataCli(argv: string[], io: CliIo): Promise<number> {
         return await runImport(args, io);
       case 'status':
         return await status(args, io);
+      case 'rebuild-snapshots':
+        return await rebuildSnapshots(args, io);
       case undefined:
       case 'help':
       case '--help':

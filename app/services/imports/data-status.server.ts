@@ -1,4 +1,5 @@
 import { MarketDataMissingError, marketReader, type MarketReader } from '../market/store/open-store.server';
+import { parseSnapshotMeta, SNAPSHOT_META_SQL, snapshotFreshness, type SnapshotFreshness } from '../metrics/snapshot-meta';
 
 // What is in the market store: snapshot id, counts, the import runs. One reading for the data
 // CLI (`npm run data -- status`) and the admin page, so both always tell the same story.
@@ -29,6 +30,8 @@ export type MarketStatus = {
   /** Dates with precomputed metric snapshots (0 before the first snapshot build). */
   snapshotDates: number;
   latestSnapshotDate: string | null;
+  /** Whether the stored snapshots match this code's metrics engine and catalogue ("rebuild snapshots" when not). */
+  snapshotFreshness: SnapshotFreshness;
   /** The newest run of each source, sources in alphabetical order. */
   lastImportPerSource: ImportRun[];
   /** The newest runs of any source, newest first. */
@@ -86,6 +89,7 @@ export async function readMarketStatus(reader: Reader): Promise<MarketStatus> {
     snapshotDates = Number(s?.n ?? 0);
     latestSnapshotDate = s?.latest ?? null;
   }
+  const meta = parseSnapshotMeta(await reader.all<{ key: string; value: string | null }>(SNAPSHOT_META_SQL));
   const lastImportPerSource = await reader.all<ImportRun>(
     `SELECT ${RUN_COLUMNS} FROM import_runs
      QUALIFY row_number() OVER (PARTITION BY source ORDER BY started_at DESC, id) = 1
@@ -113,6 +117,7 @@ export async function readMarketStatus(reader: Reader): Promise<MarketStatus> {
     corporateActions: Number(summary.actions),
     snapshotDates,
     latestSnapshotDate,
+    snapshotFreshness: snapshotFreshness(meta, snapshotDates),
     lastImportPerSource,
     recentRuns,
     latestErrors,

@@ -18,7 +18,8 @@ import { UniverseEvaluator } from './engine/evaluate';
 import type { FactMode } from './engine/facts';
 import { metricSeriesOf, type SeriesPoint } from './engine/series';
 import type { MarketReturns, MetricSnapshot } from './engine/types';
-import { METRICS_ENGINE_VERSION, SNAPSHOT_DDL, SNAPSHOT_TABLES } from './snapshot-schema';
+import { parseSnapshotMeta, SNAPSHOT_META_SQL, snapshotMetaRows, storedSnapshotsServe, type SnapshotMeta } from './snapshot-meta';
+import { SNAPSHOT_DDL, SNAPSHOT_TABLES } from './snapshot-schema';
 import { snapshotDays } from './snapshot-dates';
 import {
   blobBytes,
@@ -138,10 +139,7 @@ export async function buildSnapshotsOn(conn: DuckDBConnection, opts: Omit<BuildS
       await conn.run(`DROP TABLE IF EXISTS ${t}`);
       await conn.run(`ALTER TABLE ${t}__new RENAME TO ${t}`);
     }
-    await conn.run(`INSERT OR REPLACE INTO meta VALUES ('metrics_engine_version', $1), ('metrics_ids', $2)`, [
-      String(METRICS_ENGINE_VERSION),
-      JSON.stringify(METRIC_IDS),
-    ]);
+    for (const [key, value] of snapshotMetaRows()) await conn.run(`INSERT OR REPLACE INTO meta VALUES ($1, $2)`, [key, value]);
     await conn.run('COMMIT');
   } catch (e) {
     await conn.run('ROLLBACK');
@@ -235,6 +233,24 @@ async function storedDates(conn: DuckDBConnection): Promise<StoredDate[]> {
     weekly: Boolean(c[2][i]),
     latest: Boolean(c[3][i]),
   }));
+}
+
+/** What the stored snapshots were built by (snapshot-meta.ts). */
+async function storedMeta(conn: DuckDBConnection): Promise<SnapshotMeta> {
+  const exists = await cols(conn, `SELECT count(*)::INTEGER FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = 'meta'`);
+  if (!Number(exists[0][0])) return parseSnapshotMeta([]);
+  const c = await cols(conn, SNAPSHOT_META_SQL);
+  return parseSnapshotMeta(c[0].map((key, i) => ({ key: String(key), value: c[1][i] === null ? null : String(c[1][i]) })));
+}
+
+/**
+ * Stored dates whose values this code can use for these metrics: none when the snapshots were
+ * built by another metrics engine or lack one of the metrics (added since), so those dates are
+ * computed instead of read as n/a. The data status asks for a rebuild meanwhile.
+ */
+async function servingDates(conn: DuckDBConnection, metrics: readonly string[]): Promise<StoredDate[]> {
+  const dates = await storedDates(conn);
+  return dates.length > 0 && storedSnapshotsServe(await storedMeta(conn), metrics) ? dates : [];
 }
 
 function checkMetrics(metrics: readonly string[] | undefined): readonly string[] {
@@ -360,7 +376,7 @@ export type LoadSnapshotOptions = ReadOptions & {
 export async function loadSnapshot(asOf: IsoDate | 'latest', opts: LoadSnapshotOptions = {}): Promise<MetricSnapshot> {
   const metrics = checkMetrics(opts.metrics);
   return withReader(opts.marketDb, async (conn, file) => {
-    const stored = await storedDates(conn);
+    const stored = await servingDates(conn, metrics);
     let day: number;
     if (asOf === 'latest') {
       const latest = stored.find((d) => d.latest);
@@ -415,17 +431,24 @@ export async function* iterateSnapshots(
   },
 ): AsyncGenerator<MetricSnapshot> {
   const metrics = checkMetrics(opts.metrics);
-  const reader = await openReader(opts.marketDb ?? config().marketDb);
+  const file = opts.marketDb ?? config().marketDb;
+  const reader = await openReader(file);
   const conn = await reader.connect();
   try {
     const from = opts.from ? toEpochDay(opts.from) : Number.NEGATIVE_INFINITY;
     const to = opts.to ? toEpochDay(opts.to) : Number.POSITIVE_INFINITY;
     const f = opts.frequency ?? 'month_end';
+    // A metric added since the build is not stored: those dates are computed rather than read
+    // as n/a. (Values of another engine version are still read here: recomputing every stored
+    // date would stall the page; the data status asks for a rebuild.)
+    const stored = new Set((await storedMeta(conn)).metricIds ?? []);
+    const complete = metrics.every((m) => stored.has(m));
     for (const d of await storedDates(conn)) {
       if (d.day < from || d.day > to) continue;
       if (f === 'month_end' && !d.monthEnd) continue;
       if (f === 'weekly' && !d.weekly) continue;
-      yield await readStored(conn, d.day, metrics);
+      if (complete) yield await readStored(conn, d.day, metrics);
+      else yield await computeOnDemand(conn, file, d.day, metrics);
     }
   } finally {
     conn.closeSync();

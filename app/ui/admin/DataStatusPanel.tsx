@@ -71,6 +71,11 @@ export function DataStatusPanel({ data }: { data: MarketStatusResult }) {
 function DataStatusDetails({ status: s }: { status: Extract<MarketStatusResult, { state: 'ok' }>['status'] }) {
   return (
     <>
+      {s.snapshotFreshness.state === 'stale' ? (
+        <p className="notice" data-testid="snapshots-stale">
+          <strong>Rebuild snapshots:</strong> {s.snapshotFreshness.message}
+        </p>
+      ) : null}
       <dl className="key-values" data-testid="data-status">
         <dt>Snapshot id</dt>
         <dd>
