@@ -52,7 +52,7 @@ const SERVICE_LAYERS = [
   ['backtest', 'admin'],
 ];
 const SERVICE_BASE_FILES = ['config.server.ts', 'dates.ts', 'stats.ts'];
-const SERVICE_COMPOSITION_FILES = ['app-jobs.server.ts', 'startup.server.ts'];
+const SERVICE_COMPOSITION_FILES = ['api-operations.ts', 'app-jobs.server.ts', 'startup.server.ts'];
 
 function serviceBoundaries() {
   const entries = readdirSync('app/services', { withFileTypes: true });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '~/services/config.server';
 import { closeMarketReader } from '~/services/market/store/open-store.server';
 import { writeMarketFixture } from '~/services/market/store/test-fixture.server';
+import { contractProblem } from '../../tests/support/api-contract';
 import { loader as searchLoader, action as searchAction } from './api.v1.companies';
 import { loader as profileLoader } from './api.v1.companies.$id';
 import { loader as pricesLoader } from './api.v1.prices.$permaticker';
@@ -33,8 +34,12 @@ afterAll(() => {
 
 type Loader = (args: LoaderFunctionArgs) => Promise<Response>;
 async function call(loader: Loader, url: string, params: Record<string, string> = {}) {
-  const response = await loader({ request: new Request(`http://localhost${url}`), params, context: {} } as LoaderFunctionArgs);
-  return { status: response.status, type: response.headers.get('Content-Type'), body: (await response.json()) as Record<string, unknown> };
+  const request = new Request(`http://localhost${url}`);
+  const response = await loader({ request, params, context: {} } as LoaderFunctionArgs);
+  const body = (await response.json()) as Record<string, unknown>;
+  const type = response.headers.get('Content-Type');
+  expect(contractProblem('GET', new URL(request.url).pathname, response.status, type ?? '', body)).toBeNull();
+  return { status: response.status, type, body };
 }
 
 describe('GET /api/v1/companies', () => {

@@ -8,6 +8,7 @@ import { closeMarketReader } from '~/services/market/store/open-store.server';
 import { writeFixtureStore } from '~/services/metrics/testing/fixture-store.server';
 import { syntheticUniverse } from '~/services/metrics/testing/synthetic-universe';
 import { loader } from './api.v1.data.$permaticker.$metric';
+import { contractProblem } from '../../tests/support/api-contract';
 
 const securities = syntheticUniverse({ securities: 3, years: 4, seed: 5 });
 let dir: string;
@@ -41,10 +42,9 @@ async function get(permaticker: string, metric: string, query = '') {
     params: { permaticker, metric },
     context: {},
   } as LoaderFunctionArgs);
-  return {
-    status: response.status,
-    body: (await response.json()) as Record<string, unknown>,
-  };
+  const body = (await response.json()) as Record<string, unknown>;
+  expect(contractProblem('GET', new URL(request.url).pathname, response.status, 'application/json', body)).toBeNull();
+  return { status: response.status, body };
 }
 
 describe('GET /api/v1/data/{permaticker}/{metric}', () => {

@@ -1,35 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { z } from 'zod';
-import { isIsoDate } from '~/services/dates';
-import { AsOfField } from '~/services/http/as-of';
 import { handleApi, jsonResponse, methodNotAllowed, zodFieldErrors } from '~/services/http/api.server';
 import { notFound, unprocessable } from '~/services/http/errors';
+import { MetricDataQuery } from '~/services/metrics/api-contract';
 import { metricSeries } from '~/services/metrics/snapshots.server';
 
 // GET /api/v1/data/{permaticker}/{metric}?from=&to=&as_of=&mode=
 // => {permaticker, metric, mode, as_of, points: [{date, value, filed, accession}]}.
 // mode: point_in_time (default: what was known each day), first_reported, latest (restated).
 
-const isoDate = z.string().refine(isIsoDate, 'Must be a date as YYYY-MM-DD.');
-
-const QuerySchema = z
-  .object({
-    from: isoDate.optional(),
-    to: isoDate.optional(),
-    as_of: AsOfField,
-    mode: z.enum(['point_in_time', 'first_reported', 'latest']).default('point_in_time'),
-  })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, {
-    message: '`from` must not be after `to`.',
-    path: ['from'],
-  });
-
 export const loader = ({ params, request }: LoaderFunctionArgs) =>
   handleApi(async () => {
     const permaticker = /^[1-9]\d{0,9}$/.test(params.permaticker ?? '') ? Number(params.permaticker) : Number.NaN;
     if (!Number.isSafeInteger(permaticker) || permaticker > 2_147_483_647) throw notFound(`Unknown security: ${params.permaticker}`);
     const url = new URL(request.url);
-    const parsed = QuerySchema.safeParse(Object.fromEntries(url.searchParams));
+    const parsed = MetricDataQuery.safeParse(Object.fromEntries(url.searchParams));
     if (!parsed.success) throw unprocessable('Invalid query parameters.', zodFieldErrors(parsed.error));
     const q = parsed.data;
     const series = await metricSeries(permaticker, params.metric ?? '', {

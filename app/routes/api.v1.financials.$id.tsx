@@ -1,25 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { z } from 'zod';
 import { handleApi, methodNotAllowed, zodFieldErrors } from '~/services/http/api.server';
 import { unprocessable } from '~/services/http/errors';
 import { apiCompany, asOfOf, formatOf, respond } from '~/services/company/company-api.server';
 import { companyFinancials } from '~/services/company/company-pages.server';
-import { PERIOD_IDS, STATEMENT_IDS } from '~/services/company/financials';
+import { FinancialsQuery } from '~/services/company/api-contract';
 import { statementTable } from '~/services/company/table-exports';
 
 // GET /api/v1/financials/{ticker|permaticker}?statement=income|balance|cash_flow&period=annual|quarterly|ttm&as_of=&format=
 // => {company, as_of, statement: {columns, lines: [{id, label, unit, cells: [{value, filed, accession, form, url, derived}]}], growth, margins}}.
-const Query = z.object({
-  statement: z.enum(STATEMENT_IDS as ['income', 'balance', 'cash_flow']).default('income'),
-  period: z.enum(PERIOD_IDS as ['annual', 'quarterly', 'ttm']).default('annual'),
-});
 
 export const loader = ({ params, request }: LoaderFunctionArgs) =>
   handleApi(async () => {
     const url = new URL(request.url);
     const format = formatOf(url);
     const asOf = asOfOf(url);
-    const q = Query.safeParse({
+    const q = FinancialsQuery.safeParse({
       statement: url.searchParams.get('statement') ?? undefined,
       period: url.searchParams.get('period') ?? undefined,
     });

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { describe, expect, it } from 'vitest';
 import { METRICS } from '~/services/metrics/catalogue';
+import { contractProblem } from '../../tests/support/api-contract';
 import { action, loader } from './api.v1.metrics';
 
 describe('GET /api/v1/metrics', () => {
@@ -8,7 +9,9 @@ describe('GET /api/v1/metrics', () => {
     const response = await loader();
     expect(response.status).toBe(200);
     expect(response.headers.get('Content-Type')).toContain('application/json');
-    const body = (await response.json()) as {
+    const json: unknown = await response.json();
+    expect(contractProblem('GET', '/api/v1/metrics', 200, 'application/json', json)).toBeNull();
+    const body = json as {
       metrics: { id: string; higher_is_better: boolean | null }[];
       categories: { id: string }[];
     };

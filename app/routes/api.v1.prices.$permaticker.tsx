@@ -1,33 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { z } from 'zod';
-import { isIsoDate } from '~/services/dates';
 import { handleApi, jsonResponse, methodNotAllowed, zodFieldErrors } from '~/services/http/api.server';
 import { notFound, unprocessable } from '~/services/http/errors';
+import { PricesQuery } from '~/services/company/api-contract';
 import { priceSeries } from '~/services/company/prices.server';
 
 // GET /api/v1/prices/{permaticker}?from=&to=&adjusted= => {permaticker, ticker, adjusted, from, to,
 // prices: [{date, open, high, low, close, volume, total_return_index}], actions: [...]}.
 // adjusted (default true): split-adjusted prices; false: prices as traded.
 
-const isoDate = z.string().refine(isIsoDate, 'Must be a date as YYYY-MM-DD.');
-
-const QuerySchema = z
-  .object({
-    from: isoDate.optional(),
-    to: isoDate.optional(),
-    adjusted: z
-      .enum(['true', 'false', '1', '0'], { errorMap: () => ({ message: 'Must be true or false.' }) })
-      .default('true')
-      .transform((v) => v === 'true' || v === '1'),
-  })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`.', path: ['from'] });
-
 export const loader = ({ params, request }: LoaderFunctionArgs) =>
   handleApi(async () => {
     const raw = params.permaticker ?? '';
     const permaticker = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : Number.NaN;
     if (!Number.isSafeInteger(permaticker) || permaticker > 2_147_483_647) throw notFound(`Unknown security: ${raw}`);
-    const parsed = QuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+    const parsed = PricesQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
     if (!parsed.success) throw unprocessable('Invalid query parameters.', zodFieldErrors(parsed.error));
     return jsonResponse(await priceSeries(permaticker, parsed.data));
   });

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import { callerOf, readApiBody } from '~/services/auth/api.server';
 import { asOfOrThrow } from '~/services/http/as-of';
 import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.server';
-import { RunBody, pageJson, screenOrThrow } from '~/services/screener/api.server';
+import { RunBody } from '~/services/screener/api-contract';
+import { pageJson, screenOrThrow } from '~/services/screener/api.server';
 import { explainScreen, runScreen } from '~/services/screener/run.server';
 
 // POST /api/v1/screener/run {screen, as_of?, page_size?, explain?} => one page of results

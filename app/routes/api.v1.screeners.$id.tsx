@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { readApiBody, requireAccount } from '~/services/auth/api.server';
 import { handleApi, jsonResponse, methodNotAllowed, noContent } from '~/services/http/api.server';
-import { ScreenerPatchBody, screenOrThrow, screenerJson } from '~/services/screener/api.server';
+import { ScreenerPatchBody } from '~/services/screener/api-contract';
+import { screenOrThrow, screenerJson } from '~/services/screener/api.server';
 import { deleteScreener, getScreener, setScreenerShared, updateScreener } from '~/services/screener/saved.server';
 
 // GET /api/v1/screeners/{id}; PATCH {name?, screen?, shared?}; DELETE => 204. Another user's id is 404.

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { readApiBody, requireAccount } from '~/services/auth/api.server';
 import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.server';
-import { ScreenerCreateBody, screenOrThrow, screenerJson } from '~/services/screener/api.server';
+import { ScreenerCreateBody } from '~/services/screener/api-contract';
+import { screenOrThrow, screenerJson } from '~/services/screener/api.server';
 import { createScreener, listScreeners } from '~/services/screener/saved.server';
 
 // GET /api/v1/screeners => the caller's saved screeners. POST {name, screen} => 201 the new one.

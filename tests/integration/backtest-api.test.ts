@@ -40,7 +40,8 @@ forEachDatabase(
     let otherToken: string;
     let screenerId: string;
     let worker: JobWorker | null = null;
-    const get = (id: string, t = token) => callRoute(backtestRoute, { path: `/api/v1/backtests/${id}`, token: t, params: { id } });
+    const get = (id: string, t = token) =>
+      callRoute(backtestRoute, { path: `/api/v1/backtests/${encodeURIComponent(id)}`, token: t, params: { id } });
     const finished = async (id: string) => {
       let last: Json | undefined;
       await until(async () => {

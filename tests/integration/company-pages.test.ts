@@ -222,13 +222,19 @@ describe('home and JSON endpoints', () => {
 
   it('every company endpoint answers JSON, CSV and {"detail"} errors', async () => {
     const p = { id: String(permaticker) };
-    for (const mod of [companyApi, financialsApi, dividendsApi, valuationApi]) {
-      const json = await callRoute(mod, { path: `/api/v1/x/${permaticker}`, params: p });
+    const endpoints = [
+      [companyApi, 'company-overview'],
+      [financialsApi, 'financials'],
+      [dividendsApi, 'dividends'],
+      [valuationApi, 'valuation'],
+    ] as const;
+    for (const [mod, name] of endpoints) {
+      const json = await callRoute(mod, { path: `/api/v1/${name}/${permaticker}`, params: p });
       expect(json.status).toBe(200);
-      const csv = await callRoute(mod, { path: `/api/v1/x/${permaticker}?format=csv`, params: p });
+      const csv = await callRoute(mod, { path: `/api/v1/${name}/${permaticker}?format=csv`, params: p });
       expect(csv.headers.get('Content-Type')).toMatch(/text\/csv/);
-      expect((await callRoute(mod, { path: `/api/v1/x/${permaticker}?as_of=nope`, params: p })).status).toBe(422);
-      const missing = await callRoute(mod, { path: '/api/v1/x/NOPE-NOPE', params: { id: 'NOPE-NOPE' } });
+      expect((await callRoute(mod, { path: `/api/v1/${name}/${permaticker}?as_of=nope`, params: p })).status).toBe(422);
+      const missing = await callRoute(mod, { path: `/api/v1/${name}/NOPE-NOPE`, params: { id: 'NOPE-NOPE' } });
       expect(missing.status).toBe(404);
       expect(missing.body).toMatchObject({ detail: expect.any(String) });
     }

@@ -1,6 +1,9 @@
 // Calls a Remix route module's loader or action with a real Request, as Remix would. Page
 // routes work too: a thrown Response (redirect, 404) is the answer, and a loader's plain value or
-// `data(value, { status })` becomes the body with its status.
+// `data(value, { status })` becomes the body with its status. Every answer under /api is held
+// against the API contract (api-contract.ts): a test fails on an undocumented answer.
+
+import { contractProblem } from './api-contract';
 
 type RouteFn = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => unknown;
 export type RouteModule = { loader?: unknown; action?: unknown };
@@ -74,6 +77,16 @@ export async function callRoute(
     } catch {
       parsed = text;
     }
+  }
+  if (request.url.startsWith('http://localhost/api/')) {
+    const problem = contractProblem(
+      method,
+      new URL(request.url).pathname,
+      response.status,
+      response.headers.get('Content-Type') ?? '',
+      parsed,
+    );
+    if (problem) throw new Error(`API contract: ${problem}`);
   }
   return { status: response.status, headers: response.headers, body: parsed, text, location: response.headers.get('Location') };
 }

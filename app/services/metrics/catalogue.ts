@@ -38,10 +38,36 @@ export const CATEGORY_LABELS: Record<MetricCategory, string> = {
   filings: 'Filings',
 };
 
-export type MetricFormat =
-  'currency' | 'large_currency' | 'percent' | 'ratio' | 'number' | 'integer' | 'shares' | 'date' | 'days' | 'years' | 'score';
-export type MetricUnit = 'USD' | 'USD/share' | 'shares' | 'fraction' | 'ratio' | 'days' | 'years' | 'score' | 'date' | 'count' | 'index';
-export type MetricFrequency = 'daily' | 'quarterly' | 'annual' | 'ttm';
+export const METRIC_FORMATS = [
+  'currency',
+  'large_currency',
+  'percent',
+  'ratio',
+  'number',
+  'integer',
+  'shares',
+  'date',
+  'days',
+  'years',
+  'score',
+] as const;
+export type MetricFormat = (typeof METRIC_FORMATS)[number];
+export const METRIC_UNITS = [
+  'USD',
+  'USD/share',
+  'shares',
+  'fraction',
+  'ratio',
+  'days',
+  'years',
+  'score',
+  'date',
+  'count',
+  'index',
+] as const;
+export type MetricUnit = (typeof METRIC_UNITS)[number];
+export const METRIC_FREQUENCIES = ['daily', 'quarterly', 'annual', 'ttm'] as const;
+export type MetricFrequency = (typeof METRIC_FREQUENCIES)[number];
 
 export type MetricDefinition = {
   id: string;

@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import type { Fits } from '../http/api-contract';
 import { unprocessable } from '../http/errors';
+import type { PageJson, ScreenerJson } from './api-contract';
 import type { ScreenPage } from './engine';
 import type { Screen } from './model';
 import type { SavedScreener } from './saved.server';
@@ -15,17 +16,6 @@ export function screenOrThrow(value: unknown): Screen {
   for (const e of parsed.errors) (errors[`screen.${e.param}`] ??= []).push(e.message);
   throw unprocessable(`Invalid screen: ${parsed.errors[0]?.message ?? 'unreadable'}`, errors);
 }
-
-export const ScreenerCreateBody = z.object({ name: z.string().max(1000), screen: z.unknown() });
-export const ScreenerPatchBody = z
-  .object({ name: z.string().max(1000).optional(), screen: z.unknown().optional(), shared: z.boolean().optional() })
-  .strict();
-export const RunBody = z.object({
-  screen: z.unknown(),
-  as_of: z.string().max(20).optional(),
-  page_size: z.number().int().min(1).max(1000).optional(),
-  explain: z.number().int().positive().optional(),
-});
 
 export function screenerJson(s: SavedScreener) {
   return {
@@ -52,3 +42,8 @@ export function pageJson(p: ScreenPage) {
     rows: p.rows,
   };
 }
+
+// What the serializers return fits the documented answers (api-contract.ts, which as a pure
+// module of the screener cannot import this file).
+const _screener: Fits<ReturnType<typeof screenerJson>, typeof ScreenerJson> = true;
+const _page: Fits<ReturnType<typeof pageJson>, typeof PageJson> = true;
