@@ -11,8 +11,7 @@ import { backtestFormPage, backtestPage, deleteBacktestFromPage, isBacktestId, r
 import { badRequest } from '~/services/http/errors';
 import { intent, intentAction } from '~/services/http/intent-action.server';
 import { orPageError, pageNotFound } from '~/services/http/page-errors';
-import { BacktestForm } from '~/ui/backtest/BacktestForm';
-import { BacktestList } from '~/ui/backtest/BacktestList';
+import { BacktestFormPage } from '~/ui/backtest/BacktestFormPage';
 import { BacktestProgress } from '~/ui/backtest/BacktestProgress';
 import { BacktestResult } from '~/ui/backtest/BacktestResult';
 import { thinCurve } from '~/ui/backtest/curve';
@@ -127,38 +126,7 @@ export default function BacktestPage() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData && 'status' in actionData ? (actionData as SubmissionResult<string[]>) : undefined;
-  if (d.mode === 'form') {
-    return (
-      <div className="backtest-page">
-        <h1>Backtest “{d.screener.name}”</h1>
-        <p>
-          Runs the saved screen through history: on every rebalance date it is evaluated with only what was known then, including companies
-          delisted later. <Link to="/backtest/methodology">Methodology</Link> ·{' '}
-          <Link to={`/screener?${d.screener.query}&saved=${d.screener.id}`}>Open the screen</Link>
-        </p>
-        <section className="card" aria-labelledby="screen-title">
-          <h2 id="screen-title">Screen</h2>
-          {d.screener.rules.length === 0 ? <p>No rules: every company passes.</p> : null}
-          <ol>
-            {d.screener.rules.map((r, i) => (
-              <li key={i}>
-                <code>{r}</code>
-              </li>
-            ))}
-          </ol>
-          <p>Ranking: {d.screener.ranking.length === 0 ? 'none (by ticker)' : d.screener.ranking.join('; ')}.</p>
-        </section>
-        <section aria-labelledby="run-title">
-          <h2 id="run-title">Parameters</h2>
-          <BacktestForm defaults={d.defaults} lastResult={lastResult} />
-        </section>
-        <section aria-labelledby="past-title">
-          <h2 id="past-title">Past backtests of this screen</h2>
-          <BacktestList backtests={d.backtests} deleteHref={(id) => `?screener_id=${d.screener.id}&modal=delete&id=${id}`} />
-        </section>
-      </div>
-    );
-  }
+  if (d.mode === 'form') return <BacktestFormPage page={d} lastResult={lastResult} />;
   const b = d.backtest;
   const base = `/backtest?backtest_id=${b.id}`;
   const runAgain = b.screenerId ? `/backtest?screener_id=${b.screenerId}&from=${b.id}` : null;

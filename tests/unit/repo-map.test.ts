@@ -78,3 +78,19 @@ describe('the map is in the repo', () => {
       expect(CITATION.test(line), line).toBe(false);
   });
 });
+
+describe('routes are thin', () => {
+  // A route parses its input, calls services and renders components from app/ui; past this
+  // size it is doing a service's or a component's work.
+  const MAX_ROUTE_LINES = 200;
+
+  it(`has no route module over ${MAX_ROUTE_LINES} lines`, () => {
+    const dir = path.join(ROOT, 'app', 'routes');
+    const long = readdirSync(dir)
+      .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f))
+      .map((f) => ({ f, lines: readFileSync(path.join(dir, f), 'utf8').split('\n').length }))
+      .filter((r) => r.lines > MAX_ROUTE_LINES)
+      .map((r) => `app/routes/${r.f}: ${r.lines} lines`);
+    expect(long).toEqual([]);
+  });
+});
