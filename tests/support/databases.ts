@@ -17,7 +17,6 @@ export type DatabaseTarget = {
 };
 
 export const POSTGRES_URL = process.env.DATABASE_URL;
-export { createPostgresSchema, withSearchPath } from './postgres-schema';
 
 type EnvPatch = Record<string, string | undefined>;
 

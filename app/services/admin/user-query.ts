@@ -14,7 +14,6 @@ export const USER_SORTS = ['email', 'name', 'created', 'updated'] as const;
 export type UserSort = (typeof USER_SORTS)[number];
 export const SORT_LABELS: Record<UserSort, string> = { email: 'E-mail', name: 'Name', created: 'Created', updated: 'Last change' };
 export const SORT_DIRS = ['asc', 'desc'] as const;
-export type SortDir = (typeof SORT_DIRS)[number];
 
 const pageField = (what: string) => {
   const message = `${what} must be a whole number from 1 to ${MAX_PAGE}.`;

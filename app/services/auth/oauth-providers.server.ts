@@ -162,8 +162,3 @@ export function findOAuthProvider(id: string | undefined): OAuthProviderConfig |
 export function listProviders(): { id: string; name: string }[] {
   return oauthProviders().map(({ id, name }) => ({ id, name }));
 }
-
-/** Tests change the environment between suites. */
-export function resetOAuthProvidersForTests(): void {
-  cached = undefined;
-}

@@ -154,6 +154,5 @@ export type SignInInput = z.infer<typeof SignInSchema>;
 export type OtpVerifyInput = z.infer<typeof OtpVerifySchema>;
 export type ResetRequestInput = z.infer<typeof ResetRequestSchema>;
 export type ResetConfirmInput = z.infer<typeof ResetConfirmSchema>;
-export type ProfilePatch = z.infer<typeof ProfilePatchSchema>;
 export type PasswordChangeInput = z.infer<ReturnType<typeof passwordChangeSchema>>;
 export type EmailChangeInput = z.infer<ReturnType<typeof emailChangeSchema>>;

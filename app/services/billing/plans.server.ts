@@ -24,10 +24,6 @@ function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
 
 export const PLAN_NOT_FOUND_DETAIL = 'Plan not found.';
 
-export function isConfiguredVariant(variantId: string): boolean {
-  return requireBilling().variantIds.includes(variantId);
-}
-
 /** One configured plan; any other variant id is 404 without asking the provider. */
 export async function getPlan(variantId: string): Promise<Plan> {
   const billing = requireBilling();

@@ -10,7 +10,7 @@ import type { SecurityColumns } from '../market/store/security';
 import { filingArchiveUrl } from '../market/sec-links';
 import { movingAverage, rangeStart, type Range } from './price-ranges';
 
-export { RANGES, type Range } from './price-ranges';
+export { type Range } from './price-ranges';
 
 // Data of the company pages (/company/{id}/…), every piece as known on an as-of date.
 

@@ -1,5 +1,5 @@
 import { toEpochDay, type IsoDate } from '../dates';
-import { CONCEPTS, type Concept } from '../market/store/schema';
+import { CONCEPTS } from '../market/store/schema';
 import { filingArchiveUrl } from '../market/sec-links';
 import { growthRate, ratio } from '../stats';
 
@@ -347,5 +347,3 @@ export function buildStatement(
 
 export const STATEMENT_IDS = Object.keys(STATEMENTS) as StatementKind[];
 export const PERIOD_IDS = Object.keys(PERIOD_LABELS) as PeriodKind[];
-export const isConceptLine = (s: StatementKind, id: string) => STATEMENTS[s].lines.includes(id);
-export type { Concept };

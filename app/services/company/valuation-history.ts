@@ -7,8 +7,6 @@ import { mean } from '../stats';
 export const VALUATION_METRICS = ['pe_ttm', 'ps_ttm', 'pb', 'ev_ebitda_ttm', 'ev_sales_ttm', 'fcf_yield'] as const;
 export type ValuationMetric = (typeof VALUATION_METRICS)[number];
 
-export type ValuationPoint = { date: IsoDate; company: number | null; sectorMedian: number | null };
-
 /** Mean of the company's values dated within `years` years up to and including `end`. */
 export function trailingAverage(points: readonly { date: IsoDate; value: number | null }[], end: IsoDate, years = 5): number | null {
   const to = toEpochDay(end);

@@ -10,8 +10,6 @@ import type { JobStatus, JobsTable } from '../db/schema';
 
 export type JobRow = Selectable<JobsTable>;
 
-export const TERMINAL: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled'];
-
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export type NewJob = {

@@ -1623,8 +1623,3 @@ export function metricsByCategory(): {
     }))
     .filter((g) => g.metrics.length > 0);
 }
-
-/** Metrics that depend only on filings (they change on filing days, not every trading day). */
-export function isFundamentalOnly(d: MetricDefinition): boolean {
-  return d.frequency !== 'daily';
-}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toEpochDay } from '../dates';
-import { compact, formatByFormat, NOT_AVAILABLE } from './format';
+import { NOT_AVAILABLE } from '../http/numbers';
+import { compact, formatByFormat } from './format';
 
 describe('formatByFormat', () => {
   it('shows n/a for missing values whatever the format', () => {

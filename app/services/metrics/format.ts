@@ -6,8 +6,6 @@ import type { MetricDefinition, MetricFormat } from './catalogue';
 // number of fraction digits, so binary floating-point noise (0.07 × 100 = 7.000000000000001)
 // never reaches the page, and a rounded "-0" never shows.
 
-export { NOT_AVAILABLE };
-
 const cache = new Map<string, Intl.NumberFormat>();
 function nf(minimumFractionDigits: number, maximumFractionDigits: number, grouping = true): Intl.NumberFormat {
   const key = `${minimumFractionDigits}:${maximumFractionDigits}:${grouping}`;

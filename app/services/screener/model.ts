@@ -135,8 +135,6 @@ export const ScreenSchema = z.object({
 export type Screen = z.infer<typeof ScreenSchema>;
 export type ScreenInput = z.input<typeof ScreenSchema>;
 
-export const EMPTY_SCREEN: Screen = ScreenSchema.parse({});
-
 // ---------------------------------------------------------------------------------------------
 // Rules as text: the readable form used in URLs and on the page.
 

@@ -10,21 +10,6 @@ import { MAX_COLUMNS, MAX_RANK_PARTS, MAX_RULES, ScreenSchema, isExpressionError
 //   rank=metric:dir[:weight]    repeated            col                  repeated metric id
 //   sort=key:dir                limit=N             page=N
 
-export const SCREEN_PARAMS = [
-  'exchange',
-  'sector',
-  'industry',
-  'mcap_min',
-  'mcap_max',
-  'delisted',
-  'r',
-  'rank',
-  'col',
-  'sort',
-  'limit',
-  'page',
-] as const;
-
 export type ScreenQueryError = { param: string; message: string };
 export type ScreenQueryResult = { ok: true; screen: Screen } | { ok: false; errors: ScreenQueryError[]; screen: Screen };
 

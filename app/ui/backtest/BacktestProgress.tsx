@@ -10,10 +10,6 @@ import { percent } from '~/ui/company/format';
 
 export const POLL_MS = 1_000;
 
-export function isFinished(status: BacktestStatus): boolean {
-  return status === 'succeeded' || status === 'failed' || status === 'cancelled';
-}
-
 /** Revalidates the page's loaders every `ms` while `active`, one request at a time. */
 export function usePolling(active: boolean, ms = POLL_MS): void {
   const revalidator = useRevalidator();

@@ -1,4 +1,3 @@
-export { LineChart, type LineChartProps } from './LineChart';
-export { BarChart, type BarChartProps } from './BarChart';
-export { ChartTable } from './ChartTable';
-export type { ChartPoint, ChartSeries, ScaleKind } from './chart-data';
+export { LineChart } from './LineChart';
+export { BarChart } from './BarChart';
+export type { ChartSeries } from './chart-data';

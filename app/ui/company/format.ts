@@ -1,4 +1,4 @@
-import { formatByFormat, NOT_AVAILABLE } from '~/services/metrics/format';
+import { formatByFormat } from '~/services/metrics/format';
 import type { MetricFormat } from '~/services/metrics/catalogue';
 
 // Shorthands for the company pages; all go through format.ts (no float surprises, null ⇒ n/a).
@@ -8,7 +8,6 @@ export const bigMoney = fmt('large_currency');
 export const percent = fmt('percent');
 export const ratio = fmt('ratio');
 export const shares = fmt('shares');
-export { NOT_AVAILABLE };
 
 /** Statement values: per-share in dollars and cents, share counts compact, money compact. */
 export function statementValue(unit: string, v: number | null | undefined): string {

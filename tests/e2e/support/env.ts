@@ -13,7 +13,6 @@ export const E2E_CONTROL_URL = `http://127.0.0.1:${E2E_CONTROL_PORT}`;
 
 /** The provider id Quarry knows the test OpenID provider by: /oauth/testidp. */
 export const E2E_OIDC_PROVIDER_ID = 'testidp';
-export const E2E_OIDC_PROVIDER_NAME = 'Test IdP';
 export const E2E_OIDC_CLIENT_ID = 'quarry-e2e';
 // Not a secret: the test provider only runs on 127.0.0.1 during the tests.
 export const E2E_OIDC_CLIENT_SECRET = 'quarry-e2e-client-secret-not-a-secret';

@@ -44,4 +44,3 @@ export const test = base.extend<Fixtures>({
 export { expect } from '@playwright/test';
 export { expectNoAxeViolations } from './axe';
 export { uniqueEmail } from './users';
-export { extractCode } from './mailbox';

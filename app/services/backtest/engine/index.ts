@@ -3,8 +3,6 @@
 //   const result = runBacktest({ screen, params, prices, securities, snapshotAt, onProgress, isCancelled });
 // `result` is plain data (typed arrays for the curves) stored with BACKTEST_ENGINE_VERSION.
 export * from './types';
-export { BACKTEST_ENGINE_VERSION, BacktestParamsSchema, MAX_TOP_N, REBALANCE_FREQUENCIES, WEIGHTINGS } from './params';
+export { BACKTEST_ENGINE_VERSION, BacktestParamsSchema } from './params';
 export { backtestSteps, INVERSE_VOLATILITY_WINDOW, runBacktest } from './simulate';
-export { computeStatistics, drawdownSeries, maxDrawdown, TRADING_DAYS_PER_YEAR, type StatisticsInputs } from './statistics';
 export { signalIndices, tradingCalendar } from './calendar';
-export { METHODOLOGY } from './methodology';

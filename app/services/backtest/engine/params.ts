@@ -99,13 +99,3 @@ export type Weighting = BacktestParams['weighting'];
 
 /** Engine version stored with each result: bump when any number could change for the same inputs. */
 export const BACKTEST_ENGINE_VERSION = '2.0.0';
-/**
- * What changed in each engine version, for results stored by an older one (they stay readable and
- * are shown with the version that computed them).
- */
-export const ENGINE_VERSION_NOTES: Record<string, string> = {
-  '1.0.0':
-    'Rebalanced on the first trading day of each period using the newest stored month-end snapshot before it; lookbacks counted each stock’s own bars.',
-  '2.0.0':
-    'Rebalances on the last trading day of each period with that day’s own point-in-time data, trades at the next close; lookbacks count exchange trading days.',
-};

@@ -8,7 +8,7 @@ import type { BacktestParams } from './params';
 // securities come in (the caller decides whether snapshots are read from storage or computed),
 // numbers come out. Days are epoch days (dates.ts); NaN inside arrays means "no value".
 
-export type { BacktestParams, BacktestParamsInput, Rebalance, Weighting } from './params';
+export type { BacktestParams, BacktestParamsInput, Rebalance } from './params';
 
 /** One security's daily bars, trading days ascending. */
 export type PriceSeries = {

@@ -69,8 +69,3 @@ export function cachedColumns<T extends ColumnSet>(marketFile: string, name: str
   while (memory.size > MEMORY_ENTRIES) memory.delete(memory.keys().next().value as string);
   return hit as Promise<T>;
 }
-
-/** Tests: forget what this process keeps. */
-export function clearColumnMemory(): void {
-  memory.clear();
-}

@@ -300,6 +300,3 @@ export async function withMarketWriter<T>(
     throw e;
   }
 }
-
-// A handle is usable wherever the plain contract is expected (importers take a MarketWriter).
-export const asMarketWriter = (handle: MarketWriterHandle): MarketWriter => handle;

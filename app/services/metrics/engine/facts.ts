@@ -120,8 +120,6 @@ export function buildFactColumnsFromDays(rows: readonly FactDayRow[]): FactColum
   return toColumns(staged);
 }
 
-export const EMPTY_FACTS: FactColumns = buildFactColumns([]);
-
 export type FactMode = 'point_in_time' | 'first_reported' | 'latest';
 
 /**

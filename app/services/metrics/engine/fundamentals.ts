@@ -83,10 +83,6 @@ const I = indices([
 export function overPositive(a: number, b: number): number {
   return b > 0 ? a / b : Number.NaN;
 }
-/** Divides when the denominator is non-zero. */
-export function over(a: number, b: number): number {
-  return b !== 0 && Number.isFinite(b) ? a / b : Number.NaN;
-}
 /** a + b where a component that is missing counts as none only when the other is known. */
 export function sumKnown(a: number, b: number): number {
   if (Number.isNaN(a)) return b;

@@ -26,29 +26,3 @@ export function metricValue(snapshot: MetricSnapshot, permaticker: number, metri
   if (r < 0 || !col) return null;
   return toNullable(col[r]);
 }
-
-export function metricColumn(snapshot: MetricSnapshot, metricId: string): (number | null)[] {
-  const col = snapshot.values[metricId];
-  if (!col) return [];
-  return Array.from(col, (v) => toNullable(v));
-}
-
-/** One security's metrics as a plain object (for company pages and JSON). */
-export function securityMetrics(
-  snapshot: MetricSnapshot,
-  permaticker: number,
-  metricIds?: readonly string[],
-): Record<string, number | null> | null {
-  const r = rowOf(snapshot, permaticker);
-  if (r < 0) return null;
-  const out: Record<string, number | null> = {};
-  for (const id of metricIds ?? Object.keys(snapshot.values)) out[id] = toNullable(snapshot.values[id]?.[r]);
-  return out;
-}
-
-/** A snapshot restricted to some metrics (what backtests keep in memory). */
-export function pickMetrics(snapshot: MetricSnapshot, metricIds: readonly string[]): MetricSnapshot {
-  const values: Record<string, Float64Array> = {};
-  for (const id of metricIds) if (snapshot.values[id]) values[id] = snapshot.values[id];
-  return { ...snapshot, values };
-}

@@ -5,7 +5,6 @@
 //   const { ranked } = matchScreen(compiled, prepared);         // row indices, best first
 //   const why = explainSecurity(compiled, prepared, permaticker);
 export * from './types';
-export { prepareUniverse, universeRows } from './universe';
-export { compileScreen, matchScreen, resultRow, screenPage, type CompiledScreen, type ScreenMatches } from './run';
+export { prepareUniverse } from './universe';
+export { compileScreen, matchScreen, resultRow, screenPage } from './run';
 export { explainSecurity } from './explain';
-export { groupPositions, inTopPercent } from './rank-within-group';

@@ -1,3 +1,3 @@
 export * from './ast';
 export * from './errors';
-export { parseExpression, parseRule, type ParseOptions } from './parse';
+export { parseRule } from './parse';

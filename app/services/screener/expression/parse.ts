@@ -219,11 +219,3 @@ export function parseRule(source: string, opts: ParseOptions = {}): RuleAst {
   if (parser.peek().kind === 'end') throw new ExpressionError('The rule is empty', 1);
   return parser.rule();
 }
-
-/** Parses an arithmetic expression over metrics (no comparison). */
-export function parseExpression(source: string, opts: ParseOptions = {}): Expr {
-  const parser = new Parser(tokenize(source), opts.isMetric ?? isMetricId);
-  const e = parser.expr(0);
-  parser.expectEnd();
-  return e;
-}

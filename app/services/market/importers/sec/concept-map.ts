@@ -129,8 +129,5 @@ export const CONCEPT_TAGS: Record<Concept, readonly string[]> = {
  */
 export const NON_ADDITIVE: ReadonlySet<Concept> = new Set<Concept>(['eps_basic', 'eps_diluted', 'shares_diluted_avg']);
 
-/** The XBRL unit key each canonical unit is reported under in companyfacts. */
-export const XBRL_UNIT: Record<string, string> = { USD: 'USD', 'USD/shares': 'USD/shares', shares: 'shares' };
-
 export const ANNUAL_FORMS: ReadonlySet<string> = new Set(['10-K', '10-K/A', '20-F', '20-F/A', '40-F', '40-F/A']);
 export const QUARTERLY_FORMS: ReadonlySet<string> = new Set(['10-Q', '10-Q/A']);
