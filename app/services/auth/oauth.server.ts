@@ -3,6 +3,7 @@ import { Authenticator } from 'remix-auth';
 import { CodeChallengeMethod, OAuth2RequestError, OAuth2Strategy } from 'remix-auth-oauth2';
 import { config } from '../config.server';
 import { isDomainError } from '../http/errors';
+import { pageNotFound } from '../http/page-errors';
 import { FLOW_TTL_SECONDS, findFlowEntry, oauthPath, saveFlowEntry, stateCookieName, type FlowEntry } from './oauth-flow.server';
 import {
   discover,
@@ -176,7 +177,7 @@ function describeFailure(e: unknown, provider: OAuthProviderConfig): OAuthSignIn
  */
 export async function authenticateOAuth(request: Request, providerId: string): Promise<AccountUser | Response> {
   const provider = findOAuthProvider(providerId);
-  if (!provider) throw new Response('Unknown sign-in provider', { status: 404 });
+  if (!provider) pageNotFound('Unknown sign-in provider');
   let identity: OAuthIdentity;
   try {
     const authenticator = await authenticatorFor(provider);

@@ -1,4 +1,5 @@
 import { DomainError } from './errors';
+import { pageErrorResponse } from './page-errors';
 
 // Request bodies with a size cap, for uploads: the body is counted as it streams in and reading
 // stops at the cap, so an oversized upload is refused without being held in memory. In forms,
@@ -135,6 +136,6 @@ export async function readPageForm(
     return await readFormData(request, opts);
   } catch (e) {
     if (!(e instanceof DomainError)) throw e;
-    throw new Response(e.detail, { status: e.status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+    throw pageErrorResponse(e);
   }
 }
