@@ -102,6 +102,7 @@ export default tseslint.config(
   {
     ignores: [
       'build/**',
+      'build-*/**',
       'node_modules/**',
       'data/**',
       'tests/.tmp/**',
