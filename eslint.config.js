@@ -47,8 +47,10 @@ const SERVICE_LAYERS = [
   ['db', 'mail', 'storage'],
   ['jobs', 'market'],
   ['metrics', 'billing'],
-  ['auth', 'screener', 'imports', 'data-browser', 'market-overview'],
+  ['auth', 'screener', 'data-browser', 'market-overview'],
   ['company', 'watchlist'],
+  // Imports rebuild every page's derived data (company and market-overview tables) after a change.
+  ['imports'],
   ['backtest', 'admin'],
 ];
 const SERVICE_BASE_FILES = ['config.server.ts', 'dates.ts', 'stats.ts'];

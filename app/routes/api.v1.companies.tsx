@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { handleApi, jsonResponse, methodNotAllowed, zodFieldErrors } from '~/services/http/api.server';
+import { marketAnswer } from '~/services/market/store/data-version.server';
 import { unprocessable } from '~/services/http/errors';
 import { CompaniesQuery } from '~/services/company/api-contract';
 import { searchCompanies } from '~/services/company/companies.server';
@@ -8,11 +9,13 @@ import { searchCompanies } from '~/services/company/companies.server';
 // sector, industry, is_delisted, is_demo, match}]}, best match first (exact ticker first).
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
-  handleApi(async () => {
-    const parsed = CompaniesQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-    if (!parsed.success) throw unprocessable('Invalid query parameters.', zodFieldErrors(parsed.error));
-    const { query, limit } = parsed.data;
-    return jsonResponse({ query, results: await searchCompanies(query, limit) });
-  });
+  handleApi(() =>
+    marketAnswer(request, async () => {
+      const parsed = CompaniesQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+      if (!parsed.success) throw unprocessable('Invalid query parameters.', zodFieldErrors(parsed.error));
+      const { query, limit } = parsed.data;
+      return jsonResponse({ query, results: await searchCompanies(query, limit) });
+    }),
+  );
 
 export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

@@ -1,5 +1,7 @@
 import { notFound } from '../http/errors';
 import { readMarket, type MarketReadOptions } from '../market/store/read.server';
+import { COMPANY_FILINGS_TABLE } from '../market/store/filings-table.server';
+import { storeHasTable } from '../market/store/tables.server';
 import type { SecurityColumns } from '../market/store/security';
 
 // Companies in the market store: search, profiles and filings. A ticker is not an identity:
@@ -109,13 +111,16 @@ function filingUrl(cik: string | null, accession: string | null, isDemo: boolean
 export async function recentFilings(permaticker: number, limit = 20, options: MarketReadOptions = {}): Promise<Filing[]> {
   const n = Math.max(1, Math.min(200, Math.floor(limit)));
   const reader = await readMarket(options);
+  // The derived filings table holds exactly these groups; a store without it is grouped here.
+  const grouped = (await storeHasTable(reader, COMPANY_FILINGS_TABLE))
+    ? COMPANY_FILINGS_TABLE
+    : `(SELECT permaticker, form, filed, accession, max(period_end) AS period_end, max(fiscal_year) AS fiscal_year,
+          CASE WHEN bool_or(fiscal_period = 'FY') THEN 'FY' ELSE max(fiscal_period) END AS fiscal_period
+        FROM facts WHERE permaticker = $1 GROUP BY permaticker, form, filed, accession)`;
   const rows = await reader.all<Omit<Filing, 'url'> & { cik: string | null; is_demo: boolean }>(
-    `SELECT f.form, f.filed, f.accession, max(f.period_end) AS period_end, max(f.fiscal_year) AS fiscal_year,
-       CASE WHEN bool_or(f.fiscal_period = 'FY') THEN 'FY' ELSE max(f.fiscal_period) END AS fiscal_period,
-       any_value(s.cik) AS cik, any_value(s.is_demo) AS is_demo
-     FROM facts f JOIN securities s USING (permaticker)
+    `SELECT f.form, f.filed, f.accession, f.period_end, f.fiscal_year, f.fiscal_period, s.cik, s.is_demo
+     FROM ${grouped} f JOIN securities s USING (permaticker)
      WHERE f.permaticker = $1
-     GROUP BY f.form, f.filed, f.accession
      ORDER BY f.filed DESC, f.accession DESC NULLS LAST
      LIMIT ${n}`,
     [permaticker],

@@ -6,6 +6,8 @@ import { adjustForSplits, annualTotals, type AnnualTotal, type DividendRow } fro
 import { buildStatement, type FactInput, type PeriodKind, type Statement, type StatementKind } from './financials';
 import { priceSeries, type PricePoint } from './prices.server';
 import { readMarket, type MarketReadOptions } from '../market/store/read.server';
+import { COMPANY_FILINGS_TABLE } from '../market/store/filings-table.server';
+import { storeHasTable } from '../market/store/tables.server';
 import type { SecurityColumns } from '../market/store/security';
 import { filingArchiveUrl } from '../market/sec-links';
 import { movingAverage, rangeStart, type Range } from './price-ranges';
@@ -41,10 +43,14 @@ export async function filingsAsOf(
   options: MarketReadOptions = {},
 ): Promise<FilingRow[]> {
   const reader = await readMarket(options);
+  // The derived filings table holds exactly these groups; a store without it is grouped here.
+  const source = (await storeHasTable(reader, COMPANY_FILINGS_TABLE))
+    ? COMPANY_FILINGS_TABLE
+    : `(SELECT permaticker, form, filed, accession, max(period_end) AS period_end FROM facts WHERE permaticker = $1 GROUP BY ALL)`;
   const rows = await reader.all<Omit<FilingRow, 'url'>>(
-    `SELECT form, filed, accession, max(period_end) AS period_end FROM facts
+    `SELECT form, filed, accession, period_end FROM ${source}
       WHERE permaticker = $1 ${asOf ? 'AND filed < $2::DATE' : ''}
-      GROUP BY form, filed, accession ORDER BY filed DESC, accession DESC NULLS LAST LIMIT ${Math.max(1, Math.min(100, Math.floor(limit)))}`,
+      ORDER BY filed DESC, accession DESC NULLS LAST LIMIT ${Math.max(1, Math.min(100, Math.floor(limit)))}`,
     asOf ? [company.permaticker, asOf] : [company.permaticker],
   );
   return rows.map((r) => ({ ...r, url: filingArchiveUrl(company.cik, r.accession, company.is_demo) }));

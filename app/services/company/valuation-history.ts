@@ -1,5 +1,5 @@
 import { toEpochDay, type IsoDate } from '../dates';
-import { mean } from '../stats';
+import { mean, median } from '../stats';
 
 // Valuation multiples through time against the company's own five-year average and its sector's
 // median. Points are month-end snapshots, so every value is what was known on that day.
@@ -19,4 +19,9 @@ export function meaningfulMultiple(metric: ValuationMetric, value: number | null
   if (value === null || !Number.isFinite(value)) return null;
   if (metric === 'fcf_yield') return value;
   return value > 0 ? value : null;
+}
+
+/** The sector median of a multiple on one date: the median of its companies' meaningful values. */
+export function sectorMedian(metric: ValuationMetric, values: readonly number[]): number | null {
+  return median(values.map((v) => meaningfulMultiple(metric, v)));
 }

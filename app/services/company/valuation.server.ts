@@ -2,11 +2,14 @@ import { addMonths, type IsoDate } from '../dates';
 import { iterateSnapshots } from '../metrics/snapshots.server';
 import type { CompanyHeader } from './company-pages.server';
 import { readMarket, type MarketReadOptions } from '../market/store/read.server';
-import { median } from '../stats';
-import { meaningfulMultiple, trailingAverage, VALUATION_METRICS, type ValuationMetric } from './valuation-history';
+import { storeTables } from '../market/store/tables.server';
+import { meaningfulMultiple, sectorMedian, trailingAverage, VALUATION_METRICS, type ValuationMetric } from './valuation-history';
+import { readValuationPanel, SECTOR_MEDIANS_TABLE, VALUATION_HISTORY_TABLE } from './valuation-panel.server';
 
 // Valuation through time: month-end point-in-time snapshots (the same ones the screener and
-// backtests read), the company's value and its sector's median on each date.
+// backtests read), the company's value and its sector's median on each date. Read from the
+// valuation panel built with the derived data (valuation-panel.server.ts); a store without it
+// is computed from the snapshots here.
 
 export type ValuationSeries = {
   metric: ValuationMetric;
@@ -32,23 +35,42 @@ function indexOf(sorted: Int32Array, value: number): number {
   return -1;
 }
 
+type Points = Map<ValuationMetric, ValuationSeries['points']>;
+
 export async function companyValuation(company: CompanyHeader, asOf: IsoDate | null, options: MarketReadOptions = {}): Promise<Valuation> {
   const end = asOf && company.last_price_date && asOf < company.last_price_date ? asOf : company.last_price_date;
   if (!end) return { asOf: null, sector: company.sector, series: [] };
+  const from = addMonths(end, -12 * YEARS_SHOWN);
+  const reader = await readMarket(options);
+  const tables = await storeTables(reader);
+  const collected =
+    tables.has(VALUATION_HISTORY_TABLE) && tables.has(SECTOR_MEDIANS_TABLE)
+      ? await fromPanel(company, from, end, options)
+      : await fromSnapshots(company, from, end, options);
+  return valuationOf(company, collected);
+}
+
+async function fromPanel(company: CompanyHeader, from: IsoDate, to: IsoDate, options: MarketReadOptions): Promise<Points> {
+  const { company: rows, medians } = await readValuationPanel(await readMarket(options), company.permaticker, company.sector, from, to);
+  const collected: Points = new Map(VALUATION_METRICS.map((m) => [m, []]));
+  for (const row of rows) {
+    const med = medians.get(row.date);
+    for (const m of VALUATION_METRICS)
+      collected.get(m)!.push({ date: row.date, company: meaningfulMultiple(m, row[m]), sectorMedian: med?.[m] ?? null });
+  }
+  return collected;
+}
+
+/** The same from the month-end snapshots: what the panel stores, for a store built without it. */
+export async function fromSnapshots(company: CompanyHeader, from: IsoDate, to: IsoDate, options: MarketReadOptions = {}): Promise<Points> {
   const reader = await readMarket(options);
   const peers = new Set(
     (
       await reader.all<{ permaticker: number }>(`SELECT permaticker FROM securities WHERE sector IS NOT DISTINCT FROM $1`, [company.sector])
     ).map((r) => r.permaticker),
   );
-  const collected = new Map<ValuationMetric, ValuationSeries['points']>(VALUATION_METRICS.map((m) => [m, []]));
-  for await (const snap of iterateSnapshots({
-    marketDb: options.file,
-    from: addMonths(end, -12 * YEARS_SHOWN),
-    to: end,
-    frequency: 'month_end',
-    metrics: VALUATION_METRICS,
-  })) {
+  const collected: Points = new Map(VALUATION_METRICS.map((m) => [m, []]));
+  for await (const snap of iterateSnapshots({ marketDb: options.file, from, to, frequency: 'month_end', metrics: VALUATION_METRICS })) {
     const at = indexOf(snap.permatickers, company.permaticker);
     if (at < 0) continue;
     const peerRows: number[] = [];
@@ -58,10 +80,17 @@ export async function companyValuation(company: CompanyHeader, asOf: IsoDate | n
       collected.get(m)!.push({
         date: snap.date,
         company: meaningfulMultiple(m, col[at]),
-        sectorMedian: median(peerRows.map((i) => meaningfulMultiple(m, col[i]))),
+        sectorMedian: sectorMedian(
+          m,
+          peerRows.map((i) => col[i]),
+        ),
       });
     }
   }
+  return collected;
+}
+
+function valuationOf(company: CompanyHeader, collected: Points): Valuation {
   const series = VALUATION_METRICS.map((metric) => {
     const points = collected.get(metric)!;
     const last = points[points.length - 1];

@@ -1,13 +1,36 @@
-import { buildSnapshots } from '../metrics/snapshots.server';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { buildValuationPanel } from '../company/valuation-panel.server';
+import { buildStoredOverview } from '../market-overview/market-overview.server';
+import { buildFilingsTable } from '../market/store/filings-table.server';
 import type { ProgressReporter } from '../market/store/records';
+import { buildSnapshotsOn } from '../metrics/snapshots.server';
 
-// After data changes, the metrics snapshots are rebuilt (latest and month-end panels). Callers
-// run it on the writer's work file before publishing (WritableStore.publish's beforeRename): the
-// builder opens the file read-write, which DuckDB would refuse on the published file while the
-// app has it open.
+// After data changes, the metrics snapshots (latest and month-end panels) and the tables derived
+// from them and from the facts are rebuilt: the filings list, the valuation panel and the latest
+// market overview, which the pages read instead of computing per request. Callers run it on the
+// writer's work file before publishing (WritableStore.publish's beforeRename): the builder opens
+// the file read-write, which DuckDB would refuse on the published file while the app has it open.
 
 export async function afterMarketDataChange(file: string, progress: ProgressReporter): Promise<{ snapshots: 'built' }> {
-  progress.log('Building metric snapshots…');
-  await buildSnapshots({ marketDb: file, progress });
+  const instance = await DuckDBInstance.create(file);
+  const conn = await instance.connect();
+  try {
+    progress.log('Building metric snapshots…');
+    await buildSnapshotsOn(conn, { progress });
+    progress.log('Building the filings list, valuation panel and market overview…');
+    await buildDerivedTables(conn);
+    await conn.run('CHECKPOINT');
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
   return { snapshots: 'built' };
+}
+
+/** The tables the pages read, derived from the facts and the stored snapshots (built first). */
+export async function buildDerivedTables(conn: DuckDBConnection): Promise<void> {
+  await buildFilingsTable(conn);
+  await buildValuationPanel(conn);
+  // Last: the overview reads the filings table.
+  await buildStoredOverview(conn);
 }

@@ -33,6 +33,9 @@ CREATE TABLE IF NOT EXISTS metric_market_returns (
 );
 `;
 
+/** The universe's equal-weighted daily return, stored with the snapshots (beta, the home page's benchmark). */
+export const MARKET_RETURNS_TABLE = 'metric_market_returns';
+
 export const SNAPSHOT_TABLES = [
   'metric_snapshot_dates',
   'metric_snapshot_blocks',

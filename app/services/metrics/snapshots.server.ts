@@ -294,6 +294,36 @@ async function readStored(conn: DuckDBConnection, day: number, metrics: readonly
   return { date, day, permatickers, values: valuesOut };
 }
 
+/**
+ * The stored snapshot for a date (the nearest stored one on or before it; the latest for
+ * 'latest') read on a connection the caller holds, e.g. the derived-data build on a store being
+ * written; null when none is stored.
+ */
+export async function storedSnapshotOn(
+  conn: DuckDBConnection,
+  asOf: IsoDate | 'latest',
+  metrics: readonly string[],
+  frequency: SnapshotFrequency = 'any',
+): Promise<MetricSnapshot | null> {
+  const ids = checkMetrics(metrics);
+  const stored = (await storedDates(conn)).filter((d) => frequency === 'any' || (frequency === 'month_end' ? d.monthEnd : d.weekly));
+  const day = asOf === 'latest' ? Number.POSITIVE_INFINITY : toEpochDay(asOf);
+  const hit = asOf === 'latest' ? stored.find((d) => d.latest) : stored.filter((d) => d.day <= day).at(-1);
+  return hit ? readStored(conn, hit.day, ids) : null;
+}
+
+/** The stored snapshot of an epoch day (one of storedDaysOn) on a connection the caller holds. */
+export function readStoredSnapshotOn(conn: DuckDBConnection, day: number, metrics: readonly string[]): Promise<MetricSnapshot> {
+  return readStored(conn, day, checkMetrics(metrics));
+}
+
+/** Stored snapshot days of a frequency (ascending epoch days) on a connection the caller holds. */
+export async function storedDaysOn(conn: DuckDBConnection, frequency: SnapshotFrequency = 'any'): Promise<number[]> {
+  return (await storedDates(conn))
+    .filter((d) => frequency === 'any' || (frequency === 'month_end' ? d.monthEnd : d.weekly))
+    .map((d) => d.day);
+}
+
 const marketCache = new Map<string, Promise<MarketReturns | null>>();
 function cachedMarket(conn: DuckDBConnection, file: string): Promise<MarketReturns | null> {
   const key = signature(file);

@@ -104,3 +104,51 @@ export async function appendRows<R>(
     appender.closeSync();
   }
 }
+
+/** A column of typed values for appendTypedColumns: epoch days for `date`, NaN = NULL for doubles. */
+export type TypedColumn =
+  | { kind: 'integer'; values: Int32Array }
+  | { kind: 'date'; values: Int32Array }
+  | { kind: 'double'; values: Float64Array }
+  | { kind: 'varchar'; values: readonly (string | null)[] };
+
+type ItemsVector = DuckDBVector & { items?: Int32Array | Float64Array; validity?: { setItemValid(i: number, valid: boolean): void } };
+
+/**
+ * Appends equally long typed columns (every column of `table`, in order): numeric vectors are
+ * filled with one typed-array copy per chunk instead of a call per value, which is what makes
+ * derived tables of millions of values cheap to write.
+ */
+export async function appendTypedColumns(connection: DuckDBConnection, table: string, columns: readonly TypedColumn[]): Promise<void> {
+  const n = columns[0]?.values.length ?? 0;
+  if (columns.some((c) => c.values.length !== n)) throw new Error(`appendTypedColumns(${table}): columns of different lengths`);
+  if (n === 0) return;
+  const appender = await connection.createAppender(table);
+  try {
+    if (appender.columnCount !== columns.length)
+      throw new Error(`Table ${table} has ${appender.columnCount} columns, not ${columns.length}.`);
+    const types = columns.map((c) => TYPES[c.kind]);
+    for (let offset = 0; offset < n; offset += CHUNK_ROWS) {
+      const count = Math.min(CHUNK_ROWS, n - offset);
+      // A fresh chunk each time: validity masks (NULLs) must not carry over between chunks.
+      const chunk = DuckDBDataChunk.create(types, count);
+      chunk.rowCount = count;
+      columns.forEach((c, k) => {
+        const vector = chunk.getColumnVector(k) as ItemsVector;
+        if (c.kind === 'varchar') {
+          for (let r = 0; r < count; r++) (vector.setItem as (i: number, v: unknown) => void)(r, c.values[offset + r]);
+        } else {
+          const src = c.values.subarray(offset, offset + count);
+          if (!vector.items || vector.items.length < count) throw new Error(`appendTypedColumns(${table}): no typed vector for ${c.kind}`);
+          vector.items.set(src);
+          if (c.kind === 'double') for (let r = 0; r < count; r++) if (Number.isNaN(src[r])) vector.validity?.setItemValid(r, false);
+        }
+        vector.flush();
+      });
+      appender.appendDataChunk(chunk);
+    }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
+  }
+}
