@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { fromEpochDay } from '../dates';
+import { DIVIDEND_METRIC_IDS } from './engine/dividends';
 import { SecurityEvaluator } from './engine/evaluate';
 import { metricIndex, N_METRICS } from './engine/metric-index';
 import { technicalGroups } from './engine/technicals';
@@ -44,6 +45,7 @@ export async function computeSnapshots(
   const need = new Uint8Array(N_METRICS);
   for (const m of slots) need[m] = 1;
   const groups = technicalGroups(need);
+  const dividends = metrics.some((id) => (DIVIDEND_METRIC_IDS as readonly string[]).includes(id));
   const capacity = listed.length;
   const perms = Array.from(days, () => new Int32Array(capacity));
   const values = Array.from(days, () => slots.map(() => new Float64Array(capacity)));
@@ -61,7 +63,7 @@ export async function computeSnapshots(
     for (const input of inputs) {
       const ev = new SecurityEvaluator(input, opts.calendar);
       for (let d = 0; d < days.length; d++) {
-        if (!ev.evaluateInto(days[d], row, opts.market, groups)) continue;
+        if (!ev.evaluateInto(days[d], row, opts.market, groups, dividends)) continue;
         const r = counts[d]++;
         perms[d][r] = input.permaticker;
         const out = values[d];

@@ -5,7 +5,8 @@ import type { DividendColumns } from './types';
 // Amounts are restated into the evaluation day's shares: a dividend of 1.00 paid before a 2:1
 // split counts as 0.50, so growth across a split is not a fake halving.
 
-const I = indices([
+/** The metrics computeDividends writes (an evaluation that needs none of them may skip it). */
+export const DIVIDEND_METRIC_IDS = [
   'dividend_ttm',
   'dividend_yield',
   'dividend_growth_1y',
@@ -15,7 +16,9 @@ const I = indices([
   'dividend_paying_streak',
   'last_dividend',
   'last_dividend_date',
-] as const);
+] as const;
+
+const I = indices(DIVIDEND_METRIC_IDS);
 
 const YEAR = 365;
 

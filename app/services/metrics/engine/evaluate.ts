@@ -74,9 +74,10 @@ export class SecurityEvaluator {
 
   /**
    * Writes every metric for `day` into `row`; false (row untouched) when not listed that day.
-   * With `groups`, technicals outside them are skipped (their slots are left unspecified).
+   * With `groups`, technicals outside them are skipped, and with `dividends` false the dividend
+   * metrics (DIVIDEND_METRIC_IDS): their slots are left unspecified.
    */
-  evaluateInto(day: number, row: Float64Array, market: MarketReturns | null, groups?: TechnicalGroups): boolean {
+  evaluateInto(day: number, row: Float64Array, market: MarketReturns | null, groups?: TechnicalGroups, dividends = true): boolean {
     const i = this.listedIndex(day);
     if (i < 0) return false;
     if (day < this.lastDay) {
@@ -99,7 +100,7 @@ export class SecurityEvaluator {
     }
     computeTechnicals(this.prices, i, day, market, row, groups);
     const factorNow = this.prices.factor[i];
-    computeDividends(this.input.dividends, day, this.prices.price[i], factorNow, this.factorAt, row);
+    if (dividends) computeDividends(this.input.dividends, day, this.prices.price[i], factorNow, this.factorAt, row);
     if (fresh) {
       const sharesFactor = Number.isNaN(ctx.sharesEnd) ? Number.NaN : this.factorAt(ctx.sharesEnd) / factorNow;
       computeValuation(row, ctx, this.prices.price[i], sharesFactor);

@@ -3,6 +3,8 @@ import { getMetric } from '../catalogue';
 import { SecurityEvaluator } from './evaluate';
 import { factsForMode, type FactMode } from './facts';
 import { metricIndex, N_METRICS } from './metric-index';
+import { DIVIDEND_METRIC_IDS } from './dividends';
+import { technicalGroups } from './technicals';
 import type { MarketReturns, SecurityInput } from './types';
 
 // The history of one metric of one security, for charts and the data browser: every trading day
@@ -36,6 +38,11 @@ export function metricSeriesOf(input: SecurityInput, market: MarketReturns | nul
   const usesFilings = def.frequency !== 'daily' || def.concepts.length > 0 || metricId === 'last_filed' || metricId === 'days_since_filing';
   const everyDay = def.frequency === 'daily';
   const row = new Float64Array(N_METRICS);
+  // Only the technicals (and dividends) this metric needs: the others cost most of a day's evaluation.
+  const need = new Uint8Array(N_METRICS);
+  need[m] = 1;
+  const groups = technicalGroups(need);
+  const dividends = (DIVIDEND_METRIC_IDS as readonly string[]).includes(metricId);
   const out: SeriesPoint[] = [];
   const toDay = Math.min(opts.toDay, opts.asOfDay);
   let prevValue = Number.NaN;
@@ -44,7 +51,7 @@ export function metricSeriesOf(input: SecurityInput, market: MarketReturns | nul
     const day = input.dates[k];
     if (day < opts.fromDay) continue;
     if (day > toDay) break;
-    if (!ev.evaluateInto(day, row, market)) continue;
+    if (!ev.evaluateInto(day, row, market, groups, dividends)) continue;
     const v = row[m];
     const lf = ev.lastFact;
     const same = (Number.isNaN(v) && Number.isNaN(prevValue)) || v === prevValue;
