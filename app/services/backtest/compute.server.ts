@@ -30,7 +30,15 @@ export async function computeBacktest(
   const inputs = await loadMarketInputs(screen, params, progress);
   const { snapshots } = inputs;
   const snapshotAt = (_date: string, day: number) => snapshots.at(day);
-  const main = backtestSteps({ screen, params, prices: inputs.prices, securities: inputs.securities, snapshotAt, isCancelled });
+  const main = backtestSteps({
+    screen,
+    params,
+    prices: inputs.prices,
+    exchangeDays: inputs.exchangeDays,
+    securities: inputs.securities,
+    snapshotAt,
+    isCancelled,
+  });
   const restricted = survivorsOnly(inputs, params.end);
   let survivors: Generator<unknown, BacktestResult, void> | null = backtestSteps({
     screen,

@@ -1,7 +1,7 @@
 import { fromEpochDay, toEpochDay, type IsoDate } from '../dates';
 import { DomainError } from '../http/errors';
 import { MarketDataMissingError, marketReader, storeVersion, type MarketReader } from '../market/store/open-store.server';
-import { pricePanel } from '../market/store/price-panel.server';
+import { panelDays, pricePanel } from '../market/store/price-panel.server';
 import { computeSnapshots } from '../metrics/computed-snapshots.server';
 import type { MetricSnapshot } from '../metrics/engine/types';
 import { parseSnapshotMeta, SNAPSHOT_META_SQL, storedSnapshotsServe } from '../metrics/snapshot-meta';
@@ -10,7 +10,8 @@ import { cachedTradingCalendar, listSecurities, loadMarketReturns, type Security
 import type { SecurityMeta } from '../screener/engine/types';
 import { displayColumns, type Screen } from '../screener/model';
 import { loadSecurityMeta, NO_MARKET_DATA } from '../screener/securities.server';
-import { INVERSE_VOLATILITY_WINDOW, signalIndices, tradingCalendar, type BacktestParams, type PriceSeries } from './engine';
+import { INVERSE_VOLATILITY_WINDOW, signalIndices, type BacktestParams, type PriceSeries } from './engine';
+import { lowerBound } from './engine/calendar';
 
 // Reads what a backtest needs from the market store: the price panel (total-return index and
 // close) of every security, delisted ones included, the securities' descriptive fields, and the
@@ -37,6 +38,8 @@ export type SignalSnapshots = {
 
 export type MarketInputs = {
   prices: { series: PriceSeries[] };
+  /** Every day with a bar in the store's price panel (the exchange calendar), ascending. */
+  exchangeDays: Int32Array;
   securities: SecurityMeta[];
   snapshots: SignalSnapshots;
   snapshotId: string;
@@ -202,14 +205,15 @@ export async function loadMarketInputs(
   await onProgress(0.02, 'Reading prices');
   const series = await priceSeries(securities, start - PRICE_WARMUP_DAYS, end);
   await onProgress(0.2, 'Reading point-in-time snapshots');
-  const calendar = tradingCalendar(series, start, end);
+  const exchangeDays = panelDays(await pricePanel());
+  const calendar = exchangeDays.subarray(lowerBound(exchangeDays, start), lowerBound(exchangeDays, end + 1));
   const signals = calendar.length < 2 ? new Int32Array(0) : signalIndices(calendar, params.rebalance);
   const snapshots = await signalSnapshots(
     r,
     Int32Array.from(signals, (s) => calendar[s]),
     metricsFor(screen),
   );
-  return { prices: { series }, securities, snapshotId: range.snapshotId, snapshots };
+  return { prices: { series }, exchangeDays, securities, snapshotId: range.snapshotId, snapshots };
 }
 
 /**
@@ -232,11 +236,16 @@ export function survivorsOnly(inputs: MarketInputs, end: IsoDate): MarketInputs 
       at(day) {
         if (last?.day === day) return last.snapshot;
         const full = inputs.snapshots.at(day);
-        const rows: number[] = [];
-        for (let r = 0; r < full.permatickers.length; r++) if (keep.has(full.permatickers[r])) rows.push(r);
+        const rows = new Int32Array(full.permatickers.length);
+        let n = 0;
+        for (let r = 0; r < full.permatickers.length; r++) if (keep.has(full.permatickers[r])) rows[n++] = r;
+        const pick = <T extends Int32Array | Float64Array>(col: T, out: T): T => {
+          for (let k = 0; k < n; k++) out[k] = col[rows[k]];
+          return out;
+        };
         const values: Record<string, Float64Array> = {};
-        for (const [id, col] of Object.entries(full.values)) values[id] = Float64Array.from(rows, (r) => col[r]);
-        last = { day, snapshot: { ...full, permatickers: Int32Array.from(rows, (r) => full.permatickers[r]), values } };
+        for (const id in full.values) values[id] = pick(full.values[id], new Float64Array(n));
+        last = { day, snapshot: { ...full, permatickers: pick(full.permatickers, new Int32Array(n)), values } };
         return last.snapshot;
       },
     },

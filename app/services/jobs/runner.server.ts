@@ -10,6 +10,9 @@ import { claimJob, finishJob, heartbeat, type JobRow } from './store.server';
 
 export type RunOutcome = JobRow['status'] | 'not-claimed' | 'lost';
 
+/** Progress (and a cancel request) reaches the jobs table at most this often, besides the lease renewals. */
+export const PROGRESS_WRITE_MS = 250;
+
 export function workerId(): string {
   return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 }
@@ -52,12 +55,18 @@ export async function runJob(id: string, worker: string, leaseMs: number, jobs: 
   // lease whenever it gets a turn, well before the lease could lapse.
   const timer = setInterval(() => void beat(), Math.max(200, Math.floor(leaseMs / 4)));
   const timedOut = () => Date.now() > deadline;
+  // Progress is written at most every PROGRESS_WRITE_MS (each write is a database commit, which a
+  // short job would otherwise spend most of its time on); the lease timer writes it as well.
+  let lastWrite = 0;
   const ctx: JobContext = {
     job,
     shouldStop: () => cancelled || lost || timedOut(),
     async progress(fraction, message) {
       last = { fraction, message };
-      await beat();
+      if (Date.now() - lastWrite >= PROGRESS_WRITE_MS) {
+        lastWrite = Date.now();
+        await beat();
+      }
       if (ctx.shouldStop()) throw new JobStoppedError();
     },
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../metrics/testing/synthetic-universe';
+import { tradingCalendar } from './calendar';
 import { runBacktest } from './simulate';
 import { inputsOf, screenOf, weekdays, type TestSecurity } from './test-panel';
 
@@ -53,6 +54,13 @@ describe.each(['equal', 'market_cap', 'inverse_volatility', 'rank'] as const)('d
   it('does not depend on the order of the price panel or the securities', () => {
     expect(bits(reversed.equity)).toEqual(bits(first.equity));
     expect(JSON.stringify(reversed.trades)).toBe(JSON.stringify(first.trades));
+  });
+
+  it('gives the same numbers when the caller passes the exchange calendar it already knows', () => {
+    const inputs = inputsOf(days, universe(7), screen, params);
+    const known = runBacktest({ ...inputs, exchangeDays: tradingCalendar(inputs.prices.series, days[0], days[days.length - 1]) });
+    expect(bits(known.equity)).toEqual(bits(first.equity));
+    expect(JSON.stringify(known)).toBe(JSON.stringify(first));
   });
 
   it('keeps every weight under the cap', () => {

@@ -3,7 +3,7 @@ import { compileScreen, matchScreen, resultRow, type PreparedUniverse } from '..
 import type { MetricSnapshot } from '../../metrics/engine/types';
 import { alignPrices, type AlignedPrices } from './aligned-prices';
 import { Book, TradeLog, type Costs } from './book';
-import { barAtOrBefore, signalIndices, tradingCalendar } from './calendar';
+import { barAtOrBefore, lowerBound, signalIndices, tradingCalendar } from './calendar';
 import { BACKTEST_ENGINE_VERSION } from './params';
 import { indexOf, indexOfEach } from './permaticker-index';
 import { universePreparer } from './prepare-universe';
@@ -65,11 +65,14 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
   const perms = Int32Array.from(series, (s) => s.permaticker);
   const tickers = new Map<number, string>();
   for (const m of inputs.securities) tickers.set(m.permaticker, m.ticker);
-  const calendar = tradingCalendar(inputs.prices.series, start, end);
+  const known = inputs.exchangeDays;
+  const daysIn = (from: number, to: number) =>
+    known ? known.subarray(lowerBound(known, from), lowerBound(known, to + 1)) : tradingCalendar(series, from, to);
+  const calendar = daysIn(start, end);
   // Lookbacks (inverse volatility) count exchange days, which reach back before the start.
   let firstDay = start;
   for (const s of series) if (s.days.length > 0 && s.days[0] < firstDay) firstDay = s.days[0];
-  const exchange = firstDay < start ? tradingCalendar(series, firstDay, end) : calendar;
+  const exchange = firstDay < start ? daysIn(firstDay, end) : calendar;
   const exchangeOffset = exchange.length - calendar.length;
   if (calendar.length < 2) throw new BacktestInputError(`No trading days between ${params.start} and ${params.end}`);
   const dates = Array.from(calendar, fromEpochDay);

@@ -70,3 +70,29 @@ export async function pricePanel(file?: string): Promise<PricePanelColumns> {
     }
   });
 }
+
+const daysOfPanel = new WeakMap<PricePanelColumns, Int32Array>();
+
+/** Every day on which some series of the panel has a bar, ascending (computed once per panel). */
+export function panelDays(panel: PricePanelColumns): Int32Array {
+  let hit = daysOfPanel.get(panel);
+  if (hit) return hit;
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < panel.perm.length; i++) {
+    if (panel.start[i + 1] <= panel.start[i]) continue;
+    lo = Math.min(lo, panel.days[panel.start[i]]);
+    hi = Math.max(hi, panel.days[panel.start[i + 1] - 1]);
+  }
+  if (!Number.isFinite(lo)) hit = new Int32Array(0);
+  else {
+    const seen = new Uint8Array(hi - lo + 1);
+    for (let r = 0; r < panel.days.length; r++) seen[panel.days[r] - lo] = 1;
+    let n = 0;
+    for (let d = 0; d < seen.length; d++) n += seen[d];
+    hit = new Int32Array(n);
+    for (let d = 0, k = 0; d < seen.length; d++) if (seen[d]) hit[k++] = lo + d;
+  }
+  daysOfPanel.set(panel, hit);
+  return hit;
+}
