@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as valuationApi from '~/routes/api.v1.valuation.$id';
 import * as marketApi from '~/routes/api.v1.market-overview';
 import * as dataApi from '~/routes/api.v1.data.$permaticker.$metric';
-import { companyHeader, filingsAsOf } from '~/services/company/company-pages.server';
+import { companyHeader, DIVIDEND_METRICS, filingsAsOf, OVERVIEW_METRICS } from '~/services/company/company-pages.server';
 import { recentFilings } from '~/services/company/companies.server';
 import { companyValuation } from '~/services/company/valuation.server';
 import { afterMarketDataChange } from '~/services/imports/post-import.server';
@@ -11,6 +11,7 @@ import { loadDemoUniverse } from '~/services/imports/load-demo.server';
 import { silentProgress } from '~/services/imports/progress.server';
 import { marketOverview } from '~/services/market-overview/market-overview.server';
 import { closeMarketReader, openMarketReader } from '~/services/market/store/open-store.server';
+import { companyMetricsAt, companyPageMetrics } from '~/services/metrics/company-metrics.server';
 import { buildSnapshots } from '~/services/metrics/snapshots.server';
 import { callRoute } from '../support/api';
 import { useDatabase } from '../support/databases';
@@ -62,6 +63,20 @@ describe('derived tables agree with the per-request computation they replace', (
     const some = await companyValuation(await companyHeader(companies[0].ticker, { file: derived }), null, { file: derived });
     expect(some.series.find((s) => s.metric === 'ps_ttm')!.points.length).toBeGreaterThan(24);
     expect(some.series.some((s) => s.points.some((p) => p.sectorMedian !== null))).toBe(true);
+  });
+
+  it('company page metrics: the latest stored snapshot gives what evaluating the company gives', async () => {
+    const ids = [...OVERVIEW_METRICS, ...DIVIDEND_METRICS];
+    let fromSnapshot = 0;
+    for (const { ticker, permaticker } of companies.slice(0, 12)) {
+      const header = await companyHeader(ticker, { file: derived });
+      for (const asOf of [null, '2099-01-01', '2023-05-31']) {
+        const page = await companyPageMetrics(header, asOf, ids, { file: derived });
+        expect(page, `${ticker} as of ${asOf}`).toEqual(await companyMetricsAt(permaticker, asOf, ids, { file: derived }));
+      }
+      if (!header.is_delisted) fromSnapshot++;
+    }
+    expect(fromSnapshot).toBeGreaterThan(5);
   });
 
   it('filings of a company (pages and profile), latest and as of a past date', async () => {

@@ -1,13 +1,15 @@
 import { addDays, addMonths, type IsoDate } from '../dates';
 import { notFound } from '../http/errors';
 import { resolveCompanyId } from './companies.server';
-import { companyMetricsAt, type MetricsAt } from '../metrics/company-metrics.server';
+import { companyPageMetrics, type MetricsAt } from '../metrics/company-metrics.server';
 import { adjustForSplits, annualTotals, type AnnualTotal, type DividendRow } from './dividend-history';
 import { buildStatement, type FactInput, type PeriodKind, type Statement, type StatementKind } from './financials';
 import { priceSeries, type PricePoint } from './prices.server';
 import { readMarket, type MarketReadOptions } from '../market/store/read.server';
 import { COMPANY_FILINGS_TABLE } from '../market/store/filings-table.server';
 import { storeHasTable } from '../market/store/tables.server';
+import { PromiseLru } from '../market/store/lru';
+import { storeVersion } from '../market/store/open-store.server';
 import type { SecurityColumns } from '../market/store/security';
 import { filingArchiveUrl } from '../market/sec-links';
 import { movingAverage, rangeStart, type Range } from './price-ranges';
@@ -19,8 +21,16 @@ export { type Range } from './price-ranges';
 /** The company every page of /company/{id} shows in its header. */
 export type CompanyHeader = Omit<SecurityColumns, 'category' | 'currency' | 'source'>;
 
-/** The company an id (ticker or permaticker) names; unknown ⇒ 404 DomainError. */
+/** Company headers kept per store version: every company page and its layout ask for one. */
+const headers = new PromiseLru<CompanyHeader>(2_000);
+
+/** The company an id (ticker or permaticker) names; unknown ⇒ 404 DomainError. Shared: do not mutate. */
 export async function companyHeader(id: string, options: MarketReadOptions = {}): Promise<CompanyHeader> {
+  const reader = await readMarket(options);
+  return headers.get(`${storeVersion(reader.file)}|${id}`, () => readCompanyHeader(id, options));
+}
+
+async function readCompanyHeader(id: string, options: MarketReadOptions): Promise<CompanyHeader> {
   const permaticker = await resolveCompanyId(id, options);
   if (permaticker === null) throw notFound(`Unknown company: ${id}`);
   const reader = await readMarket(options);
@@ -74,7 +84,7 @@ export const OVERVIEW_METRICS = [
 export type Overview = { metrics: MetricsAt; prices: PricePoint[]; filings: FilingRow[] };
 
 export async function companyOverview(company: CompanyHeader, asOf: IsoDate | null, options: MarketReadOptions = {}): Promise<Overview> {
-  const metrics = await companyMetricsAt(company.permaticker, asOf, OVERVIEW_METRICS, options);
+  const metrics = await companyPageMetrics(company, asOf, OVERVIEW_METRICS, options);
   const end = metrics.date;
   const prices = end
     ? (await priceSeries(company.permaticker, { from: addDays(addMonths(end, -12), 1), to: end, adjusted: true }, options)).prices
@@ -166,6 +176,6 @@ export async function companyDividends(company: CompanyHeader, asOf: IsoDate | n
     splits,
   ).reverse();
   const annual = annualTotals(history);
-  const metrics = await companyMetricsAt(company.permaticker, asOf, DIVIDEND_METRICS, options);
+  const metrics = await companyPageMetrics(company, asOf, DIVIDEND_METRICS, options);
   return { metrics, history, annual, splits };
 }

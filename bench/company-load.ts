@@ -1,0 +1,123 @@
+// A bounded loopback load run on the built app: `concurrency` signed-in clients (50 by default)
+// asking for one company's overview page as fast as they get answers, for a fixed time, against
+// the same run on the sign-in page (an empty page, the baseline). Reports requests per second,
+// median and 99th-percentile latency, the ratio to the baseline and the server's peak resident
+// memory. The server is remix-serve on the built app (QUARRY_BUILD_DIR or build/; run
+// `node scripts/ensure-build.mjs` first) on a free loopback port, web only (JOBS_IN_APP=0).
+//
+//   BENCH_MARKET_DB=/path/market.duckdb npx tsx bench/company-load.ts   # e.g. the 6,000 × 25 demo
+//   npx tsx bench/company-load.ts [--quick]                             # generates a demo universe
+//
+// Reports, never asserts.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runLoad, type LoadResult } from './_load';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export default async function run(opts: { quick?: boolean } = {}) {
+  const buildDir = path.resolve(root, process.env.QUARRY_BUILD_DIR ?? 'build');
+  const serverEntry = path.join(buildDir, 'server', 'index.js');
+  if (!existsSync(serverEntry)) throw new Error(`No built server at ${serverEntry}: run node scripts/ensure-build.mjs first.`);
+  const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-load-'));
+  const saved = { ...process.env };
+  const secret = 'bench-load-session-secret-not-a-secret';
+  process.env.NODE_ENV = 'production';
+  process.env.DATA_DIR = dir;
+  process.env.SESSION_SECRET = secret;
+  delete process.env.DATABASE_URL;
+  delete process.env.REDIS_URL;
+  let server: ReturnType<typeof spawn> | null = null;
+  try {
+    let market = process.env.BENCH_MARKET_DB;
+    if (!market) {
+      const { loadDemoUniverse } = await import('../app/services/imports/load-demo.server');
+      const { afterMarketDataChange } = await import('../app/services/imports/post-import.server');
+      const { silentProgress } = await import('../app/services/imports/progress.server');
+      const size = opts.quick ? { companies: 300, years: 5, seed: 1 } : { companies: 1500, years: 20, seed: 1 };
+      market = path.join(dir, 'market.duckdb');
+      await loadDemoUniverse(market, size, silentProgress, { beforePublish: (work) => afterMarketDataChange(work, silentProgress) });
+      console.log(`generated a demo universe of ${size.companies} companies × ${size.years} years`);
+    }
+    process.env.MARKET_DB = market;
+    const { resetConfigForTests } = await import('../app/services/config.server');
+    resetConfigForTests();
+    const { createUser } = await import('../app/services/auth/users.server');
+    const { issueUserToken } = await import('../app/services/auth/tokens.server');
+    const { commitSession, getSession, setSignedIn } = await import('../app/services/auth/session.server');
+    const { closeDb } = await import('../app/services/db/db.server');
+    const user = await createUser({ email: 'load@example.test', password: 'correct horse battery', full_name: 'Load Bench', access: true });
+    const session = await getSession(new Request('http://localhost/'));
+    setSignedIn(session, await issueUserToken(user.id), user);
+    const cookie = (await commitSession(session)).split(';')[0];
+    await closeDb();
+    const { openMarketReader } = await import('../app/services/market/store/open-store.server');
+    const reader = await openMarketReader(market);
+    const [company] = await reader.all<{ permaticker: number; ticker: string }>(
+      `SELECT permaticker, ticker FROM securities WHERE NOT is_delisted ORDER BY first_price_date, permaticker LIMIT 1`,
+    );
+    reader.close();
+
+    const port = await freePort();
+    server = spawn(process.execPath, [path.join(root, 'node_modules/@remix-run/serve/dist/cli.js'), serverEntry], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', JOBS_IN_APP: '0', QUARRY_SKIP_DEMO: '1' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; ; i++) {
+      const ok = await fetch(`${base}/login`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+      if (i > 600) throw new Error('The server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 50);
+    const durationMs = opts.quick ? 3_000 : 15_000;
+    const page = `/company/${company.permaticker}/overview`;
+    const headers = { Cookie: cookie };
+    // Warm up both pages (first reads, JIT) before measuring.
+    await runLoad({ url: `${base}/login`, concurrency: 4, durationMs: 2_000, maxRequests: 200 });
+    await runLoad({ url: `${base}${page}`, headers, concurrency: 4, durationMs: 2_000, maxRequests: 200 });
+    const pid = server.pid as number;
+    const results: [string, LoadResult][] = [];
+    results.push([
+      'empty page (/login, baseline)',
+      await runLoad({ url: `${base}/login`, concurrency, durationMs, maxRequests: 200_000, watchPid: pid }),
+    ]);
+    results.push([
+      `company overview (${company.ticker}, signed in)`,
+      await runLoad({ url: `${base}${page}`, headers, concurrency, durationMs, maxRequests: 200_000, watchPid: pid }),
+    ]);
+    const b = results[0][1];
+    console.log(`${concurrency} concurrent clients, ${durationMs / 1000} s each, loopback, on ${market}:`);
+    for (const [name, r] of results)
+      console.log(
+        `  ${name.padEnd(40)} ${r.perSecond.toFixed(0).padStart(6)} req/s (×${(r.perSecond / b.perSecond).toFixed(2)} of the empty page)  p50 ${r.p50.toFixed(0)} ms  p99 ${r.p99.toFixed(0)} ms  errors ${r.errors}  server peak RSS ${r.peakRssMb?.toFixed(0) ?? '?'} MB`,
+      );
+  } finally {
+    server?.kill('SIGTERM');
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await run({ quick: process.argv.includes('--quick') });
