@@ -48,12 +48,12 @@ export default async function run(opts: { quick?: boolean } = {}) {
     if (!marketDb) {
       const { loadDemoUniverse } = await import('../app/services/imports/load-demo.server');
       const { silentProgress } = await import('../app/services/imports/progress.server');
-      const { buildSnapshots } = await import('../app/services/metrics/snapshots.server');
+      const { afterMarketDataChange } = await import('../app/services/imports/post-import.server');
       const size = opts.quick ? { companies: 300, years: 6, seed: 3 } : { companies: 1500, years: 20, seed: 1 };
       marketDb = path.join(dir, 'market.duckdb');
       const t = performance.now();
       await loadDemoUniverse(marketDb, size, silentProgress, {
-        beforePublish: (work) => buildSnapshots({ marketDb: work, progress: silentProgress }),
+        beforePublish: (work) => afterMarketDataChange(work, silentProgress),
       });
       console.log(`generated a demo universe of ${size.companies} companies × ${size.years} years in ${fmt(performance.now() - t)}`);
     }

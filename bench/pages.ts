@@ -1,5 +1,6 @@
-// Server render time of the pages users read most, as a ratio to an empty page rendered
-// by the same server in the same run, and their first-load JavaScript.
+// Server render time of each page type (home, company tabs, data browser, screener) and of the
+// market data API answers, as a ratio to an empty page rendered by the same server in the same
+// run, and the pages' first-load JavaScript.
 //
 //   npx tsx bench/pages.ts [--quick] [--market FILE]
 //
@@ -45,12 +46,13 @@ export default async function run(opts: Opts = {}): Promise<void> {
     } else {
       const { loadDemoUniverse } = await import('../app/services/imports/load-demo.server');
       const { BENCHMARK_DEMO_OPTIONS } = await import('../app/services/market/demo/universe');
-      const { buildSnapshots } = await import('../app/services/metrics/snapshots.server');
+      const { afterMarketDataChange } = await import('../app/services/imports/post-import.server');
+      const { silentProgress } = await import('../app/services/imports/progress.server');
       const size = opts.quick ? { companies: 300, years: 5, seed: 1 } : BENCHMARK_DEMO_OPTIONS;
       market = path.join(dir, 'market.duckdb');
       universe = `demo ${size.companies} companies × ${size.years} years`;
       const t0 = performance.now();
-      await loadDemoUniverse(market, { ...size }, undefined, { beforePublish: (work) => buildSnapshots({ marketDb: work }) });
+      await loadDemoUniverse(market, { ...size }, undefined, { beforePublish: (work) => afterMarketDataChange(work, silentProgress) });
       console.log(`universe: ${universe}, generated with snapshots in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
     process.env.MARKET_DB = market;
@@ -83,9 +85,19 @@ export default async function run(opts: Opts = {}): Promise<void> {
     const { createRequestHandler } = await import('@remix-run/node');
     const build = await import(pathToFileURL(serverEntry).href);
     const handle = createRequestHandler(build, 'production');
+    const p = company.permaticker;
     const pages: [string, string][] = [
       ['empty page (/login, baseline)', '/login'],
-      [`company overview (${company.ticker})`, `/company/${company.permaticker}/overview`],
+      ['home (market overview)', '/'],
+      [`company overview (${company.ticker})`, `/company/${p}/overview`],
+      ['company valuation tab', `/company/${p}/valuation`],
+      ['company chart tab (1 year)', `/company/${p}/chart`],
+      ['company financials tab', `/company/${p}/financial`],
+      ['company dividends tab', `/company/${p}/dividend`],
+      ['GET /api/v1/valuation/{id}', `/api/v1/valuation/${p}`],
+      ['GET /api/v1/market-overview', '/api/v1/market-overview'],
+      ['GET /api/v1/data/{id}/revenue_ttm', `/api/v1/data/${p}/revenue_ttm`],
+      ['GET /api/v1/company-overview/{id}', `/api/v1/company-overview/${p}`],
       [
         'data browser (revenue TTM, 3 companies)',
         `/data-browser/${company.permaticker}/revenue_ttm?compare=${compare.map((c) => c.permaticker).join(',')}`,
@@ -127,6 +139,7 @@ export default async function run(opts: Opts = {}): Promise<void> {
     console.log('first-load JavaScript (raw / gzip):');
     const clientDir = path.join(buildDir, 'client');
     for (const r of results) {
+      if (r.name.startsWith('GET ')) continue;
       const srcs = new Set<string>();
       for (const m of r.html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g)) srcs.add(m[1]);
       for (const m of r.html.matchAll(/import\(?\s*"(\/assets\/[^"]+\.js)"/g)) srcs.add(m[1]);
