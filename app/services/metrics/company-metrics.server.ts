@@ -10,10 +10,8 @@ import type { MarketReturns } from './engine/types';
 import { cachedTradingCalendar, loadBlock, loadMarketReturns, type SecurityRow } from './store-loader.server';
 import { readMarket, type MarketReadOptions } from '../market/store/read.server';
 import { storeVersion } from '../market/store/open-store.server';
-import { marketDataVersion } from '../market/store/data-version.server';
 import { rowOf, toNullable } from './engine/snapshot';
-import { METRICS_ENGINE_VERSION } from './snapshot-schema';
-import { loadSnapshot } from './snapshots.server';
+import { latestStoredServes, loadSnapshot } from './snapshots.server';
 
 // Metrics of ONE company, evaluated by the same engine as the screener's snapshots, without
 // touching the rest of the universe: a company page as of any date costs one security's history,
@@ -118,7 +116,7 @@ export async function companyMetricSeries(
  * on or after its last price) when that is the store's latest day, the values are read from the
  * latest stored snapshot, which the same engine computed for every company when the store was
  * built (one lookup instead of evaluating the company's whole history per request); any other
- * date, or a store whose snapshots another engine version built, is computed.
+ * date, or a store whose snapshots another engine version built or lack one of the metrics, is computed.
  */
 export async function companyPageMetrics(
   company: { permaticker: number; last_price_date: IsoDate | null },
@@ -128,8 +126,7 @@ export async function companyPageMetrics(
 ): Promise<MetricsAt> {
   const last = company.last_price_date;
   if (last !== null && (asOf === null || asOf >= last)) {
-    const version = await marketDataVersion(options.file).catch(() => null);
-    if (version?.endsWith(`.e${METRICS_ENGINE_VERSION}`)) {
+    if (await latestStoredServes(metricIds, { marketDb: options.file })) {
       const snap = await loadSnapshot('latest', { marketDb: options.file });
       const r = snap.date === last ? rowOf(snap, company.permaticker) : -1;
       if (r >= 0) {

@@ -440,6 +440,11 @@ export async function loadSnapshot(asOf: IsoDate | 'latest', opts: LoadSnapshotO
   });
 }
 
+/** True when the store's latest snapshot is stored and holds what this code computes for `metrics`. */
+export async function latestStoredServes(metrics: readonly string[], opts: { marketDb?: string } = {}): Promise<boolean> {
+  return withReader(opts.marketDb, async (conn) => (await servingDates(conn, checkMetrics(metrics))).some((d) => d.latest));
+}
+
 /** Stored snapshot dates (ascending) of a frequency. */
 export async function listSnapshotDates(frequency: SnapshotFrequency = 'any', opts: { marketDb?: string } = {}): Promise<IsoDate[]> {
   return withReader(opts.marketDb, async (conn) =>
