@@ -9,6 +9,7 @@ import {
   PermatickerParam,
   type ApiOperation,
   type Fits,
+  NOT_MODIFIED,
 } from '../http/api-contract';
 import { SecurityJson } from '../market/store/security-json';
 import type { CompanyProfile, CompanySearchHit } from './companies.server';
@@ -195,7 +196,10 @@ export const COMPANY_API: readonly ApiOperation[] = [
     summary: 'Search companies by ticker or name (exact ticker first)',
     access: 'public',
     query: CompaniesQuery,
-    answers: { 200: { description: 'Best match first', json: z.object({ query: z.string(), results: z.array(SearchHitJson) }).strict() } },
+    answers: {
+      200: { description: 'Best match first', json: z.object({ query: z.string(), results: z.array(SearchHitJson) }).strict() },
+      304: NOT_MODIFIED,
+    },
   },
   {
     method: 'get',
@@ -203,7 +207,7 @@ export const COMPANY_API: readonly ApiOperation[] = [
     summary: 'Company profile: security, ticker history, latest price, recent filings',
     access: 'public',
     params: CompanyIdParam,
-    answers: { 200: { description: 'The profile', json: ProfileJson } },
+    answers: { 200: { description: 'The profile', json: ProfileJson }, 304: NOT_MODIFIED },
   },
   {
     method: 'get',
@@ -212,7 +216,7 @@ export const COMPANY_API: readonly ApiOperation[] = [
     access: 'public',
     params: PermatickerParam,
     query: PricesQuery,
-    answers: { 200: { description: 'Prices, oldest first, and actions', json: PriceSeriesJson } },
+    answers: { 200: { description: 'Prices, oldest first, and actions', json: PriceSeriesJson }, 304: NOT_MODIFIED },
   },
   {
     method: 'get',
@@ -236,6 +240,7 @@ export const COMPANY_API: readonly ApiOperation[] = [
           })
           .strict(),
       },
+      304: NOT_MODIFIED,
     },
   },
   {
@@ -251,6 +256,7 @@ export const COMPANY_API: readonly ApiOperation[] = [
         csv: true,
         json: ChartJson.extend({ company: CompanyJson, ...AsOf, range: z.enum(RANGES), adjusted: z.boolean() }).strict(),
       },
+      304: NOT_MODIFIED,
     },
   },
   {
@@ -266,6 +272,7 @@ export const COMPANY_API: readonly ApiOperation[] = [
         csv: true,
         json: z.object({ company: CompanyJson, ...AsOf, statement: StatementJson }).strict(),
       },
+      304: NOT_MODIFIED,
     },
   },
   {
@@ -281,6 +288,7 @@ export const COMPANY_API: readonly ApiOperation[] = [
         csv: true,
         json: DividendsJson.extend({ company: CompanyJson, ...AsOf, date: IsoDateSchema.nullable(), metrics: Values }).strict(),
       },
+      304: NOT_MODIFIED,
     },
   },
   {
@@ -304,6 +312,7 @@ export const COMPANY_API: readonly ApiOperation[] = [
           })
           .strict(),
       },
+      304: NOT_MODIFIED,
     },
   },
 ];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FormatQuery, IsoDateSchema, type ApiOperation, type Fits } from '../http/api-contract';
+import { FormatQuery, IsoDateSchema, type ApiOperation, type Fits, NOT_MODIFIED } from '../http/api-contract';
 import { SecurityJson } from '../market/store/security-json';
 import { MetricRefJson } from '../metrics/api-contract';
 import { MODES, ViewSchema, type SeriesInput, type TableRow } from './data-browser';
@@ -52,6 +52,7 @@ export const DATA_BROWSER_API: readonly ApiOperation[] = [
           })
           .strict(),
       },
+      304: NOT_MODIFIED,
     },
   },
 ];

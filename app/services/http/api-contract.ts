@@ -41,7 +41,7 @@ export type ApiOperation = {
   body?: ZodTypeAny;
   /** The body is a file of one of these media types. */
   upload?: readonly string[];
-  answers: Partial<Record<200 | 201 | 202 | 204 | 302, ApiAnswer>>;
+  answers: Partial<Record<200 | 201 | 202 | 204 | 302 | 304, ApiAnswer>>;
   /** Error statuses beyond the ones every such operation can answer (see errorStatuses). */
   errors?: readonly number[];
 };
@@ -81,6 +81,11 @@ export function errorStatuses(op: ApiOperation): number[] {
 }
 
 // Pieces many operations share.
+
+/** The bodiless answer of a market data GET whose If-None-Match names the current ETag (market-caching.ts). */
+export const NOT_MODIFIED: ApiAnswer = {
+  description: 'Not modified: If-None-Match names the current market data version (the ETag of a 200)',
+};
 
 /** Dates in the API are exchange-local days. */
 export const IsoDateSchema = z

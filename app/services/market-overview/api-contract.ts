@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AsOfQuery, FormatQuery, IsoDateSchema, type ApiOperation, type Fits } from '../http/api-contract';
+import { AsOfQuery, FormatQuery, IsoDateSchema, type ApiOperation, type Fits, NOT_MODIFIED } from '../http/api-contract';
 import { SecurityJson } from '../market/store/security-json';
 import type { MarketOverview } from './market-overview.server';
 
@@ -55,6 +55,9 @@ export const MARKET_OVERVIEW_API: readonly ApiOperation[] = [
     summary: 'The home page: benchmark, sectors, movers and recent filings',
     access: 'public',
     query: AsOfQuery.merge(FormatQuery).merge(MarketTableQuery),
-    answers: { 200: { description: 'The overview (CSV: the table named by table)', csv: true, json: MarketOverviewJson } },
+    answers: {
+      200: { description: 'The overview (CSV: the table named by table)', csv: true, json: MarketOverviewJson },
+      304: NOT_MODIFIED,
+    },
   },
 ];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isIsoDate } from '../dates';
 import { AsOfField } from '../http/as-of';
-import { IsoDateSchema, named, PermatickerField, type ApiOperation, type Fits } from '../http/api-contract';
+import { IsoDateSchema, named, PermatickerField, type ApiOperation, type Fits, NOT_MODIFIED } from '../http/api-contract';
 import { CATEGORY_LABELS, METRIC_FORMATS, METRIC_FREQUENCIES, METRIC_UNITS, type MetricCategory, type MetricDefinition } from './catalogue';
 import type { SeriesPoint } from './engine/series';
 
@@ -98,6 +98,7 @@ export const METRICS_API: readonly ApiOperation[] = [
           })
           .strict(),
       },
+      304: NOT_MODIFIED,
     },
     errors: [503],
   },

@@ -1082,6 +1082,13 @@ export interface paths {
             };
           };
         };
+        /** @description Not modified: If-None-Match names the current market data version (the ETag of a 200) */
+        304: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
         /** @description Not found, or not yours */
         404: {
           headers: {
@@ -1164,6 +1171,13 @@ export interface paths {
             };
           };
         };
+        /** @description Not modified: If-None-Match names the current market data version (the ETag of a 200) */
+        304: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
         /** @description Invalid parameters or body: `errors` names the fields */
         422: {
           headers: {
@@ -1239,6 +1253,13 @@ export interface paths {
             };
           };
         };
+        /** @description Not modified: If-None-Match names the current market data version (the ETag of a 200) */
+        304: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
         /** @description Not found, or not yours */
         404: {
           headers: {
@@ -1308,6 +1329,13 @@ export interface paths {
               }[];
             };
           };
+        };
+        /** @description Not modified: If-None-Match names the current market data version (the ETag of a 200) */
+        304: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
         };
         /** @description Not found, or not yours */
         404: {
@@ -1393,6 +1421,13 @@ export interface paths {
             'text/csv': string;
           };
         };
+        /** @description Not modified: If-None-Match names the current market data version (the ETag of a 200) */
+        304: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
         /** @description Not found, or not yours */
         404: {
           headers: {
@@ -1472,6 +1507,13 @@ export interface paths {
             'text/csv': string;
           };
         };
+        /** @description Not modified: If-None-Match names the current market data version (the ETag of a 200) */
+        304: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
         /** @description Not found, or not yours */
         404: {
           headers: {
@@ -1541,6 +1583,13 @@ export interface paths {
             };
             'text/csv': string;
           };
+        };
+        /** @description Not modified: If-None-Match names the current market data version (the ETag of a 200) */
+        304: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
         };
         /** @description Not found, or not yours */
         404: {
@@ -1632,6 +1681,13 @@ export interface paths {
             'text/csv': string;
           };
         };
+        /** @description Not modified: If-None-Match names the current market data version (the ETag of a 200) */
+        304: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
         /** @description Not found, or not yours */
         404: {
           headers: {
@@ -1714,6 +1770,13 @@ export interface paths {
             };
             'text/csv': string;
           };
+        };
+        /** @description Not modified: If-None-Match names the current market data version (the ETag of a 200) */
+        304: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
         };
         /** @description Not found, or not yours */
         404: {
@@ -1818,6 +1881,13 @@ export interface paths {
             };
             'text/csv': string;
           };
+        };
+        /** @description Not modified: If-None-Match names the current market data version (the ETag of a 200) */
+        304: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
         };
         /** @description Not found, or not yours */
         404: {
@@ -1938,6 +2008,13 @@ export interface paths {
             };
             'text/csv': string;
           };
+        };
+        /** @description Not modified: If-None-Match names the current market data version (the ETag of a 200) */
+        304: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
         };
         /** @description Invalid parameters or body: `errors` names the fields */
         422: {

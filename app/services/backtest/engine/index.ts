@@ -5,4 +5,4 @@
 export * from './types';
 export { BACKTEST_ENGINE_VERSION, BacktestParamsSchema } from './params';
 export { backtestSteps, INVERSE_VOLATILITY_WINDOW, runBacktest } from './simulate';
-export { signalIndices, tradingCalendar } from './calendar';
+export { signalIndices } from './calendar';
