@@ -87,7 +87,7 @@ export const marketImportJob = defineJob({
   payload: PayloadSchema,
   async run({ source, args }, ctx) {
     const local = localRuns.get(ctx.job.id);
-    const summary = await runMarketImport(source, args, jobProgress(ctx, local?.echo ?? silentProgress));
+    const summary = await runMarketImport(source, args, jobProgress(ctx, local?.echo ?? silentProgress), () => ctx.checkpoint());
     if (local) local.summary = summary;
     const warnings =
       summary.warnings.length > 0 ? ` ${summary.warnings.length} warning(s): ${summary.warnings.slice(0, 3).join('; ')}` : '';

@@ -21,7 +21,13 @@ export function importerUsage(source: ImportSource): string {
   return importers[source].usage;
 }
 
-export async function runMarketImport(source: ImportSource, args: string[], progress: ProgressReporter): Promise<ImportSummary> {
+/** `beforePublish` runs last, before the rename: a job asks there whether it was cancelled meanwhile. */
+export async function runMarketImport(
+  source: ImportSource,
+  args: string[],
+  progress: ProgressReporter,
+  beforePublish: () => Promise<void> = async () => {},
+): Promise<ImportSummary> {
   const file = config().marketDb;
   const startedAt = new Date().toISOString();
   const writer = await openMarketWriter(file);
@@ -32,7 +38,10 @@ export async function runMarketImport(source: ImportSource, args: string[], prog
       env: { secUserAgent: config().secUserAgent },
       fetch: globalThis.fetch,
     });
-    await writer.publish({ beforeRename: (workFile) => afterMarketDataChange(workFile, progress) });
+    await writer.publish({
+      beforeRename: (workFile) => afterMarketDataChange(workFile, progress),
+      confirm: beforePublish,
+    });
     return summary;
   } catch (e) {
     await writer.discard();

@@ -11,6 +11,8 @@ export type JobContext = {
   progress(fraction: number, message: string): Promise<void>;
   /** True once a cancel was asked for, the timeout passed or the lease was lost. */
   shouldStop(): boolean;
+  /** Asks the jobs table now (not at the next progress write) and throws JobStoppedError once stopping: before a step that cannot be undone. */
+  checkpoint(): Promise<void>;
 };
 
 export type JobOutcome = { message: string };

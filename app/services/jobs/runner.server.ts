@@ -69,6 +69,12 @@ export async function runJob(id: string, worker: string, leaseMs: number, jobs: 
       }
       if (ctx.shouldStop()) throw new JobStoppedError();
     },
+    async checkpoint() {
+      // A write already in flight may have been sent before the cancel: wait for it, then ask again.
+      await beating;
+      await beat();
+      if (ctx.shouldStop()) throw new JobStoppedError();
+    },
   };
   try {
     const out = await type.handle(ctx, storedPayload(job));

@@ -140,7 +140,11 @@ export type WritableStore = {
   discard(): Promise<void>;
 };
 
-export type PublishOptions = { beforeRename?: (workFile: string) => Promise<unknown> };
+export type PublishOptions = {
+  beforeRename?: (workFile: string) => Promise<unknown>;
+  /** Runs last, right before the rename; if it throws (a cancelled job), nothing is published and the work is thrown away. */
+  confirm?: () => Promise<void>;
+};
 
 export type OpenWritableOptions = {
   /**
@@ -253,6 +257,14 @@ export async function openWritableStore(file: string, options: OpenWritableOptio
             await c.run('CHECKPOINT');
             c.closeSync();
             again.closeSync();
+          }
+        }
+        if (publishOptions.confirm) {
+          try {
+            await publishOptions.confirm();
+          } catch (e) {
+            if (!options.inPlace) removeDuckDbFile(workFile);
+            throw e;
           }
         }
         if (!options.inPlace) {
