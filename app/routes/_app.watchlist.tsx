@@ -9,7 +9,7 @@ import { isDomainError } from '~/services/http/errors';
 import { intent, intentAction } from '~/services/http/intent-action.server';
 import { orPageError } from '~/services/http/page-errors';
 import { readPageForm } from '~/services/http/request-body.server';
-import { PermatickerSchema } from '~/services/watchlist/model';
+import { StoredPermatickerSchema } from '~/services/watchlist/model';
 import { addToWatchlist, watchlistPageData } from '~/services/watchlist/page.server';
 import {
   createWatchlist,
@@ -55,7 +55,7 @@ export async function action({ request }: ActionFunctionArgs) {
       add: intent(
         z.object({
           list: List.optional(),
-          permaticker: PermatickerSchema.optional(),
+          permaticker: StoredPermatickerSchema.optional(),
           security: z.string().max(40).optional(),
           redirect_to: z.string().max(4000).optional(),
         }),
@@ -76,12 +76,12 @@ export async function action({ request }: ActionFunctionArgs) {
           }
         },
       ),
-      remove: intent(OnList.extend({ permaticker: PermatickerSchema }), async (v) => {
+      remove: intent(OnList.extend({ permaticker: StoredPermatickerSchema }), async (v) => {
         await removeItem(user.id, v.list, v.permaticker);
         return stay();
       }),
       note: intent(
-        OnList.extend({ permaticker: PermatickerSchema, note: z.string().max(5000).default('') }),
+        OnList.extend({ permaticker: StoredPermatickerSchema, note: z.string().max(5000).default('') }),
         async (v) => {
           await setItemNote(user.id, v.list, v.permaticker, v.note);
           return stay();
