@@ -22,7 +22,7 @@ Commands:
       Defaults: ${DEFAULT_DEMO_OPTIONS.companies} companies, ${DEFAULT_DEMO_OPTIONS.years} years, seed ${DEFAULT_DEMO_OPTIONS.seed}.
   ensure-demo
       Generate the default demo universe only if no market data exists (used by npm start).
-  import <sec|sharadar|prices> ...args
+  import <sec|sharadar|prices|tiingo> ...args
       Run an importer into MARKET_DB; "import <source> --help" shows its arguments.
   status [--file FILE]
       Snapshot id, row counts, price date range, whether the metric snapshots are current, and the last import runs.
