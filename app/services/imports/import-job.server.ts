@@ -40,7 +40,7 @@ export function absoluteImportArgs(args: string[], cwd = process.cwd()): string[
 }
 
 /** Passes progress on to `echo` and to the job row; the next step after a cancel throws. */
-function jobProgress(ctx: JobContext, echo: ProgressReporter): ProgressReporter {
+export function jobProgress(ctx: JobContext, echo: ProgressReporter): ProgressReporter {
   let label = 'Starting';
   let total = 0;
   let done = 0;

@@ -145,7 +145,7 @@ export function createTiingoClient(options: TiingoClientOptions): TiingoClient {
       const query = new URLSearchParams({ format: 'json', resampleFreq: 'daily' });
       // Tiingo answers only the latest day without a startDate.
       query.set('startDate', startDate ?? '1900-01-01');
-      const url = `${options.apiUrl}/tiingo/daily/${encodeURIComponent(toTiingoTicker(ticker).toLowerCase())}/prices?${query}`;
+      const url = `${options.apiUrl}/tiingo/daily/${encodeURIComponent(toTiingoTicker(ticker))}/prices?${query}`;
       const body = await get(url, async (r) => JSON.parse(await r.text()) as unknown);
       if (body === null) return null;
       const parsed = z.array(TiingoBarSchema).safeParse(body);
