@@ -7,9 +7,15 @@ import { MARKET_REFRESH_JOB, marketRefreshJob, nextRefreshAt } from '~/services/
 import { dailyPeriod, nextDailyRun } from '~/services/jobs/daily-at';
 import { jobRegistry } from '~/services/jobs/registry';
 import { enqueueDueJobs } from '~/services/jobs/schedule.server';
-import { listJobs } from '~/services/jobs/store.server';
+import { getJob, listJobs } from '~/services/jobs/store.server';
+import { runJob } from '~/services/jobs/runner.server';
+import * as adminRoute from '~/routes/_app.admin';
+import { commitSession, getSession, setSignedIn } from '~/services/auth/session.server';
+import { issueUserToken } from '~/services/auth/tokens.server';
+import { createUser } from '~/services/auth/users.server';
+import { callRoute } from '../support/api';
 import { startFakeTiingo, weekdayBars, type FakeTiingo } from '~/services/market/importers/testing/fake-tiingo';
-import { openMarketReader } from '~/services/market/store/open-store.server';
+import { closeMarketReader, openMarketReader } from '~/services/market/store/open-store.server';
 import { forEachDatabase, type DatabaseTarget } from '../support/databases';
 
 // `npm run data -- import tiingo` then `refresh` against a local server speaking Tiingo's
@@ -132,10 +138,53 @@ forEachDatabase('market refresh', (target: DatabaseTarget) => {
     expect(count.n).toBe(62);
   });
 
+  it('Admin › Market data lists each source with its key, last run, rows added, next run and last error; "Refresh now" queues a refresh job', async () => {
+    setEnv(env());
+    fake.failures.clear();
+    const user = await createUser({
+      email: 'root@example.com',
+      password: 'correct horse battery',
+      full_name: 'Root',
+      access: true,
+      superuser: true,
+    });
+    const session = await getSession(new Request('http://localhost/'));
+    setSignedIn(session, await issueUserToken(user.id), user);
+    const cookie = (await commitSession(session)).split(';')[0];
+    try {
+      const page = await callRoute(adminRoute, { path: '/admin', cookie });
+      expect(page.status).toBe(200);
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const sources = (page.body as any).sources;
+      expect(sources.canRefresh).toBe(true);
+      const tiingo = sources.sources.find((s: { id: string }) => s.id === 'tiingo');
+      expect(tiingo).toMatchObject({ keyVar: 'TIINGO_API_KEY', keySet: true });
+      expect(tiingo.lastSuccess.detail).toBe('2 securities refreshed, 2 new prices, 2 requests');
+      expect(tiingo.lastError.detail).toMatch(/HTTP 400/);
+      expect(tiingo.lastRun.status).toBe('failed');
+      expect(tiingo.nextRun).toBe(nextRefreshAt()?.toISOString());
+      expect(sources.sources.find((s: { id: string }) => s.id === 'sharadar')).toMatchObject({
+        keySet: false,
+        lastRun: null,
+        nextRun: null,
+      });
+    } finally {
+      closeMarketReader();
+    }
+    const posted = await callRoute(adminRoute, { path: '/admin', cookie, form: { intent: 'market-refresh' } });
+    expect(posted.status).toBe(302);
+    const [job] = (await listJobs({ limit: 1000 })).filter((j) => j.kind === MARKET_REFRESH_JOB);
+    expect(job.status).toBe('queued');
+    await runJob(job.id, 'test-worker', 30_000, jobRegistry([marketRefreshJob]));
+    const done = await getJob(job.id);
+    expect(done?.status, done?.error ?? '').toBe('succeeded');
+    expect(done?.message).toMatch(/^Refreshed from tiingo: 2 securities, 0 new prices/);
+  });
+
   it('the schedule enqueues one refresh per New York day once DATA_REFRESH_AT has passed, and none when off', async () => {
     setEnv(env());
     const jobs = jobRegistry([marketRefreshJob]);
-    const count = async () => (await listJobs({ limit: 1000 })).filter((j) => j.kind === MARKET_REFRESH_JOB).length;
+    const count = async () => (await listJobs({ limit: 1000 })).filter((j) => j.id.startsWith(`${MARKET_REFRESH_JOB}@`)).length;
     // 22:00 New York (EST, UTC−5) on 2026-11-23: not yet due.
     const before = Date.parse('2026-11-24T03:00:00Z');
     expect(await enqueueDueJobs(jobs, before)).toEqual([]);
