@@ -32,7 +32,7 @@ export function startServer(): void {
 }
 
 /**
- * remix-serve closes the HTTP server on SIGTERM/SIGINT, but the job worker's timers and the Redis
+ * scripts/start.mjs closes the HTTP server on SIGTERM/SIGINT, but the job worker's timers and the Redis
  * and database connections would keep the process alive until a process manager kills it. Stop
  * them too: the current job gets JOB_GRACE_MS to reach its next step (one left unfinished is
  * taken over by another worker when its lease lapses), then the process exits.
