@@ -31,7 +31,7 @@ const FORWARDED_HEADERS = [
 ];
 
 /** After the answer, at most this much of an unread request body is read and dropped; beyond it the connection is cut. */
-export const LINGER_MAX_BYTES = 64 * 1024 * 1024;
+export const LINGER_MAX_BYTES = 1024 * 1024 * 1024;
 /** …and for at most this long. */
 export const LINGER_MAX_MS = 30_000;
 
@@ -216,12 +216,15 @@ function linger(req) {
   };
   const timer = setTimeout(cut, LINGER_MAX_MS);
   timer.unref();
-  req.on('data', (chunk) => {
+  const count = (chunk) => {
     read += chunk.length;
     if (read > LINGER_MAX_BYTES) cut();
-  });
+  };
   req.once('end', () => clearTimeout(timer));
   req.once('error', () => clearTimeout(timer));
+  // The app's reader (Remix's stream of the body) would queue what comes now: it is done.
+  for (const listener of req.listeners('data')) req.off('data', listener);
+  req.on('data', count);
   req.resume();
 }
 

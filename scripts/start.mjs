@@ -5,7 +5,7 @@
 // (scripts/app-server.mjs) runs in this process: stopping it stops everything, and a process
 // manager that kills it leaves nothing behind.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -39,11 +39,23 @@ if (!existsSync(marketDb) && env.QUARRY_SKIP_DEMO !== '1') {
   }
 }
 
-// `npm start` runs this script as npm's child. A parent killed outright (kill -9) cannot pass
-// the signal on: when this process finds itself handed to another parent, it stops by itself.
+// `npm start` runs this script under npm, through a shell (npm → sh → node). A process killed
+// outright (kill -9) cannot pass the signal on: when this process or its shell finds itself
+// handed to another parent, the app stops by itself instead of serving on as an orphan.
+/** The parent process id of `pid` (Linux /proc), or null where that cannot be read. */
+function parentOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
 const parent = process.ppid;
+const grandparent = parentOf(parent);
 setInterval(() => {
-  if (process.ppid === parent) return;
+  const orphaned = process.ppid !== parent || (grandparent !== null && grandparent > 1 && parentOf(parent) !== grandparent);
+  if (!orphaned) return;
   console.error('[start] the process that started the app is gone: stopping.');
   process.kill(process.pid, 'SIGTERM');
 }, 1_000).unref();
