@@ -3,9 +3,11 @@ import { METRIC_IDS } from '../catalogue';
 import { computeDividends } from './dividends';
 import { computeFundamentals, type FundamentalContext } from './fundamentals';
 import { FundamentalState } from './fundamental-state';
-import { indices, N_METRICS } from './metric-index';
+import { indices, metricIndex, N_METRICS } from './metric-index';
+import { CONCEPT_IDS } from '../../market/store/schema';
 import { computeTechnicals, preparePrices, type PriceSeries, type TechnicalGroups } from './technicals';
-import type { MarketReturns, MetricSnapshot, SecurityInput, UniverseInput } from './types';
+import { factObservations, isPerShareConcept, onFinalBasis, shareBasis, splitsFor, type SplitEvent } from './share-basis';
+import type { FactColumns, MarketReturns, MetricSnapshot, SecurityInput, UniverseInput } from './types';
 import { computeValuation } from './valuation';
 
 // The point-in-time evaluation: every catalogue metric for every security listed on a day, using
@@ -19,6 +21,11 @@ import { computeValuation } from './valuation';
 export const STALE_AFTER_DAYS = 550;
 
 const J = indices(['last_filed', 'days_since_filing'] as const);
+
+const SHARES_AVG = CONCEPT_IDS.indexOf('shares_diluted_avg');
+/** Raw per-share slots (EPS q / ttm / fy) and share-average slots: moved to each day's share basis. */
+const PER_SHARE_SLOTS = CONCEPT_IDS.flatMap((c, i) => (isPerShareConcept(i) ? [`${c}_q`, `${c}_ttm`, `${c}_fy`] : [])).map(metricIndex);
+const SHARE_AVG_SLOTS = ['shares_diluted_avg_q', 'shares_diluted_avg_ttm', 'shares_diluted_avg_fy'].map(metricIndex);
 
 function lastIndexOnOrBefore(dates: Int32Array, day: number): number {
   let lo = 0;
@@ -49,8 +56,17 @@ export class SecurityEvaluator {
     calendar?: Int32Array,
   ) {
     this.prices = preparePrices(input.dates, input.close, input.closeUnadj, input.tri, input.volume, input.barsBefore ?? 0, calendar);
-    this.state = new FundamentalState(input.facts);
+    this.splits = splitsFor(input.splits, () => factObservations(input.facts));
+    // EPS and average share counts are summed and differenced inside the state: one basis for
+    // all of them (after every split), moved back to the day's basis when written out.
+    this.facts = onFinalBasis(input.facts, this.splits, (c) => isPerShareConcept(c) || c === SHARES_AVG);
+    this.finalBasis = shareBasis(this.splits, Number.POSITIVE_INFINITY);
+    this.state = new FundamentalState(this.facts);
   }
+
+  private readonly splits: SplitEvent[];
+  private readonly facts: FactColumns;
+  private readonly finalBasis: number;
 
   get permaticker(): number {
     return this.input.permaticker;
@@ -81,7 +97,7 @@ export class SecurityEvaluator {
     const i = this.listedIndex(day);
     if (i < 0) return false;
     if (day < this.lastDay) {
-      this.state = new FundamentalState(this.input.facts);
+      this.state = new FundamentalState(this.facts);
       this.ctx = null;
     }
     this.lastDay = day;
@@ -91,8 +107,15 @@ export class SecurityEvaluator {
     }
     const ctx = this.ctx;
     const fresh = day - ctx.latestEnd <= STALE_AFTER_DAYS;
-    if (fresh) row.set(this.fundRow);
-    else row.fill(Number.NaN);
+    if (fresh) {
+      row.set(this.fundRow);
+      if (this.finalBasis !== 1) {
+        // Known on `day` = filed before it: the basis of a filing made the day before.
+        const toDay = this.finalBasis / shareBasis(this.splits, day - 1);
+        for (const m of PER_SHARE_SLOTS) row[m] *= toDay;
+        for (const m of SHARE_AVG_SLOTS) row[m] /= toDay;
+      }
+    } else row.fill(Number.NaN);
     const lf = this.state.lastFact;
     if (lf >= 0) {
       row[J.last_filed] = this.input.facts.filed[lf];
