@@ -9,6 +9,7 @@ import { buildFactColumns } from '../metrics/engine/facts';
 import { metricIndex, N_METRICS } from '../metrics/engine/metric-index';
 import { inferSplits, factObservations } from '../metrics/engine/share-basis';
 import type { SecurityInput } from '../metrics/engine/types';
+import { jsonWithoutFloatNoise } from '../http/numbers';
 import { buildStatement, type FactInput, type Statement } from './financials';
 
 // The statements and the metrics engine on real EDGAR companyfacts (../shared/data): one
@@ -114,6 +115,17 @@ describe.skipIf(!hasSec)('statements on real EDGAR filings', () => {
     const quarters = ['2011-12-31', '2012-03-31', '2012-06-30', '2012-09-29'].map((e) => cell(q, 'eps_diluted', e)!.value);
     const sum = quarters.reduce((a, b) => a + b, 0);
     expect(Math.abs(sum / fy.value - 1)).toBeLessThan(0.01);
+  });
+
+  it('serves no float noise: every statement of every company as the JSON API writes it', () => {
+    let numbers = 0;
+    for (const ticker of Object.keys(COMPANIES) as (keyof typeof COMPANIES)[])
+      for (const period of ['annual', 'quarterly', 'ttm'] as const) {
+        const json = JSON.stringify(statement(ticker, period, null), jsonWithoutFloatNoise);
+        expect(json, `${ticker} ${period}`).not.toMatch(/\.\d*(?:0{6,}|9{6,})\d/);
+        numbers += (json.match(/"value":/g) ?? []).length;
+      }
+    expect(numbers).toBeGreaterThan(1000);
   });
 
   it.each(Object.keys(COMPANIES) as (keyof typeof COMPANIES)[])(
