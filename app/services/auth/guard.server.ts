@@ -3,7 +3,7 @@ import { config } from '../config.server';
 import { assertSameOrigin } from '../http/csrf.server';
 import { isDomainError } from '../http/errors';
 import { pageError } from '../http/page-errors';
-import { backtestQueryRedirect, isNoAuthPath, routeRedirect } from './access-rules';
+import { backtestQueryRedirect, decide, isNoAuthPath } from './access-rules';
 import { commitSession, getSession, setGuestToken, setSignedOut, type QuarrySession } from './session.server';
 import { issueGuestToken, resolveCaller } from './tokens.server';
 import type { AccountUser, Caller } from './types';
@@ -84,19 +84,14 @@ export async function guard(request: Request, options: GuardOptions = {}): Promi
   }
   const caller = found;
   const user = caller.kind === 'user' ? caller.user : null;
-  if (!user && !config().guestMode && path !== '/login') {
-    if (!noAuth) throw redirect('/login');
-  }
 
-  // 3. Redirects from the route rules.
-  if (!noAuth) {
-    const decision = routeRedirect(path, {
-      isGuest: user === null,
-      hasAccess: user?.has_access ?? false,
-      isSuperuser: user?.is_superuser ?? false,
-    });
-    if ('redirect' in decision) throw redirect(decision.redirect);
-  }
+  // 3. Redirects from the route rules: the same decision the JSON API answers with 401/403.
+  const decision = decide(
+    path,
+    { isGuest: user === null, hasAccess: user?.has_access ?? false, isSuperuser: user?.is_superuser ?? false },
+    { guestMode: config().guestMode },
+  );
+  if ('refuse' in decision) throw redirect(decision.refuse.redirect);
   return { caller, user, session };
 }
 
