@@ -95,7 +95,13 @@ export async function guard(request: Request, options: GuardOptions = {}): Promi
       hasAccess: user?.has_access ?? false,
       isSuperuser: user?.is_superuser ?? false,
     });
-    if ('redirect' in decision) throw redirect(decision.redirect);
+    if ('redirect' in decision) {
+      if (decision.redirect !== '/data-browser') throw redirect(decision.redirect);
+      // The landing page says which page was refused and why, and its sign-in links come back here.
+      const wanted = request.method === 'GET' || request.method === 'HEAD' ? path + url.search : path;
+      session.flash('denied', { path: wanted, guest: user === null });
+      throw redirect(decision.redirect, { headers: { 'Set-Cookie': await commitSession(session) } });
+    }
   }
   return { caller, user, session };
 }
