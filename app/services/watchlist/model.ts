@@ -31,6 +31,11 @@ export const WatchlistSortSchema = z.object({
   dir: z.enum(['asc', 'desc']),
 });
 export type WatchlistSort = z.infer<typeof WatchlistSortSchema>;
+export const PermatickerSchema = z.coerce
+  .number()
+  .int('Not a permaticker')
+  .positive('Not a permaticker')
+  .max(2 ** 31 - 1, 'Not a permaticker');
 /**
  * A permaticker as rows may hold it: lists kept ids of securities that never existed (0) before
  * adding checked them, and such a row must still be removable.
@@ -55,3 +60,6 @@ export type Watchlist = {
 };
 
 export type WatchlistItem = { permaticker: number; note: string | null; addedAt: string };
+
+/** One of the user's lists, and whether it holds the company a page is about. */
+export type WatchlistMembership = { id: string; name: string; contains: boolean };
