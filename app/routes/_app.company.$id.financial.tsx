@@ -12,6 +12,7 @@ import { BarChart } from '~/ui/charts';
 import { AsOfLine, BadAsOf } from '~/ui/company/BadAsOf';
 import { FilingRef } from '~/ui/company/FilingRef';
 import { percent, ratio, statementValue } from '~/ui/company/format';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
 const Query = z.object({
   statement: z.enum(STATEMENT_IDS as ['income', 'balance', 'cash_flow']).catch('income'),
@@ -86,7 +87,7 @@ export default function CompanyFinancial() {
               height={220}
             />
           ) : null}
-          <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="statement-caption">
+          <ScrollRegion label="Financial statement table" className="statement-scroll">
             <table className="data-table statement">
               <caption id="statement-caption">{title}, newest first; each value links to its filing</caption>
               <thead>
@@ -135,7 +136,7 @@ export default function CompanyFinancial() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
           <p className="muted">
             * derived, not a value as filed: a fourth quarter is the latest fiscal year known on this date minus the latest nine months
             known (both on the same share basis), TTM is four quarters, free cash flow is operating cash flow minus capex; the date is that

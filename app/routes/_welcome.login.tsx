@@ -1,3 +1,4 @@
+import { readPageForm } from '~/services/http/request-body.server';
 import { getFormProps, useForm } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -22,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await guard(request);
-  const formData = await request.formData();
+  const formData = await readPageForm(request);
   const submission = parseWithZod(formData, { schema: SignInSchema });
   if (submission.status !== 'success') return invalidForm(submission);
   let email: string;
@@ -45,7 +46,8 @@ export default function LoginPage() {
     id: 'login',
     lastResult,
     constraint: getZodConstraint(SignInSchema),
-    shouldValidate: 'onBlur',
+    // Checked on submit: an error inserted on blur would push the links below away from a click.
+    shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
   });
@@ -64,7 +66,7 @@ export default function LoginPage() {
       </Form>
       <div className="welcome__links">
         <Link to="/forgot-password">Forgot your password?</Link>
-        <Link to="/register">Create an account</Link>
+        <Link to={redirectTo ? `/register?${new URLSearchParams({ redirectTo })}` : '/register'}>Create an account</Link>
         {socialSignIn ? <Link to="/oauth">Sign in with another provider</Link> : null}
         <Link to="/data-browser">Browse as a guest</Link>
       </div>

@@ -1,3 +1,4 @@
+import { readPageForm } from '~/services/http/request-body.server';
 import { getFormProps, useForm } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -6,7 +7,7 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { verifySignIn } from '~/services/auth/accounts.server';
 import { requestContext } from '~/services/auth/api.server';
 import { guard } from '~/services/auth/guard.server';
-import { safeRedirectPath } from '~/services/auth/redirects';
+import { afterSignInPath, safeRedirectPath } from '~/services/auth/redirects';
 import { EmailSchema, OtpVerifySchema } from '~/services/auth/schemas';
 import { redirectWithSession, setSignedIn } from '~/services/auth/session.server';
 import { formFailure, invalidForm } from '~/services/http/form-reply.server';
@@ -24,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { session } = await guard(request);
-  const formData = await request.formData();
+  const formData = await readPageForm(request);
   const submission = parseWithZod(formData, { schema: OtpVerifySchema });
   if (submission.status !== 'success') return invalidForm(submission);
   let result: Awaited<ReturnType<typeof verifySignIn>>;
@@ -34,10 +35,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return formFailure(submission, e);
   }
   setSignedIn(session, result.token, result.user);
-  // A user without has_access is sent to /finish-profile-creation.
-  const fallback = result.user.has_access ? '/' : '/finish-profile-creation';
-  const wanted = safeRedirectPath(formData.get('redirectTo'), '');
-  return redirectWithSession(session, result.user.has_access && wanted ? wanted : fallback);
+  // A user without has_access is sent to /finish-profile-creation (the wanted page kept for after).
+  return redirectWithSession(session, afterSignInPath(result.user.has_access, formData.get('redirectTo')));
 }
 
 export default function OtpPage() {
@@ -48,7 +47,7 @@ export default function OtpPage() {
     lastResult,
     defaultValue: { email },
     constraint: getZodConstraint(OtpVerifySchema),
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: OtpVerifySchema }),
   });

@@ -29,3 +29,14 @@ export function formatNumberForExport(value: number | null | undefined): string 
 export function jsonWithoutFloatNoise(_key: string, value: unknown): unknown {
   return typeof value === 'number' ? withoutFloatNoise(value) : value;
 }
+
+/**
+ * A number rounded to `digits` decimals the way the page shows it, as a number for an export
+ * (the rounding is done on the decimal text, so 1.005 to 2 digits is 1.01 and no noise is added).
+ */
+export function roundForExport(value: number | null | undefined, digits: number): number | null {
+  if (value === null || value === undefined || !Number.isFinite(value)) return null;
+  const shifted = Math.round(Math.abs(Number(`${value.toPrecision(SIGNIFICANT_DIGITS)}e${digits}`)));
+  const rounded = Number(`${shifted}e-${digits}`) * Math.sign(value);
+  return Object.is(rounded, -0) ? 0 : rounded;
+}
