@@ -8,6 +8,7 @@ import { pageError } from '~/services/http/page-errors';
 import { SuggestionList, useCompanySuggestions } from '~/ui/company/CompanySuggestions';
 import { Pagination } from '~/ui/tables/Pagination';
 import { useHydrated } from '~/ui/use-hydrated';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
 const Query = z.object({ query: z.string().max(100).catch(''), page: z.coerce.number().int().min(1).max(100_000).catch(1) });
 
@@ -56,34 +57,36 @@ export default function CompanySearch() {
           {results.length === 0 ? (
             <p>No company matches. Try another ticker or a shorter part of the name.</p>
           ) : (
-            <table className="data-table" aria-labelledby="results-title">
-              <thead>
-                <tr>
-                  <th scope="col">Ticker</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Exchange</th>
-                  <th scope="col">Sector</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {results.map((r) => (
-                  <tr key={r.permaticker}>
-                    <td>
-                      <Link to={`/company/${r.permaticker}/overview`}>{r.ticker}</Link>
-                    </td>
-                    <td>{r.name}</td>
-                    <td>{r.exchange ?? 'n/a'}</td>
-                    <td>{r.sector ?? 'n/a'}</td>
-                    <td>
-                      {r.is_demo ? <span className="badge badge--demo">demo</span> : null}
-                      {r.is_delisted ? <span className="badge">delisted</span> : null}
-                      {r.match === 'former_ticker' ? <span className="muted"> former ticker</span> : null}
-                    </td>
+            <ScrollRegion label="Search results table">
+              <table className="data-table" aria-labelledby="results-title">
+                <thead>
+                  <tr>
+                    <th scope="col">Ticker</th>
+                    <th scope="col">Name</th>
+                    <th scope="col">Exchange</th>
+                    <th scope="col">Sector</th>
+                    <th scope="col">Status</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {results.map((r) => (
+                    <tr key={r.permaticker}>
+                      <td>
+                        <Link to={`/company/${r.permaticker}/overview`}>{r.ticker}</Link>
+                      </td>
+                      <td>{r.name}</td>
+                      <td>{r.exchange ?? 'n/a'}</td>
+                      <td>{r.sector ?? 'n/a'}</td>
+                      <td>
+                        {r.is_demo ? <span className="badge badge--demo">demo</span> : null}
+                        {r.is_delisted ? <span className="badge">delisted</span> : null}
+                        {r.match === 'former_ticker' ? <span className="muted"> former ticker</span> : null}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </ScrollRegion>
           )}
           {found ? (
             <Pagination

@@ -91,7 +91,14 @@ export async function guard(request: Request, options: GuardOptions = {}): Promi
     { isGuest: user === null, hasAccess: user?.has_access ?? false, isSuperuser: user?.is_superuser ?? false },
     { guestMode: config().guestMode },
   );
-  if ('refuse' in decision) throw redirect(decision.refuse.redirect);
+  if ('refuse' in decision) {
+    const to = decision.refuse.redirect;
+    if (to !== '/data-browser') throw redirect(to);
+    // The landing page says which page was refused and why, and its sign-in links come back here.
+    const wanted = request.method === 'GET' || request.method === 'HEAD' ? path + url.search : path;
+    session.flash('denied', { path: wanted, guest: user === null });
+    throw redirect(to, { headers: { 'Set-Cookie': await commitSession(session) } });
+  }
   return { caller, user, session };
 }
 

@@ -122,7 +122,17 @@ const CellJson = z
     accession: z.string().nullable(),
     form: z.string().nullable(),
     url: z.string().nullable(),
-    derived: z.boolean().describe('Computed (Q4 = year − three quarters, TTM sums), not a filed fact'),
+    derived: z
+      .boolean()
+      .describe(
+        'Computed, not a value as filed: Q4 = the latest fiscal year known minus the latest nine months known, TTM = four quarters, free cash flow',
+      ),
+    reported: z
+      .number()
+      .nullable()
+      .describe(
+        'The value as filed; per-share values and share counts in `value` are adjusted for splits to the as-of date. Null when derived',
+      ),
   })
   .strict();
 const RatioRowJson = z.object({ id: z.string(), label: z.string(), values: z.array(z.number().nullable()) }).strict();

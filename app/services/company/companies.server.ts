@@ -129,6 +129,17 @@ export async function resolveCompanyId(id: string, options: MarketReadOptions = 
   return rows[0]?.permaticker ?? null;
 }
 
+/**
+ * What a person typed into an "add a company" box: a ticker or permaticker first, otherwise the
+ * best match of the company search by name ("Dorarford"). Null when nothing matches.
+ */
+export async function resolveCompanyText(text: string, options: MarketReadOptions = {}): Promise<number | null> {
+  const exact = await resolveCompanyId(text, options);
+  if (exact !== null || text.trim() === '') return exact;
+  const [best] = await searchCompanies(text.slice(0, 100), 1, options);
+  return best?.permaticker ?? null;
+}
+
 function filingUrl(cik: string | null, accession: string | null, isDemo: boolean): string | null {
   if (isDemo || !cik || !accession || !/^\d{10}-\d{2}-\d{6}$/.test(accession)) return null;
   return `https://www.sec.gov/Archives/edgar/data/${Number(cik)}/${accession.replaceAll('-', '')}/${accession}-index.htm`;

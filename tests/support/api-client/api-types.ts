@@ -4500,8 +4500,10 @@ export interface components {
           accession: string | null;
           form: string | null;
           url: string | null;
-          /** @description Computed (Q4 = year − three quarters, TTM sums), not a filed fact */
+          /** @description Computed, not a value as filed: Q4 = the latest fiscal year known minus the latest nine months known, TTM = four quarters, free cash flow */
           derived: boolean;
+          /** @description The value as filed; per-share values and share counts in `value` are adjusted for splits to the as-of date. Null when derived */
+          reported: number | null;
         } | null)[];
       }[];
       growth: {
