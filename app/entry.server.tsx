@@ -10,6 +10,9 @@ import { NonceProvider } from './ui/nonce';
 
 const ABORT_DELAY = 5_000;
 
+// For the HTTP server, which puts them on the responses no page renders.
+export { baseSecurityHeaders } from './services/http/security-headers.server';
+
 // Runs once per process: config validation (a bad GTM_ID stops start-up), production warnings.
 startServer();
 

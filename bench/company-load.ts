@@ -2,7 +2,7 @@
 // asking for one company's overview page as fast as they get answers, for a fixed time, against
 // the same run on the sign-in page (an empty page, the baseline). Reports requests per second,
 // median and 99th-percentile latency, the ratio to the baseline and the server's peak resident
-// memory. The server is remix-serve on the built app (QUARRY_BUILD_DIR or build/; run
+// memory. The server is `scripts/start.mjs` on the built app (QUARRY_BUILD_DIR or build/; run
 // `node scripts/ensure-build.mjs` first) on a free loopback port, web only (JOBS_IN_APP=0).
 //
 //   BENCH_MARKET_DB=/path/market.duckdb npx tsx bench/company-load.ts   # e.g. the 6,000 × 25 demo
@@ -74,7 +74,7 @@ export default async function run(opts: { quick?: boolean } = {}) {
     reader.close();
 
     const port = await freePort();
-    server = spawn(process.execPath, [path.join(root, 'node_modules/@remix-run/serve/dist/cli.js'), serverEntry], {
+    server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
       cwd: root,
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', JOBS_IN_APP: '0', QUARRY_SKIP_DEMO: '1' },
       stdio: ['ignore', 'ignore', 'inherit'],

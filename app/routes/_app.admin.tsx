@@ -3,15 +3,18 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
+import { assertActiveSuperuser } from '~/services/admin/audit.server';
 import { cancelJobAsAdmin, retryJobAsAdmin } from '~/services/admin/jobs.server';
 import { adminOverview, adminOverviewWithoutUsers } from '~/services/admin/page.server';
 import { AdminQuerySchema, adminHref, DEFAULT_ADMIN_QUERY } from '~/services/admin/user-query';
 import { requireUser } from '~/services/auth/guard.server';
 import { errorModalRedirect, redirectWithModal } from '~/services/auth/session.server';
-import { intent, intentAction } from '~/services/http/intent-action.server';
+import { intent, intentAction, NO_VALUES } from '~/services/http/intent-action.server';
+import { enqueueRefreshNow } from '~/services/imports/refresh-job.server';
 import { AuditLogPanel } from '~/ui/admin/AuditLogPanel';
 import { DataStatusPanel } from '~/ui/admin/DataStatusPanel';
 import { JobsPanel } from '~/ui/admin/JobsPanel';
+import { MarketSourcesPanel } from '~/ui/admin/MarketSourcesPanel';
 import { UsersPanel } from '~/ui/admin/UsersPanel';
 import { ActionErrors } from '~/ui/forms/ActionErrors';
 
@@ -41,6 +44,20 @@ export async function action({ request }: ActionFunctionArgs) {
     cancelTo: '/admin#jobs',
     refusalModal: errorModalRedirect(session, '/admin#jobs', 'Could not change the job'),
     intents: {
+      'market-refresh': intent(
+        NO_VALUES,
+        async () => {
+          await assertActiveSuperuser(user.id);
+          await enqueueRefreshNow(user.id);
+          return redirectWithModal(session, '/admin#jobs', {
+            kind: 'info',
+            title: 'Refresh queued',
+            content: 'A market data refresh is in the jobs list; the store changes once it has finished.',
+            mode: 'success',
+          });
+        },
+        { refusals: 'modal' },
+      ),
       'job-retry': intent(
         job,
         async (v) => {
@@ -82,12 +99,14 @@ export default function AdminPage() {
         <a href="#users">Users</a>
         <a href="#jobs">Jobs</a>
         <a href="#data">Market data</a>
+        <a href="#sources">Data sources</a>
         <a href="#audit">Audit log</a>
       </nav>
       <ActionErrors result={failed} />
       <UsersPanel query={d.query} search={d.search} users={d.users} />
       <JobsPanel jobs={d.jobs} action="/admin" />
       <DataStatusPanel data={d.data} />
+      <MarketSourcesPanel data={d.sources} />
       <AuditLogPanel audit={d.audit} href={(page) => adminHref(d.query, { audit_page: page }, '#audit')} />
     </>
   );

@@ -114,7 +114,7 @@ export default function CompanyFinancial() {
                             <br />
                             <small>
                               <FilingRef url={c.url} accession={c.accession} filed={c.filed} form={c.form} compact />
-                              {c.derived ? <span title="Computed from filed values"> *</span> : null}
+                              {c.derived ? <abbr title="Derived: computed from filed values, see the note below the table"> *</abbr> : null}
                             </small>
                           </>
                         ) : (
@@ -138,8 +138,10 @@ export default function CompanyFinancial() {
             </table>
           </ScrollRegion>
           <p className="muted">
-            * computed from filed values (fourth quarters as the fiscal year minus three quarters, TTM as four quarters, free cash flow as
-            operating cash flow minus capex); the date is that of the newest filing used.
+            * derived, not a value as filed: a fourth quarter is the latest fiscal year known on this date minus the latest nine months
+            known (both on the same share basis), TTM is four quarters, free cash flow is operating cash flow minus capex; the date is that
+            of the newest filing used. Per-share values and share counts are adjusted for splits to the share basis of this date (the JSON
+            and CSV downloads carry each value as filed beside it).
           </p>
         </>
       )}

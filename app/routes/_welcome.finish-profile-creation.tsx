@@ -1,3 +1,4 @@
+import { readPageForm } from '~/services/http/request-body.server';
 import { getFormProps, useForm } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -28,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const { user, session } = await guard(request);
   if (!user) throw redirect('/login?redirectTo=/finish-profile-creation');
-  const formData = await request.formData();
+  const formData = await readPageForm(request);
   const submission = parseWithZod(formData, { schema: FinishProfileSchema });
   if (submission.status !== 'success') return invalidForm(submission);
   let updated: Awaited<ReturnType<typeof finishProfile>>;

@@ -1,3 +1,4 @@
+import { readPageForm } from '~/services/http/request-body.server';
 import { getFormProps, useForm } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -20,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const { session } = await guard(request);
   // The schema lowercases the e-mail before it is used.
-  const submission = parseWithZod(await request.formData(), { schema: ResetRequestSchema });
+  const submission = parseWithZod(await readPageForm(request), { schema: ResetRequestSchema });
   if (submission.status !== 'success') return invalidForm(submission);
   try {
     await requestPasswordReset(submission.value, requestContext(request));

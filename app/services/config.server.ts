@@ -29,6 +29,20 @@ const EnvSchema = z.object({
   GTM_ID: z.string().optional(),
   TRUST_PROXY: flag,
   SEC_USER_AGENT: z.string().optional(),
+  // Online market data providers: keys, base URLs (proxies, tests) and plan limits.
+  TIINGO_API_KEY: z.string().optional(),
+  TIINGO_API_URL: z.string().url().default('https://api.tiingo.com'),
+  TIINGO_TICKERS_URL: z.string().url().optional(),
+  // The free plan's published limits; a paid plan raises them.
+  TIINGO_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(50),
+  TIINGO_REQUESTS_PER_DAY: z.coerce.number().int().min(1).max(10_000_000).default(1000),
+  NASDAQ_DATA_LINK_API_KEY: z.string().optional(),
+  NASDAQ_DATA_LINK_API_URL: z.string().url().default('https://data.nasdaq.com'),
+  // The daily refresh: HH:MM in America/New_York, or off.
+  DATA_REFRESH_AT: z
+    .string()
+    .regex(/^(off|([01]\d|2[0-3]):[0-5]\d)$/, 'HH:MM (America/New_York) or off')
+    .default('22:30'),
   // Jobs (backtests): a worker owns a running job for JOB_LEASE_MS unless it renews the lease, so
   // a dead worker's job is taken over that long after it died. JOBS_IN_APP=0 leaves all jobs to
   // `npm run worker` processes.
@@ -87,6 +101,7 @@ export type AppConfig = {
   gtmId?: string;
   trustProxy: boolean;
   secUserAgent?: string;
+  providers: ProvidersConfig;
   jobs: { leaseMs: number; inApp: boolean; queuePrefix: string };
   guestMode: boolean;
   firstUserIsAdmin: boolean;
@@ -96,6 +111,36 @@ export type AppConfig = {
   /** Set when profile pictures go to an S3-compatible bucket (S3_BUCKET and its keys). */
   pictureBucket: S3BucketConfig | null;
 };
+
+export type ProvidersConfig = {
+  tiingo: { apiKey?: string; apiUrl: string; tickersUrl: string; perHour: number; perDay: number };
+  nasdaqDataLink: { apiKey?: string; apiUrl: string };
+  /** Daily refresh time in America/New_York, or null when DATA_REFRESH_AT=off. */
+  refreshAt: { hour: number; minute: number } | null;
+};
+
+const TIINGO_DEFAULT_URL = 'https://api.tiingo.com';
+// Tiingo serves its ticker list as a static file beside the API; behind a proxy (or a test
+// server) the same path is asked of TIINGO_API_URL.
+const TIINGO_DEFAULT_TICKERS_URL = 'https://apimedia.tiingo.com/docs/tiingo/daily/supported_tickers.zip';
+
+function providersConfig(e: z.infer<typeof EnvSchema>): ProvidersConfig {
+  const tiingoUrl = e.TIINGO_API_URL.replace(/\/$/, '');
+  const [hour, minute] = e.DATA_REFRESH_AT === 'off' ? [] : e.DATA_REFRESH_AT.split(':').map(Number);
+  return {
+    tiingo: {
+      apiKey: e.TIINGO_API_KEY || undefined,
+      apiUrl: tiingoUrl,
+      tickersUrl:
+        e.TIINGO_TICKERS_URL ??
+        (tiingoUrl === TIINGO_DEFAULT_URL ? TIINGO_DEFAULT_TICKERS_URL : `${tiingoUrl}/docs/tiingo/daily/supported_tickers.zip`),
+      perHour: e.TIINGO_REQUESTS_PER_HOUR,
+      perDay: e.TIINGO_REQUESTS_PER_DAY,
+    },
+    nasdaqDataLink: { apiKey: e.NASDAQ_DATA_LINK_API_KEY || undefined, apiUrl: e.NASDAQ_DATA_LINK_API_URL.replace(/\/$/, '') },
+    refreshAt: hour === undefined ? null : { hour, minute },
+  };
+}
 
 export type S3BucketConfig = {
   /** Path-style addressing: objects live at `${endpoint}/${bucket}/${key}`. */
@@ -283,6 +328,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     gtmId: e.GTM_ID || undefined,
     trustProxy: e.TRUST_PROXY,
     secUserAgent: e.SEC_USER_AGENT || undefined,
+    providers: providersConfig(e),
     jobs: { leaseMs: e.JOB_LEASE_MS, inApp: e.JOBS_IN_APP, queuePrefix: e.JOBS_QUEUE_PREFIX ?? e.REDIS_PREFIX },
     guestMode: e.GUEST_MODE,
     firstUserIsAdmin: e.FIRST_USER_IS_ADMIN,

@@ -3,6 +3,7 @@ import { closeRateLimits } from './auth/rate-limit.server';
 import { config, productionWarnings } from './config.server';
 import { closeDb, getDb } from './db/db.server';
 import { closeJobQueue, startJobWorker, type JobWorker } from './jobs/queue.server';
+import { MarketDataMissingError, marketReader } from './market/store/open-store.server';
 
 // Process start-up: validate the configuration once (an invalid GTM_ID stops the server rather
 // than load a tag manager nobody meant), warn about production settings left at their defaults,
@@ -29,10 +30,24 @@ export function startServer(): void {
       process.exit(1);
     });
   stopOnSignals(() => worker);
+  void reportMarketData(c.marketDb);
 }
 
 /**
- * remix-serve closes the HTTP server on SIGTERM/SIGINT, but the job worker's timers and the Redis
+ * A market store that is missing or unusable is said once at start-up, on one line, so the
+ * operator need not find it in a page's 503; the app still starts (an import can publish one).
+ */
+async function reportMarketData(file: string): Promise<void> {
+  try {
+    await marketReader(file);
+  } catch (e) {
+    const why = e instanceof MarketDataMissingError ? e.message : `The market data at ${file} cannot be used: ${String(e)}`;
+    console.error(`[startup] market data unavailable: ${why.replace(/\s+/g, ' ')}`);
+  }
+}
+
+/**
+ * scripts/start.mjs closes the HTTP server on SIGTERM/SIGINT, but the job worker's timers and the Redis
  * and database connections would keep the process alive until a process manager kills it. Stop
  * them too: the current job gets JOB_GRACE_MS to reach its next step (one left unfinished is
  * taken over by another worker when its lease lapses), then the process exits.

@@ -11,7 +11,16 @@ import { expect, expectNoAxeViolations, test } from './support/fixtures';
 type Hit = { permaticker: number; ticker: string; is_delisted: boolean };
 
 async function companies(page: Page, n: number): Promise<Hit[]> {
-  const r = await page.request.get('/api/v1/companies?query=&limit=20');
+  // Company search is the company pages' (guests may not use it): the test looks companies up
+  // with a new account's token, then browses as the guest.
+  const password = 'correct horse battery staple';
+  const email = `browser-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const signup = await page.request.post('/api/v2/auth/signup', {
+    data: { email, full_name: 'Data Browser Lookup', password, password_confirmation: password },
+  });
+  expect(signup.status()).toBe(201);
+  const { access_token } = (await signup.json()) as { access_token: string };
+  const r = await page.request.get('/api/v1/companies?query=&limit=20', { headers: { Authorization: `bearer ${access_token}` } });
   const { results } = (await r.json()) as { results: Hit[] };
   const listed = results.filter((h) => !h.is_delisted).slice(0, n);
   expect(listed).toHaveLength(n);

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -55,4 +56,101 @@ test.describe('stopping the app', () => {
       }
     });
   }
+
+  test('kill -9 of the process that ran the start script (npm, through a shell) leaves no server behind', async () => {
+    test.setTimeout(90_000);
+    const port = E2E_EXTRA_APP_PORTS[2];
+    const url = `http://127.0.0.1:${port}`;
+    // npm runs `sh -c "node scripts/start.mjs"`: a stand-in for npm that runs the same through a shell.
+    const launcher = spawn(
+      process.execPath,
+      [
+        '-e',
+        "require('node:child_process').spawn('sh', ['-c', 'node scripts/start.mjs'], { stdio: 'inherit' }); setInterval(() => {}, 1000);",
+      ],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          QUARRY_BUILD_DIR: process.env.QUARRY_BUILD_DIR ?? 'build',
+          DATA_DIR: dataDir,
+          MARKET_DB: market!.file,
+          SESSION_SECRET: 'shutdown-spec-not-a-secret',
+          NODE_ENV: 'production',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          QUARRY_SKIP_DEMO: '1',
+        },
+        stdio: 'ignore',
+      },
+    );
+    try {
+      await expect
+        .poll(
+          () =>
+            fetch(`${url}/login`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          { timeout: 60_000 },
+        )
+        .toBe(200);
+      launcher.kill('SIGKILL');
+      // The shell and the app notice they lost their parent and stop: the port is free again.
+      await expect
+        .poll(
+          () =>
+            fetch(`${url}/login`).then(
+              () => 'answering',
+              () => 'gone',
+            ),
+          { timeout: 20_000 },
+        )
+        .toBe('gone');
+    } finally {
+      launcher.kill('SIGKILL');
+    }
+  });
+
+  test('NODE_ENV=development serves the built app (no dev server needed) and says so', async () => {
+    test.setTimeout(90_000);
+    const port = E2E_EXTRA_APP_PORTS[2];
+    const url = `http://127.0.0.1:${port}`;
+    let output = '';
+    const app = spawn(process.execPath, ['scripts/start.mjs'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        QUARRY_BUILD_DIR: process.env.QUARRY_BUILD_DIR ?? 'build',
+        DATA_DIR: dataDir,
+        MARKET_DB: market!.file,
+        SESSION_SECRET: 'shutdown-spec-not-a-secret',
+        NODE_ENV: 'development',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        QUARRY_SKIP_DEMO: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    app.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    app.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    try {
+      await expect
+        .poll(
+          () =>
+            fetch(`${url}/login`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          { timeout: 60_000 },
+        )
+        .toBe(200);
+      expect(output).toContain('[start] NODE_ENV=development: serving the built app');
+      expect(output).not.toContain('Dev server origin not set');
+      const refused = await fetch(`${url}/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      expect(refused.status).toBe(415);
+    } finally {
+      app.kill('SIGTERM');
+    }
+  });
 });

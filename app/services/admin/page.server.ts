@@ -1,4 +1,5 @@
 import { marketStatus } from '../imports/data-status.server';
+import { marketSources } from '../imports/market-sources.server';
 import { assertActiveSuperuser, listAudit } from './audit.server';
 import { listAdminJobs } from './jobs.server';
 import type { AdminQuery } from './user-query';
@@ -8,15 +9,21 @@ import { getAdminUser, listUsers } from './users.server';
 
 export async function adminOverview(actorId: string, query: AdminQuery) {
   await assertActiveSuperuser(actorId);
-  const [users, jobs, audit, data] = await Promise.all([listUsers(query), listAdminJobs(), listAudit(query.audit_page), marketStatus()]);
-  return { users, jobs, audit, data };
+  const [users, jobs, audit, data, sources] = await Promise.all([
+    listUsers(query),
+    listAdminJobs(),
+    listAudit(query.audit_page),
+    marketStatus(),
+    marketSources(),
+  ]);
+  return { users, jobs, audit, data, sources };
 }
 
 /** The audit log and the other sections without the users list (when its query was refused). */
 export async function adminOverviewWithoutUsers(actorId: string, auditPage: number) {
   await assertActiveSuperuser(actorId);
-  const [jobs, audit, data] = await Promise.all([listAdminJobs(), listAudit(auditPage), marketStatus()]);
-  return { users: null, jobs, audit, data };
+  const [jobs, audit, data, sources] = await Promise.all([listAdminJobs(), listAudit(auditPage), marketStatus(), marketSources()]);
+  return { users: null, jobs, audit, data, sources };
 }
 
 export async function adminUserPage(actorId: string, userId: string) {

@@ -8,48 +8,23 @@ import { pageErrorResponse } from './page-errors';
 export const FORM_UNREADABLE_DETAIL = 'The form could not be read. Send it again.';
 export const FORM_MEDIA_TYPE_DETAIL = 'Send the form as multipart/form-data or application/x-www-form-urlencoded.';
 
-/**
- * How much of an oversized body is still read (and thrown away) before answering: a browser
- * that is still sending when the answer comes may show a network error instead of the message.
- * Beyond this the connection is cut.
- */
-export const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
-
 const FORM_TYPES = new Set(['multipart/form-data', 'application/x-www-form-urlencoded']);
 
-type Counted = { stream: ReadableStream<Uint8Array>; exceeded: () => boolean; drain: () => Promise<void> };
+type Counted = { stream: ReadableStream<Uint8Array>; exceeded: () => boolean };
 
+/**
+ * The body, counted as it streams in; past `maxBytes` it errors. The rest of an oversized body is
+ * never read here, nor is the source cancelled (for a Node request that destroys the connection,
+ * so the client would see a reset instead of the 413): the HTTP server reads what is left after
+ * the answer is sent, within its own limits (scripts/app-server.mjs).
+ */
 function countedBody(source: ReadableStream<Uint8Array>, maxBytes: number): Counted {
   const reader = source.getReader();
-  // One read at a time: Node request streams stall when a second read waits beside a first
-  // (the parser's pull and the drain below could otherwise overlap).
-  let queue: Promise<unknown> = Promise.resolve();
-  const read = (): Promise<ReadableStreamReadResult<Uint8Array>> => {
-    const next = queue.then(() => reader.read());
-    queue = next.catch(() => undefined);
-    return next;
-  };
   let size = 0;
   let over = false;
-  let draining: Promise<void> | undefined;
-  const drain = () => {
-    draining ??= (async () => {
-      try {
-        while (size <= DRAIN_LIMIT_BYTES) {
-          const { done, value } = await read();
-          if (done) return;
-          size += value.byteLength;
-        }
-        await reader.cancel();
-      } catch {
-        // The client went away: nothing left to drain.
-      }
-    })();
-    return draining;
-  };
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const { done, value } = await read();
+      const { done, value } = await reader.read();
       if (done) {
         controller.close();
         return;
@@ -62,11 +37,8 @@ function countedBody(source: ReadableStream<Uint8Array>, maxBytes: number): Coun
       }
       controller.enqueue(value);
     },
-    cancel() {
-      void drain();
-    },
   });
-  return { stream, exceeded: () => over, drain };
+  return { stream, exceeded: () => over };
 }
 
 /**
@@ -78,12 +50,9 @@ export async function readFormData(request: Request, opts: { maxBytes: number; t
   if (!FORM_TYPES.has(type)) throw new DomainError(415, FORM_MEDIA_TYPE_DETAIL);
   if (!request.body) return new FormData();
   const tooLarge = new DomainError(413, opts.tooLargeDetail);
-  const counted = countedBody(request.body, opts.maxBytes);
   const declared = Number(request.headers.get('Content-Length') ?? '');
-  if (Number.isFinite(declared) && declared > opts.maxBytes) {
-    await counted.drain();
-    throw tooLarge;
-  }
+  if (Number.isFinite(declared) && declared > opts.maxBytes) throw tooLarge;
+  const counted = countedBody(request.body, opts.maxBytes);
   const capped = new Request(request.url, {
     method: 'POST',
     headers: request.headers,
@@ -94,7 +63,6 @@ export async function readFormData(request: Request, opts: { maxBytes: number; t
   try {
     return await capped.formData();
   } catch {
-    await counted.drain();
     if (counted.exceeded()) throw tooLarge;
     throw new DomainError(400, FORM_UNREADABLE_DETAIL);
   }
@@ -104,16 +72,12 @@ export async function readFormData(request: Request, opts: { maxBytes: number; t
 export async function readBodyBytes(request: Request, opts: { maxBytes: number; tooLargeDetail: string }): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array(0);
   const tooLarge = new DomainError(413, opts.tooLargeDetail);
-  const counted = countedBody(request.body, opts.maxBytes);
   const declared = Number(request.headers.get('Content-Length') ?? '');
-  if (Number.isFinite(declared) && declared > opts.maxBytes) {
-    await counted.drain();
-    throw tooLarge;
-  }
+  if (Number.isFinite(declared) && declared > opts.maxBytes) throw tooLarge;
+  const counted = countedBody(request.body, opts.maxBytes);
   try {
     return new Uint8Array(await new Response(counted.stream).arrayBuffer());
   } catch {
-    await counted.drain();
     if (counted.exceeded()) throw tooLarge;
     throw new DomainError(400, 'The upload could not be read. Send it again.');
   }

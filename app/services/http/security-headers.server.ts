@@ -26,13 +26,24 @@ export function contentSecurityPolicy(nonce: string): string {
   ].join('; ');
 }
 
+/**
+ * The headers every response carries, documents or not. The HTTP server (scripts/app-server.mjs)
+ * adds them to the responses no page renders (redirects, downloads, files): the server build's
+ * entry module exports this function for it.
+ */
+export function baseSecurityHeaders(): Record<string, string> {
+  return {
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'X-Frame-Options': 'DENY',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    ...(config().isProduction ? { 'Strict-Transport-Security': 'max-age=31536000; includeSubDomains' } : {}),
+  };
+}
+
 export function applySecurityHeaders(headers: Headers, nonce?: string): void {
   if (nonce && process.env.NODE_ENV !== 'development') {
     headers.set('Content-Security-Policy', contentSecurityPolicy(nonce));
   }
-  headers.set('X-Content-Type-Options', 'nosniff');
-  headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-  headers.set('X-Frame-Options', 'DENY');
-  headers.set('Cross-Origin-Opener-Policy', 'same-origin');
-  if (config().isProduction) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  for (const [name, value] of Object.entries(baseSecurityHeaders())) headers.set(name, value);
 }

@@ -8,6 +8,7 @@ import { createProgressReporter } from './progress.server';
 import { importAsJob, importSummaryLine } from './import-job.server';
 import { importerUsage, IMPORT_SOURCES, isImportSource } from './import-run.server';
 import type { ProgressReporter } from '../market/store/records';
+import { refreshProvider, REFRESH_ARGS, refreshSummaryLine } from './refresh-job.server';
 import { readMarketStatus } from './data-status.server';
 import { MarketDataMissingError, openMarketReader, openWritableStore } from '../market/store/open-store.server';
 
@@ -22,8 +23,12 @@ Commands:
       Defaults: ${DEFAULT_DEMO_OPTIONS.companies} companies, ${DEFAULT_DEMO_OPTIONS.years} years, seed ${DEFAULT_DEMO_OPTIONS.seed}.
   ensure-demo
       Generate the default demo universe only if no market data exists (used by npm start).
-  import <sec|sharadar|prices> ...args
+  import <sec|sharadar|prices|tiingo|nasdaq> ...args
       Run an importer into MARKET_DB; "import <source> --help" shows its arguments.
+  refresh
+      Fetch what is new since the last run for every security in the store from the configured
+      price provider (TIINGO_API_KEY), publish it and rebuild the metric snapshots. The app runs the
+      same refresh every day at DATA_REFRESH_AT (default 22:30 America/New_York; off disables it).
   status [--file FILE]
       Snapshot id, row counts, price date range, whether the metric snapshots are current, and the last import runs.
   rebuild-snapshots [--file FILE]
@@ -118,6 +123,29 @@ async function runImport(args: string[], io: CliIo): Promise<number> {
   return 1;
 }
 
+async function refresh(args: string[], io: CliIo): Promise<number> {
+  parseFlags(args, []);
+  const source = refreshProvider();
+  if (!source) {
+    io.err('Nothing to refresh from: set TIINGO_API_KEY (the price provider the refresh asks for new days).');
+    return 1;
+  }
+  const { job, summary } = await importAsJob(source, REFRESH_ARGS, io.progress, (queued) =>
+    io.out(`Refresh job ${queued.id} (listed on the admin page).`),
+  );
+  for (const w of summary?.warnings ?? []) io.err(`warning: ${w}`);
+  if (job.status === 'succeeded') {
+    io.out(summary ? refreshSummaryLine(summary) : (job.message ?? 'Refreshed.'));
+    return 0;
+  }
+  io.err(
+    job.status === 'cancelled'
+      ? 'Refresh cancelled, the store is unchanged.'
+      : `Refresh failed, the store is unchanged: ${job.error ?? job.message ?? 'unknown error'}`,
+  );
+  return 1;
+}
+
 async function status(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags(args, ['file']);
   const file = path.resolve(flags.get('file') ?? config().marketDb);
@@ -181,6 +209,8 @@ export async function runDataCli(argv: string[], io: CliIo): Promise<number> {
         return await ensureDemo(io);
       case 'import':
         return await runImport(args, io);
+      case 'refresh':
+        return await refresh(args, io);
       case 'status':
         return await status(args, io);
       case 'rebuild-snapshots':

@@ -1,10 +1,13 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marketStatus, readMarketStatus } from './data-status.server';
 import { recordFailedImport } from '../market/store/import-failures.server';
-import { closeMarketReader, openMarketReader } from '../market/store/open-store.server';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { DomainError } from '../http/errors';
+import { readMarket } from '../market/store/read.server';
+import { closeMarketReader, MARKET_DATA_UNAVAILABLE, openMarketReader } from '../market/store/open-store.server';
 import { writeMarketFixture } from '../market/store/test-fixture.server';
 
 // The market store status read by the data CLI and the admin page, on a real DuckDB file.
@@ -82,9 +85,37 @@ describe('market data status', () => {
   it('tells the app when there is no market data at all', async () => {
     const none = path.join(dir, 'missing.duckdb');
     const r = await marketStatus(none);
-    expect(r).toMatchObject({ state: 'missing', file: none });
-    expect(r.state === 'missing' && r.message).toMatch(/No market data at/);
+    expect(r).toEqual({ state: 'missing', reason: 'the file does not exist' });
     const ok = await marketStatus(file);
     expect(ok.state === 'ok' && ok.status.securities).toBe(8);
+  });
+
+  it('a file that is not a DuckDB database, or one without the market schema: unavailable, and answers never name the file', async () => {
+    const garbage = path.join(dir, 'garbage.duckdb');
+    writeFileSync(garbage, Buffer.alloc(64 * 1024, 0x5a));
+    const foreign = path.join(dir, 'foreign.duckdb');
+    const instance = await DuckDBInstance.create(foreign);
+    const connection = await instance.connect();
+    await connection.run('CREATE TABLE notes (id INTEGER)');
+    connection.closeSync();
+    instance.closeSync();
+    for (const [f, reason] of [
+      [garbage, /^it cannot be opened/],
+      [foreign, /^it is not a market store \(no meta, securities, prices table\)$/],
+      [path.join(dir, 'missing.duckdb'), /^the file does not exist$/],
+    ] as const) {
+      const r = await marketStatus(f);
+      expect(r.state).toBe('missing');
+      if (r.state === 'missing') {
+        expect(r.reason).toMatch(reason);
+        expect(r.reason).not.toContain(dir);
+      }
+      const refused = await readMarket({ file: f }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(DomainError);
+      expect((refused as DomainError).status).toBe(503);
+      expect((refused as DomainError).detail).toBe(MARKET_DATA_UNAVAILABLE);
+      expect(MARKET_DATA_UNAVAILABLE).toMatch(/^Market data unavailable/);
+      expect(MARKET_DATA_UNAVAILABLE).not.toContain(dir);
+    }
   });
 });

@@ -40,7 +40,7 @@ export type MarketStatus = {
   latestErrors: ImportRun[];
 };
 
-export type MarketStatusResult = { state: 'ok'; status: MarketStatus } | { state: 'missing'; file: string; message: string };
+export type MarketStatusResult = { state: 'ok'; status: MarketStatus } | { state: 'missing'; reason: string };
 
 const RECENT_RUNS = 5;
 const LATEST_ERRORS = 10;
@@ -130,7 +130,7 @@ export async function marketStatus(file?: string): Promise<MarketStatusResult> {
     const reader = await marketReader(file);
     return { state: 'ok', status: await readMarketStatus(reader) };
   } catch (e) {
-    if (e instanceof MarketDataMissingError) return { state: 'missing', file: e.file, message: e.message };
+    if (e instanceof MarketDataMissingError) return { state: 'missing', reason: e.reason };
     throw e;
   }
 }

@@ -40,7 +40,7 @@ export function absoluteImportArgs(args: string[], cwd = process.cwd()): string[
 }
 
 /** Passes progress on to `echo` and to the job row; the next step after a cancel throws. */
-function jobProgress(ctx: JobContext, echo: ProgressReporter): ProgressReporter {
+export function jobProgress(ctx: JobContext, echo: ProgressReporter): ProgressReporter {
   let label = 'Starting';
   let total = 0;
   let done = 0;
@@ -75,6 +75,9 @@ function jobProgress(ctx: JobContext, echo: ProgressReporter): ProgressReporter 
     },
     log(message) {
       echo.log(message);
+      // A wait for a provider's limit is what the admin should see while nothing moves.
+      if (message.startsWith('Waiting'))
+        void ctx.progress(total > 0 ? Math.min(1, done / total) : 0, message.slice(0, 300)).catch(() => undefined);
     },
   };
 }

@@ -1,8 +1,9 @@
+import path from 'node:path';
 import { config } from '../config.server';
 import { importers } from '../market/importers/index.server';
 import { afterMarketDataChange } from './post-import.server';
 import { recordFailedImport } from '../market/store/import-failures.server';
-import type { ImportSummary, ProgressReporter } from '../market/store/records';
+import type { ImportContext, ImportSummary, ProgressReporter } from '../market/store/records';
 import { openMarketWriter } from '../market/store/writer.server';
 
 // One import into MARKET_DB, the same whether the data CLI or a job worker runs it: the importer
@@ -10,7 +11,7 @@ import { openMarketWriter } from '../market/store/writer.server';
 // an atomic rename. Any failure (a bad file, a cancel) discards the copy, so the published store
 // is unchanged, and is recorded in the store's import_runs for `status` and the admin page.
 
-export const IMPORT_SOURCES = ['prices', 'sec', 'sharadar'] as const;
+export const IMPORT_SOURCES = ['prices', 'sec', 'sharadar', 'tiingo', 'nasdaq'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
 
 export function isImportSource(name: string): name is ImportSource {
@@ -19,6 +20,17 @@ export function isImportSource(name: string): name is ImportSource {
 
 export function importerUsage(source: ImportSource): string {
   return importers[source].usage;
+}
+
+/** What importers may know of the environment: keys, provider addresses and the download cache. */
+export function importEnv(): ImportContext['env'] {
+  const c = config();
+  return {
+    secUserAgent: c.secUserAgent,
+    tiingo: c.providers.tiingo,
+    nasdaqDataLink: c.providers.nasdaqDataLink,
+    cacheDir: path.join(c.dataDir, 'providers'),
+  };
 }
 
 /** `beforePublish` runs last, before the rename: a job asks there whether it was cancelled meanwhile. */
@@ -35,7 +47,7 @@ export async function runMarketImport(
     const summary = await importers[source].run(args, {
       writer,
       progress,
-      env: { secUserAgent: config().secUserAgent },
+      env: importEnv(),
       fetch: globalThis.fetch,
     });
     await writer.publish({

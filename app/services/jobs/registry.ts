@@ -32,6 +32,11 @@ export class JobStoppedError extends Error {
 /** Enqueued by every worker's schedule once per period (see schedule.server.ts). */
 export type Recurrence = {
   everyMs: number;
+  /**
+   * For a job due at a wall-clock time rather than every `everyMs`: the key of the period `now`
+   * falls in once the job is due (e.g. the day, after the time of day), null while it is not.
+   */
+  periodAt?: (now: number) => string | null;
   timeoutMs: number;
   /** Whether the job applies to this instance (e.g. only with billing configured). */
   enabled: () => boolean;

@@ -14,7 +14,14 @@ export async function enqueueDueJobs(jobs: JobRegistry, now = Date.now()): Promi
   const ids: string[] = [];
   for (const { kind, recurrence } of jobs.recurring) {
     if (!recurrence.enabled()) continue;
-    const id = periodJobId({ kind, everyMs: recurrence.everyMs }, now);
+    let id: string;
+    if (recurrence.periodAt) {
+      const period = recurrence.periodAt(now);
+      if (period === null) continue;
+      id = `${kind}@${period}`;
+    } else {
+      id = periodJobId({ kind, everyMs: recurrence.everyMs }, now);
+    }
     await enqueueJob({ id, kind, payload: {}, timeoutMs: recurrence.timeoutMs, maxAttempts: 3 });
     ids.push(id);
   }

@@ -206,7 +206,7 @@ async function openReader(file: string) {
   try {
     return await marketReader(file);
   } catch (e) {
-    if (e instanceof MarketDataMissingError) throw new DomainError(503, e.message);
+    if (e instanceof MarketDataMissingError) throw new DomainError(503, e.detail);
     throw e;
   }
 }

@@ -1,4 +1,4 @@
-import { marketReader, MarketDataMissingError } from '../market/store/open-store.server';
+import { MARKET_DATA_UNAVAILABLE, marketReader, MarketDataMissingError } from '../market/store/open-store.server';
 import { DomainError } from '../http/errors';
 import type { SecurityColumns } from '../market/store/security';
 import type { SecurityMeta } from './engine/types';
@@ -13,7 +13,7 @@ type Row = Pick<
 
 const cache = new WeakMap<object, Promise<SecurityMeta[]>>();
 
-export const NO_MARKET_DATA = 'No market data is loaded yet. Run `npm run data -- demo` or an importer first.';
+export const NO_MARKET_DATA = MARKET_DATA_UNAVAILABLE;
 
 export async function loadSecurityMeta(): Promise<SecurityMeta[]> {
   let reader;

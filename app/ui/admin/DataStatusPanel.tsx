@@ -56,7 +56,7 @@ export function DataStatusPanel({ data }: { data: MarketStatusResult }) {
       <h2 id="data-heading">Market data</h2>
       {data.state === 'missing' ? (
         <div className="empty-state" data-testid="data-empty">
-          <p>There is no market data yet: the store {data.file} does not exist.</p>
+          <p>Market data unavailable: {data.reason}.</p>
           <p>
             Create the demo universe with <code>npm run data -- demo</code>, or load real data with{' '}
             <code>npm run data -- import sec|sharadar|prices …</code>.

@@ -45,7 +45,7 @@ process.once('exit', () => {
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
-    // The start script runs remix-serve as its own child: signal the whole group we created.
+    // The whole group we created, in case the start script has a child (the demo generator).
     process.kill(-pid, signal);
   } catch {
     // Already gone.

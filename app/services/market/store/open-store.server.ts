@@ -31,10 +31,50 @@ export type MarketReader = {
   connect(): Promise<DuckDBConnection>;
 };
 
+/** What a client is told when the market store cannot be read: never the server's file paths. */
+export const MARKET_DATA_UNAVAILABLE =
+  'Market data unavailable: none is loaded yet or it cannot be read. An administrator can load it with `npm run data -- demo` or an importer.';
+
+/**
+ * The market store cannot be used: its file is missing, cannot be opened (not a DuckDB file,
+ * damaged, locked) or does not hold the market schema. `message` names the file for the log and
+ * the CLI; `reason` and `detail` (for answers) do not.
+ */
 export class MarketDataMissingError extends Error {
   override name = 'MarketDataMissingError';
-  constructor(readonly file: string) {
-    super(`No market data at ${file}. Run \`npm run data -- demo\` or an importer first.`);
+  readonly detail = MARKET_DATA_UNAVAILABLE;
+  constructor(
+    readonly file: string,
+    readonly reason: string = 'the file does not exist',
+  ) {
+    super(
+      reason === 'the file does not exist'
+        ? `No market data at ${file}. Run \`npm run data -- demo\` or an importer first.`
+        : `The market data at ${file} cannot be used: ${reason}.`,
+    );
+  }
+}
+
+/** The tables every market store has (a DuckDB file without them is some other database). */
+const REQUIRED_TABLES = ['meta', 'securities', 'prices'];
+
+async function assertMarketSchema(file: string, instance: DuckDBInstance): Promise<void> {
+  const connection = await instance.connect();
+  try {
+    const tables = new Set(
+      (await rows<{ table_name: string }>(connection, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'")).map(
+        (r) => r.table_name,
+      ),
+    );
+    const missing = REQUIRED_TABLES.filter((t) => !tables.has(t));
+    if (missing.length > 0) throw new MarketDataMissingError(file, `it is not a market store (no ${missing.join(', ')} table)`);
+    const version = await rows<{ value: string }>(connection, "SELECT value FROM meta WHERE key = 'schema_version'");
+    // A store without the row predates it; one with another number was written by another version.
+    if (version[0] && version[0].value !== String(MARKET_SCHEMA_VERSION)) {
+      throw new MarketDataMissingError(file, `its schema version is ${version[0].value}, this app reads ${MARKET_SCHEMA_VERSION}`);
+    }
+  } finally {
+    connection.closeSync();
   }
 }
 
@@ -51,7 +91,19 @@ async function rows<T>(connection: DuckDBConnection, sql: string, params?: DuckD
 /** Opens a file read-only (no DDL: readers never change the file). */
 export async function openMarketReader(file: string): Promise<MarketReader & { close(): void }> {
   if (!existsSync(file)) throw new MarketDataMissingError(file);
-  const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+  } catch (e) {
+    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0].replaceAll(file, 'the file');
+    throw new MarketDataMissingError(file, `it cannot be opened (${why})`);
+  }
+  try {
+    await assertMarketSchema(file, instance);
+  } catch (e) {
+    instance.closeSync();
+    throw e;
+  }
   return readerFor(file, instance);
 }
 

@@ -2,7 +2,7 @@ import { DomainError } from '../../http/errors';
 import { MarketDataMissingError, marketReader, type MarketReader } from './open-store.server';
 
 // The app's way into the market store for read services: the cached read-only reader, with
-// "no market data yet" turned into a 503 that tells the operator what to run.
+// a store that is missing or unreadable turned into a 503 "market data unavailable".
 
 export type MarketReadOptions = { file?: string };
 
@@ -10,7 +10,7 @@ export async function readMarket(options: MarketReadOptions = {}): Promise<Marke
   try {
     return await marketReader(options.file);
   } catch (e) {
-    if (e instanceof MarketDataMissingError) throw new DomainError(503, e.message);
+    if (e instanceof MarketDataMissingError) throw new DomainError(503, e.detail);
     throw e;
   }
 }

@@ -67,9 +67,19 @@ export interface MarketWriter {
   nextPermaticker(): Promise<number>;
   /** Find an existing security by CIK or by ticker (for importers that match on either). */
   findPermaticker(by: { cik?: string | null; ticker?: string | null }): Promise<number | null>;
+  /** The store's securities that have prices, real ones only (a refresh brings these up to date). */
+  pricedSecurities(): Promise<PricedSecurity[]>;
   /** Recompute the data snapshot id from the store's content and derived tables. */
   finish(source: string, detail?: string): Promise<{ snapshotId: string }>;
 }
+
+export type PricedSecurity = {
+  permaticker: number;
+  ticker: string;
+  firstPriceDate: IsoDate;
+  lastPriceDate: IsoDate;
+  isDelisted: boolean;
+};
 
 export interface MarketWriteTx {
   upsertSecurities(rows: SecurityRecord[]): Promise<void>;
@@ -92,14 +102,22 @@ export type ImportContext = {
   writer: MarketWriter;
   progress: ProgressReporter;
   /** The clock and environment come in from the CLI so importers stay testable. */
-  env: { secUserAgent?: string };
+  env: {
+    secUserAgent?: string;
+    tiingo?: TiingoSettings;
+    nasdaqDataLink?: { apiKey?: string; apiUrl: string; exportPollMs?: number };
+    cacheDir?: string;
+  };
   fetch?: typeof fetch;
 };
+
+/** Tiingo's key, addresses and plan limits (config.server.ts reads them from the environment). */
+export type TiingoSettings = { apiKey?: string; apiUrl: string; tickersUrl: string; perHour: number; perDay: number };
 
 export type ImportSummary = { source: string; securities: number; rows: number; snapshotId: string; warnings: string[] };
 
 export interface Importer {
-  name: 'sec' | 'sharadar' | 'prices';
+  name: 'sec' | 'sharadar' | 'prices' | 'tiingo' | 'nasdaq';
   usage: string;
   run(args: string[], ctx: ImportContext): Promise<ImportSummary>;
 }

@@ -7,6 +7,7 @@ import type {
   MarketWriter,
   MarketWriteTx,
   PriceRecord,
+  PricedSecurity,
   SecurityRecord,
   TickerPeriodRecord,
 } from './records';
@@ -260,6 +261,18 @@ export function createMarketWriter(store: WritableStore, clock: () => Date = () 
         if (rows.length > 0) return rows[0].permaticker;
       }
       return null;
+    },
+    pricedSecurities() {
+      return serial(() =>
+        queryRows<PricedSecurity>(
+          connection,
+          `SELECT permaticker, ticker, strftime(first_price_date, '%Y-%m-%d') AS "firstPriceDate",
+                  strftime(last_price_date, '%Y-%m-%d') AS "lastPriceDate", is_delisted AS "isDelisted"
+             FROM securities
+            WHERE NOT is_demo AND first_price_date IS NOT NULL AND last_price_date IS NOT NULL
+            ORDER BY ticker, permaticker`,
+        ),
+      );
     },
     finish(source, detail) {
       return serial(async () => {

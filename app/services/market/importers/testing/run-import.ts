@@ -15,7 +15,19 @@ const summary = await withMarketWriter(file, {}, (writer) =>
   importer.run(args, {
     writer,
     progress: lineProgress((line) => process.stdout.write(`${line}\n`)),
-    env: { secUserAgent: process.env.SEC_USER_AGENT },
+    env: {
+      secUserAgent: process.env.SEC_USER_AGENT,
+      cacheDir: process.env.PROVIDER_CACHE_DIR,
+      tiingo: process.env.TIINGO_API_URL
+        ? {
+            apiKey: process.env.TIINGO_API_KEY,
+            apiUrl: process.env.TIINGO_API_URL,
+            tickersUrl: `${process.env.TIINGO_API_URL}/docs/tiingo/daily/supported_tickers.zip`,
+            perHour: 1000,
+            perDay: 1000,
+          }
+        : undefined,
+    },
   }),
 );
 process.stdout.write(`snapshot ${summary.snapshotId}\n`);

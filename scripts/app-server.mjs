@@ -1,0 +1,260 @@
+// The HTTP server of `npm start`: Express with Remix's request handler (@remix-run/express, the
+/* global clearTimeout */
+// pattern Remix documents for a server of one's own), inside the start script's process so that
+// there is one process to stop. Before a request reaches the app it is checked for what the app
+// and Remix would otherwise answer with a 500:
+// - a form post from another site (an Origin that is not ours, `Origin: null`) → 403;
+// - a page form sent as JSON, text or without a media type → 415, a multipart body without its
+//   boundary → 400;
+// - a Host header that is not a host → 400; an absolute-form or malformed request target → 400;
+// - a path in another letter case than its route, or with percent-encoded letters and digits →
+//   a redirect to the path as the app writes it (a path no route knows stays a 404);
+// - X-Forwarded-* headers are dropped unless TRUST_PROXY=1 says a proxy sets them.
+// Every response, redirects and downloads included, carries the app's security headers, and a
+// request body the app did not read (a 413, a redirect) is read to its end before the connection
+// is reused, so the client receives the answer instead of a reset connection.
+import { matchRoutes } from '@remix-run/router';
+import { createRequestHandler } from '@remix-run/express';
+import compression from 'compression';
+import express from 'express';
+import morgan from 'morgan';
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+const FORWARDED_HEADERS = [
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-for',
+  'x-forwarded-port',
+  'x-forwarded-prefix',
+  'forwarded',
+];
+
+/** After the answer, at most this much of an unread request body is read and dropped; beyond it the connection is cut. */
+export const LINGER_MAX_BYTES = 1024 * 1024 * 1024;
+/** …and for at most this long. */
+export const LINGER_MAX_MS = 30_000;
+
+export const FOREIGN_ORIGIN_DETAIL = 'This form was sent from another site and was refused.';
+export const MEDIA_TYPE_DETAIL = 'Send the form as multipart/form-data or application/x-www-form-urlencoded.';
+export const BOUNDARY_DETAIL = 'The form could not be read: its multipart body has no boundary. Send it again.';
+export const BAD_HOST_DETAIL = 'The request names no valid host.';
+export const BAD_TARGET_DETAIL = 'The request path is not valid.';
+
+/** Headers for responses the app's document renderer did not make (redirects, downloads, JSON, files). */
+const FALLBACK_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A refusal as JSON for API clients and as a small page for browsers (a form posted without JavaScript). */
+function refuse(req, res, status, detail) {
+  res.status(status);
+  res.setHeader('Cache-Control', 'no-store');
+  const wantsJson = req.path.startsWith('/api/') || (req.get('accept') ?? '').includes('application/json');
+  if (wantsJson) {
+    res.json({ detail });
+    return;
+  }
+  const title = status === 403 ? 'Refused' : 'The request could not be read';
+  res
+    .type('html')
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Quarry</title></head>` +
+        `<body><main><h1>${title}</h1><p>${escapeHtml(detail)}</p><p><a href="/">Back to Quarry</a></p></main></body></html>`,
+    );
+}
+
+/** The route tree of a Remix server build, as @remix-run/router matches it. */
+function routeTree(routes, caseSensitive) {
+  const byParent = new Map();
+  for (const route of Object.values(routes)) {
+    const list = byParent.get(route.parentId) ?? [];
+    list.push(route);
+    byParent.set(route.parentId, list);
+  }
+  const build = (parentId) =>
+    (byParent.get(parentId) ?? []).map((r) => ({
+      id: r.id,
+      path: r.path,
+      index: r.index,
+      caseSensitive,
+      children: r.index ? undefined : build(r.id),
+    }));
+  return build(undefined);
+}
+
+/** Percent-encoded letters, digits and `-._~` mean the same decoded (RFC 3986 normalisation). */
+function decodeUnreserved(pathname) {
+  return pathname.replace(/%([0-9A-Fa-f]{2})/g, (whole, hex) => {
+    const c = String.fromCharCode(parseInt(hex, 16));
+    return /[A-Za-z0-9\-._~]/.test(c) ? c : whole.toUpperCase();
+  });
+}
+
+/**
+ * The path as the app writes it, when `pathname` names a route only in another letter case
+ * (`/ADMIN` → `/admin`, `/Company/42` → `/company/42`); null when it is already canonical or
+ * names no route. Only the route's own words change case: parameters (tickers, tokens) are kept.
+ */
+export function canonicalRoutePath(routes, pathname) {
+  const exact = matchRoutes(routes.sensitive, pathname);
+  const loose = matchRoutes(routes.insensitive, pathname);
+  if (!loose) return null;
+  const leaf = loose[loose.length - 1];
+  if (exact && exact[exact.length - 1].route.id === leaf.route.id) return null;
+  const pattern = loose
+    .map((m) => m.route.path)
+    .filter(Boolean)
+    .join('/')
+    .split('/')
+    .filter(Boolean);
+  if (pattern.some((s) => s === '*' || s.endsWith('?'))) return null;
+  const segments = pathname.split('/').filter(Boolean);
+  if (segments.length !== pattern.length) return null;
+  const canonical = segments.map((segment, i) => (pattern[i].startsWith(':') ? segment : pattern[i]));
+  return `/${canonical.join('/')}${pathname.endsWith('/') && pathname !== '/' ? '/' : ''}`;
+}
+
+function isValidHost(host) {
+  if (!host || /[\s/\\?#@]/.test(host)) return false;
+  try {
+    return new URL(`http://${host}`).host.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The host an Origin header must name: the proxy's forwarded host when trusted, else Host. */
+function expectedHost(req, trustProxy) {
+  const forwarded = trustProxy ? req.get('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
+  return forwarded || req.get('host');
+}
+
+/** Checks every request before the app sees it; answers the ones the app would fail on. */
+function requestChecks({ trustProxy, routes }) {
+  return (req, res, next) => {
+    if (!trustProxy) for (const name of FORWARDED_HEADERS) delete req.headers[name];
+    // Host names are case-insensitive; Remix compares them with the Origin's lower-cased host.
+    if (req.headers.host) req.headers.host = req.headers.host.toLowerCase();
+    if (trustProxy && req.headers['x-forwarded-host']) req.headers['x-forwarded-host'] = req.headers['x-forwarded-host'].toLowerCase();
+    const host = expectedHost(req, trustProxy);
+    if (!isValidHost(host)) return refuse(req, res, 400, BAD_HOST_DETAIL);
+    if (!req.originalUrl.startsWith('/') || req.originalUrl.startsWith('//')) return refuse(req, res, 400, BAD_TARGET_DETAIL);
+
+    const queryAt = req.originalUrl.indexOf('?');
+    const rawPath = queryAt === -1 ? req.originalUrl : req.originalUrl.slice(0, queryAt);
+    const query = queryAt === -1 ? '' : req.originalUrl.slice(queryAt);
+    let canonical = decodeUnreserved(rawPath);
+    try {
+      const routePath = canonicalRoutePath(routes, decodeURI(canonical));
+      if (routePath) canonical = encodeURI(routePath);
+    } catch {
+      return refuse(req, res, 400, BAD_TARGET_DETAIL);
+    }
+    if (canonical !== rawPath) {
+      // 308 keeps a form post a post; a page read gets the permanent redirect browsers cache.
+      res.redirect(MUTATING.has(req.method) ? 308 : 301, canonical + query);
+      return;
+    }
+
+    if (!MUTATING.has(req.method)) return next();
+    const site = req.get('sec-fetch-site');
+    if (site && site !== 'same-origin' && site !== 'none') return refuse(req, res, 403, FOREIGN_ORIGIN_DETAIL);
+    const origin = req.get('origin');
+    if (origin !== undefined) {
+      let originHost = '';
+      try {
+        originHost = new URL(origin).host;
+      } catch {
+        // `null` (a sandboxed frame, a file://, a redirect across sites) and garbage alike.
+      }
+      if (!originHost || originHost !== host) return refuse(req, res, 403, FOREIGN_ORIGIN_DETAIL);
+    }
+    // The JSON API reads JSON bodies and answers for its own; pages read forms only.
+    if (req.path.startsWith('/api/')) return next();
+    const contentType = req.get('content-type') ?? '';
+    const mediaType = contentType.split(';')[0].trim().toLowerCase();
+    if (!FORM_TYPES.has(mediaType)) return refuse(req, res, 415, MEDIA_TYPE_DETAIL);
+    if (mediaType === 'multipart/form-data' && !/;\s*boundary=("[^"]+"|[^;\s]+)/i.test(contentType)) {
+      return refuse(req, res, 400, BOUNDARY_DETAIL);
+    }
+    next();
+  };
+}
+
+/**
+ * Sets the security headers on every response just before its head is written, keeping any the
+ * app set itself (documents carry their own CSP with a nonce). A response written while the
+ * request body is still arriving leaves that body to be read to its end afterwards (`linger`).
+ */
+function securityHeadersOnEveryResponse(baseHeaders) {
+  return (req, res, next) => {
+    const writeHead = res.writeHead;
+    res.writeHead = function patchedWriteHead(...args) {
+      for (const [name, value] of Object.entries(baseHeaders())) if (!res.hasHeader(name)) res.setHeader(name, value);
+      if (!res.hasHeader('content-security-policy')) res.setHeader('Content-Security-Policy', FALLBACK_CSP);
+      return writeHead.apply(this, args);
+    };
+    res.once('finish', () => linger(req));
+    next();
+  };
+}
+
+/**
+ * Reads and drops what is left of a request body the answer did not need, so the client gets
+ * to read the answer (a 413, a redirect) instead of a connection reset while it still sends;
+ * the connection is cut once LINGER_MAX_BYTES or LINGER_MAX_MS is passed.
+ */
+function linger(req) {
+  if (req.complete || req.destroyed) return;
+  let read = 0;
+  const cut = () => {
+    clearTimeout(timer);
+    req.socket?.destroy();
+  };
+  const timer = setTimeout(cut, LINGER_MAX_MS);
+  timer.unref();
+  const count = (chunk) => {
+    read += chunk.length;
+    if (read > LINGER_MAX_BYTES) cut();
+  };
+  req.once('end', () => clearTimeout(timer));
+  req.once('error', () => clearTimeout(timer));
+  // The app's reader (Remix's stream of the body) would queue what comes now: it is done.
+  for (const listener of req.listeners('data')) req.off('data', listener);
+  req.on('data', count);
+  req.resume();
+}
+
+/**
+ * The Express app serving a Remix server build. `baseSecurityHeaders` gives the headers every
+ * response carries (the build's entry exports them); `mode` is Remix's server mode.
+ */
+export function createAppServer({ build, mode = 'production', trustProxy = false, publicDir = 'public', accessLog = true }) {
+  const routes = { sensitive: routeTree(build.routes, true), insensitive: routeTree(build.routes, false) };
+  const baseHeaders = build.entry.module.baseSecurityHeaders ?? (() => ({}));
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', trustProxy);
+  app.use(securityHeadersOnEveryResponse(baseHeaders));
+  app.use(requestChecks({ trustProxy, routes }));
+  app.use(compression());
+  if (build.assetsBuildDirectory) {
+    app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: '1y' }));
+  }
+  app.use(express.static(publicDir, { maxAge: '1h' }));
+  if (accessLog) app.use(morgan('tiny'));
+  app.all('*', createRequestHandler({ build, mode }));
+  // Whatever still escapes (a handler bug) is logged here and answered without its details.
+  app.use((error, req, res, next) => {
+    console.error('[server] unhandled error', error);
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    res.status(500).type('text').send('Something went wrong on our side. Try again later.');
+  });
+  return app;
+}
