@@ -21,7 +21,7 @@ let cacheDir = '';
 const freshFile = () => path.join(dir, `market-${++n}.duckdb`);
 
 beforeAll(async () => {
-  fake = await startFakeNasdaq(5262, KEY, FIX);
+  fake = await startFakeNasdaq(0, KEY, FIX);
 });
 afterAll(async () => {
   await fake.close();

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { strToU8, zipSync } from 'fflate';
@@ -65,7 +66,7 @@ export async function startFakeNasdaq(port: number, apiKey: string, fixtureDir: 
       return json(200, {
         datatable_bulk_download: {
           file: {
-            link: fresh ? `http://127.0.0.1:${port}/exports/${match[1]}.zip` : null,
+            link: fresh ? `http://127.0.0.1:${(server.address() as AddressInfo).port}/exports/${match[1]}.zip` : null,
             status: fresh ? 'fresh' : 'creating',
             data_snapshot_time: null,
           },
@@ -97,8 +98,10 @@ export async function startFakeNasdaq(port: number, apiKey: string, fixtureDir: 
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
+  // Port 0 takes a free one: test files of several checkouts may run at once.
+  const bound = (server.address() as AddressInfo).port;
   return Object.assign(fake, {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
 }
