@@ -84,11 +84,11 @@ export function stopComputeProcess(): void {
 export type ComputeOutcome = Extract<ComputeReply, { type: 'done' } | { type: 'failed' }>;
 
 /**
- * Runs one backtest in the compute process. `onProgress` may throw to stop the run (the job was
+ * Runs one backtest in the compute process, which stores the result in the backtest's row. `onProgress` may throw to stop the run (the job was
  * cancelled or lost): the compute process is then killed, and a fresh one serves the next run.
  */
 export function computeInChild(
-  request: { screen: unknown; params: unknown },
+  request: { backtestId: string; screen: unknown; params: unknown },
   onProgress: (fraction: number, message: string) => Promise<void>,
 ): Promise<ComputeOutcome> {
   const run = queue.then(() => runOne(request, onProgress));
@@ -97,7 +97,7 @@ export function computeInChild(
 }
 
 async function runOne(
-  request: { screen: unknown; params: unknown },
+  request: { backtestId: string; screen: unknown; params: unknown },
   onProgress: (fraction: number, message: string) => Promise<void>,
 ): Promise<ComputeOutcome> {
   const c = start();

@@ -1,3 +1,4 @@
+import { getDb } from '../db/db.server';
 import { DomainError, isDomainError } from '../http/errors';
 import { ScreenSchema } from '../screener/model';
 import { computeBacktest } from './compute.server';
@@ -34,14 +35,25 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
       (fraction, message) => send({ type: 'progress', id: req.id, fraction, message }),
       () => cancelled,
     );
-    await send({
-      type: 'done',
-      id: req.id,
-      result: encodeResult(out.stored),
-      summary: JSON.stringify(summaryOf(out.stored)),
-      snapshotId: out.snapshotId,
-      engineVersion: out.engineVersion,
-    });
+    await send({ type: 'progress', id: req.id, fraction: 0.995, message: 'Saving the result' });
+    // Stored from here: a large result (a daily run of hundreds of names is a hundred MB and
+    // more) never crosses the IPC channel, and the web process never writes it on its thread.
+    // A parent that died meanwhile has lost the job's lease: the run is not this process's to store.
+    if (!process.connected) process.exit(0);
+    const db = await getDb();
+    await db
+      .updateTable('backtests')
+      .set({
+        result: encodeResult(out.stored),
+        summary: JSON.stringify(summaryOf(out.stored)),
+        snapshot_id: out.snapshotId,
+        engine_version: out.engineVersion,
+        updated_at: new Date().toISOString(),
+      })
+      .where('id', '=', req.backtestId)
+      .where('result', 'is', null)
+      .execute();
+    await send({ type: 'done', id: req.id });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     if (e instanceof BacktestCancelledError) await send({ type: 'failed', id: req.id, kind: 'cancelled', message });
