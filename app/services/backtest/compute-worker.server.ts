@@ -10,6 +10,9 @@ import type { ComputeReply, ComputeRequest } from './compute-protocol';
 // answered by progress messages and one final reply. After a run that left this process large,
 // it exits so that its parent starts a fresh one for the next run (memory goes back to the OS).
 
+/** The job worker that started this process. */
+const parentPid = process.ppid;
+
 /** Resident memory above which the process ends after its run. */
 const RECYCLE_RSS_BYTES = 1.5 * 2 ** 30;
 
@@ -38,8 +41,9 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
     await send({ type: 'progress', id: req.id, fraction: 0.995, message: 'Saving the result' });
     // Stored from here: a large result (a daily run of hundreds of names is a hundred MB and
     // more) never crosses the IPC channel, and the web process never writes it on its thread.
-    // A parent that died meanwhile has lost the job's lease: the run is not this process's to store.
-    if (!process.connected) process.exit(0);
+    // A parent that died meanwhile has lost the job's lease: the run is not this process's to
+    // store. The IPC channel may not have noticed yet; being handed to another parent has.
+    if (!process.connected || process.ppid !== parentPid) process.exit(0);
     const db = await getDb();
     await db
       .updateTable('backtests')
