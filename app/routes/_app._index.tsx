@@ -10,6 +10,8 @@ import { AsOfForm } from '~/ui/company/AsOfForm';
 import { FilingRef } from '~/ui/company/FilingRef';
 import { money, percent } from '~/ui/company/format';
 import { isDomainError } from '~/services/http/errors';
+import { Change } from '~/ui/Change';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
 // Home: a market overview from the data, as of a date.
 
@@ -72,53 +74,63 @@ export default function HomePage() {
           </div>
           <section aria-labelledby="sectors-title">
             <h2 id="sectors-title">Sector performance (median total return)</h2>
-            <table className="data-table" aria-labelledby="sectors-title">
-              <thead>
-                <tr>
-                  <th scope="col">Sector</th>
-                  <th scope="col">Companies</th>
-                  <th scope="col">1 month</th>
-                  <th scope="col">Year to date</th>
-                  <th scope="col">12 months</th>
-                </tr>
-              </thead>
-              <tbody>
-                {overview.sectors.map((s) => (
-                  <tr key={s.sector}>
-                    <th scope="row">{s.sector}</th>
-                    <td className="num">{s.companies}</td>
-                    <td className="num">{percent(s.medianReturn1m)}</td>
-                    <td className="num">{percent(s.medianReturnYtd)}</td>
-                    <td className="num">{percent(s.medianReturn1y)}</td>
+            <ScrollRegion label="Sector performance table">
+              <table className="data-table" aria-labelledby="sectors-title">
+                <thead>
+                  <tr>
+                    <th scope="col">Sector</th>
+                    <th scope="col">Companies</th>
+                    <th scope="col">1 month</th>
+                    <th scope="col">Year to date</th>
+                    <th scope="col">12 months</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {overview.sectors.map((s) => (
+                    <tr key={s.sector}>
+                      <th scope="row">{s.sector}</th>
+                      <td className="num">{s.companies}</td>
+                      <td className="num">
+                        <Change value={s.medianReturn1m} />
+                      </td>
+                      <td className="num">
+                        <Change value={s.medianReturnYtd} />
+                      </td>
+                      <td className="num">
+                        <Change value={s.medianReturn1y} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </ScrollRegion>
           </section>
           <section aria-labelledby="filings-title">
             <h2 id="filings-title">Most recent filings</h2>
-            <table className="data-table" aria-labelledby="filings-title">
-              <thead>
-                <tr>
-                  <th scope="col">Company</th>
-                  <th scope="col">Form</th>
-                  <th scope="col">Filing</th>
-                </tr>
-              </thead>
-              <tbody>
-                {overview.filings.map((f) => (
-                  <tr key={`${f.permaticker}-${f.accession}-${f.form}`}>
-                    <td>
-                      <Link to={`/company/${f.permaticker}/overview${asOfQuery(asOf)}`}>{f.ticker}</Link> {f.name}
-                    </td>
-                    <td>{f.form ?? 'n/a'}</td>
-                    <td>
-                      <FilingRef url={f.url} accession={f.accession} filed={f.filed} />
-                    </td>
+            <ScrollRegion label="Most recent filings table">
+              <table className="data-table" aria-labelledby="filings-title">
+                <thead>
+                  <tr>
+                    <th scope="col">Company</th>
+                    <th scope="col">Form</th>
+                    <th scope="col">Filing</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {overview.filings.map((f) => (
+                    <tr key={`${f.permaticker}-${f.accession}-${f.form}`}>
+                      <td>
+                        <Link to={`/company/${f.permaticker}/overview${asOfQuery(asOf)}`}>{f.ticker}</Link> {f.name}
+                      </td>
+                      <td>{f.form ?? 'n/a'}</td>
+                      <td>
+                        <FilingRef url={f.url} accession={f.accession} filed={f.filed} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </ScrollRegion>
           </section>
           <p className="downloads">
             Data: <a href={`/api/v1/market-overview${asOfQuery(asOf)}`}>JSON</a> · CSV:{' '}
@@ -151,26 +163,30 @@ function MoverTable({
 }) {
   if (rows.length === 0) return <p>None.</p>;
   return (
-    <table className="data-table" aria-labelledby={labelledBy}>
-      <thead>
-        <tr>
-          <th scope="col">Company</th>
-          <th scope="col">Price</th>
-          <th scope="col">Change</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.permaticker}>
-            <td>
-              <Link to={`/company/${r.permaticker}/overview${asOfQuery(asOf)}`}>{r.ticker}</Link> {r.name}
-            </td>
-            <td className="num">{money(r.price)}</td>
-            <td className="num">{percent(r.change)}</td>
+    <ScrollRegion label={labelledBy === 'movers-up' ? 'Biggest gains table' : 'Biggest losses table'}>
+      <table className="data-table" aria-labelledby={labelledBy}>
+        <thead>
+          <tr>
+            <th scope="col">Company</th>
+            <th scope="col">Price</th>
+            <th scope="col">Change</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.permaticker}>
+              <td>
+                <Link to={`/company/${r.permaticker}/overview${asOfQuery(asOf)}`}>{r.ticker}</Link> {r.name}
+              </td>
+              <td className="num">{money(r.price)}</td>
+              <td className="num">
+                <Change value={r.change} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
   );
 }
 

@@ -10,6 +10,7 @@ import { formatByFormat } from '~/services/metrics/format';
 import { BarChart } from '~/ui/charts';
 import { AsOfLine, BadAsOf } from '~/ui/company/BadAsOf';
 import { money, percent } from '~/ui/company/format';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
 /** Dividends per share need more than two decimals (0.0825 a quarter is common). */
 const perShare = (v: number | null | undefined) =>
@@ -67,48 +68,52 @@ export default function CompanyDividend() {
             height={200}
             colorIndex={1}
           />
-          <table className="data-table" aria-labelledby="annual-title">
-            <thead>
-              <tr>
-                <th scope="col">Year</th>
-                <th scope="col">Payments</th>
-                <th scope="col">Total per share (today&apos;s shares)</th>
-                <th scope="col">Growth</th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...dividends.annual].reverse().map((a) => (
-                <tr key={a.year}>
-                  <th scope="row">
-                    {a.year}
-                    {String(a.year) === thisYear ? ' (to date)' : ''}
-                  </th>
-                  <td className="num">{a.payments}</td>
-                  <td className="num">{perShare(a.total)}</td>
-                  <td className="num">{percent(a.growth)}</td>
+          <ScrollRegion label="Dividends per year table">
+            <table className="data-table" aria-labelledby="annual-title">
+              <thead>
+                <tr>
+                  <th scope="col">Year</th>
+                  <th scope="col">Payments</th>
+                  <th scope="col">Total per share (today&apos;s shares)</th>
+                  <th scope="col">Growth</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {[...dividends.annual].reverse().map((a) => (
+                  <tr key={a.year}>
+                    <th scope="row">
+                      {a.year}
+                      {String(a.year) === thisYear ? ' (to date)' : ''}
+                    </th>
+                    <td className="num">{a.payments}</td>
+                    <td className="num">{perShare(a.total)}</td>
+                    <td className="num">{percent(a.growth)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
           <h3 id="history-title">History</h3>
-          <table className="data-table" aria-labelledby="history-title">
-            <thead>
-              <tr>
-                <th scope="col">Ex-date</th>
-                <th scope="col">Amount as paid</th>
-                <th scope="col">Amount in today&apos;s shares</th>
-              </tr>
-            </thead>
-            <tbody>
-              {dividends.history.map((d) => (
-                <tr key={d.date}>
-                  <th scope="row">{d.date}</th>
-                  <td className="num">{perShare(d.amount)}</td>
-                  <td className="num">{perShare(d.adjusted)}</td>
+          <ScrollRegion label="Dividend history table">
+            <table className="data-table" aria-labelledby="history-title">
+              <thead>
+                <tr>
+                  <th scope="col">Ex-date</th>
+                  <th scope="col">Amount as paid</th>
+                  <th scope="col">Amount in today&apos;s shares</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {dividends.history.map((d) => (
+                  <tr key={d.date}>
+                    <th scope="row">{d.date}</th>
+                    <td className="num">{perShare(d.amount)}</td>
+                    <td className="num">{perShare(d.adjusted)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
         </>
       )}
       <p className="downloads">

@@ -12,6 +12,7 @@ import { BarChart } from '~/ui/charts';
 import { AsOfLine, BadAsOf } from '~/ui/company/BadAsOf';
 import { FilingRef } from '~/ui/company/FilingRef';
 import { percent, ratio, statementValue } from '~/ui/company/format';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
 const Query = z.object({
   statement: z.enum(STATEMENT_IDS as ['income', 'balance', 'cash_flow']).catch('income'),
@@ -86,7 +87,7 @@ export default function CompanyFinancial() {
               height={220}
             />
           ) : null}
-          <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="statement-caption">
+          <ScrollRegion label="Financial statement table" className="statement-scroll">
             <table className="data-table statement">
               <caption id="statement-caption">{title}, newest first; each value links to its filing</caption>
               <thead>
@@ -113,7 +114,7 @@ export default function CompanyFinancial() {
                             <br />
                             <small>
                               <FilingRef url={c.url} accession={c.accession} filed={c.filed} form={c.form} compact />
-                              {c.derived ? <span title="Computed from filed values"> *</span> : null}
+                              {c.derived ? <abbr title="Derived: computed from filed values, see the note below the table"> *</abbr> : null}
                             </small>
                           </>
                         ) : (
@@ -135,10 +136,12 @@ export default function CompanyFinancial() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
           <p className="muted">
-            * computed from filed values (fourth quarters as the fiscal year minus three quarters, TTM as four quarters, free cash flow as
-            operating cash flow minus capex); the date is that of the newest filing used.
+            * derived, not a value as filed: a fourth quarter is the latest fiscal year known on this date minus the latest nine months
+            known (both on the same share basis), TTM is four quarters, free cash flow is operating cash flow minus capex; the date is that
+            of the newest filing used. Per-share values and share counts are adjusted for splits to the share basis of this date (the JSON
+            and CSV downloads carry each value as filed beside it).
           </p>
         </>
       )}

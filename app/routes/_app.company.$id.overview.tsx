@@ -10,6 +10,8 @@ import { LineChart } from '~/ui/charts';
 import { AsOfLine, BadAsOf } from '~/ui/company/BadAsOf';
 import { FilingRef } from '~/ui/company/FilingRef';
 import { bigMoney, money, percent, ratio } from '~/ui/company/format';
+import { Change } from '~/ui/Change';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await guard(request);
@@ -36,7 +38,7 @@ export default function CompanyOverview() {
             {money(m.price)}
           </p>
           <p>
-            Change (1 day): <span data-testid="price-change">{percent(m.price_change_1d)}</span>
+            Change (1 day): <Change value={m.price_change_1d} testId="price-change" />
           </p>
           <p>
             52-week range: {money(m.low_52w)} – {money(m.high_52w)}
@@ -61,10 +63,6 @@ export default function CompanyOverview() {
             <dd>{percent(m.dividend_yield)}</dd>
           </dl>
         </div>
-        <div className="card watchlist-slot" data-testid="watchlist-slot">
-          <h3>Watchlist</h3>
-          <p className="muted">Adding this company to a watchlist will be available here.</p>
-        </div>
       </div>
       <h3>Price, last 12 months</h3>
       <LineChart
@@ -84,30 +82,32 @@ export default function CompanyOverview() {
       {overview.filings.length === 0 ? (
         <p>No filings known on this date.</p>
       ) : (
-        <table className="data-table" aria-labelledby="filings-title">
-          <thead>
-            <tr>
-              <th scope="col">Form</th>
-              <th scope="col">Filed</th>
-              <th scope="col">Period end</th>
-              <th scope="col">Accession</th>
-              <th scope="col">Source</th>
-            </tr>
-          </thead>
-          <tbody>
-            {overview.filings.map((f) => (
-              <tr key={`${f.accession}-${f.filed}-${f.form}`}>
-                <td>{f.form ?? 'n/a'}</td>
-                <td>{f.filed}</td>
-                <td>{f.period_end}</td>
-                <td>{f.accession ?? 'n/a'}</td>
-                <td>
-                  <FilingRef url={f.url} accession={f.accession} filed={f.filed} form={f.form} compact />
-                </td>
+        <ScrollRegion label="Latest filings table">
+          <table className="data-table" aria-labelledby="filings-title">
+            <thead>
+              <tr>
+                <th scope="col">Form</th>
+                <th scope="col">Filed</th>
+                <th scope="col">Period end</th>
+                <th scope="col">Accession</th>
+                <th scope="col">Source</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {overview.filings.map((f) => (
+                <tr key={`${f.accession}-${f.filed}-${f.form}`}>
+                  <td>{f.form ?? 'n/a'}</td>
+                  <td>{f.filed}</td>
+                  <td>{f.period_end}</td>
+                  <td>{f.accession ?? 'n/a'}</td>
+                  <td>
+                    <FilingRef url={f.url} accession={f.accession} filed={f.filed} form={f.form} compact />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
       )}
       <p className="downloads">
         Data: <a href={`/api/v1/company-overview/${company.permaticker}${q}`}>JSON</a> ·{' '}

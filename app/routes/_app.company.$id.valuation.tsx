@@ -10,6 +10,7 @@ import { getMetric } from '~/services/metrics/catalogue';
 import { formatMetricValue } from '~/services/metrics/format';
 import { LineChart } from '~/ui/charts';
 import { AsOfLine, BadAsOf } from '~/ui/company/BadAsOf';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await guard(request);
@@ -30,32 +31,34 @@ export default function CompanyValuation() {
         <p>No month-end snapshots are stored for this company yet (run the data import to build them).</p>
       ) : (
         <>
-          <table className="data-table" aria-labelledby="val-summary">
-            <caption id="val-summary">
-              Now against the company&apos;s own 5-year average and the {valuation.sector ?? 'unclassified'} sector median
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Multiple</th>
-                <th scope="col">Current</th>
-                <th scope="col">5-year average</th>
-                <th scope="col">Sector median</th>
-              </tr>
-            </thead>
-            <tbody>
-              {valuation.series.map((s) => {
-                const def = getMetric(s.metric)!;
-                return (
-                  <tr key={s.metric}>
-                    <th scope="row">{def.label}</th>
-                    <td className="num">{formatMetricValue(def, s.current)}</td>
-                    <td className="num">{formatMetricValue(def, s.fiveYearAverage)}</td>
-                    <td className="num">{formatMetricValue(def, s.sectorMedian)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <ScrollRegion label="Valuation summary table">
+            <table className="data-table" aria-labelledby="val-summary">
+              <caption id="val-summary">
+                Now against the company&apos;s own 5-year average and the {valuation.sector ?? 'unclassified'} sector median
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Multiple</th>
+                  <th scope="col">Current</th>
+                  <th scope="col">5-year average</th>
+                  <th scope="col">Sector median</th>
+                </tr>
+              </thead>
+              <tbody>
+                {valuation.series.map((s) => {
+                  const def = getMetric(s.metric)!;
+                  return (
+                    <tr key={s.metric}>
+                      <th scope="row">{def.label}</th>
+                      <td className="num">{formatMetricValue(def, s.current)}</td>
+                      <td className="num">{formatMetricValue(def, s.fiveYearAverage)}</td>
+                      <td className="num">{formatMetricValue(def, s.sectorMedian)}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </ScrollRegion>
           <p className="muted">
             Negative multiples (losses) have no meaning as a price and show as n/a; they are left out of averages and medians.
           </p>

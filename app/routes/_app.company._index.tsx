@@ -3,23 +3,25 @@ import { Form, Link, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
 import { z } from 'zod';
 import { guard } from '~/services/auth/guard.server';
-import { searchCompanies } from '~/services/company/companies.server';
+import { searchCompaniesPage } from '~/services/company/companies.server';
 import { pageError } from '~/services/http/page-errors';
 import { SuggestionList, useCompanySuggestions } from '~/ui/company/CompanySuggestions';
+import { Pagination } from '~/ui/tables/Pagination';
 import { useHydrated } from '~/ui/use-hydrated';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
-const Query = z.object({ query: z.string().max(100).catch('') });
+const Query = z.object({ query: z.string().max(100).catch(''), page: z.coerce.number().int().min(1).max(100_000).catch(1) });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await guard(request);
-  const { query } = Query.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { query, page } = Query.parse(Object.fromEntries(new URL(request.url).searchParams));
   const q = query.trim();
-  const results = q ? await searchCompanies(q, 50).catch(pageError) : null;
-  return { query: q, results };
+  const found = q ? await searchCompaniesPage(q, page).catch(pageError) : null;
+  return { query: q, found, results: found?.hits ?? null };
 }
 
 export default function CompanySearch() {
-  const { query, results } = useLoaderData<typeof loader>();
+  const { query, results, found } = useLoaderData<typeof loader>();
   const [typed, setTyped] = useState(query);
   const hydrated = useHydrated();
   const suggestions = useCompanySuggestions(hydrated && typed !== query ? typed : '');
@@ -50,40 +52,50 @@ export default function CompanySearch() {
       ) : (
         <section aria-labelledby="results-title">
           <h2 id="results-title">
-            {results.length} result{results.length === 1 ? '' : 's'} for “{query}”
+            {found?.total ?? results.length} result{(found?.total ?? results.length) === 1 ? '' : 's'} for “{query}”
           </h2>
           {results.length === 0 ? (
             <p>No company matches. Try another ticker or a shorter part of the name.</p>
           ) : (
-            <table className="data-table" aria-labelledby="results-title">
-              <thead>
-                <tr>
-                  <th scope="col">Ticker</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Exchange</th>
-                  <th scope="col">Sector</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {results.map((r) => (
-                  <tr key={r.permaticker}>
-                    <td>
-                      <Link to={`/company/${r.permaticker}/overview`}>{r.ticker}</Link>
-                    </td>
-                    <td>{r.name}</td>
-                    <td>{r.exchange ?? 'n/a'}</td>
-                    <td>{r.sector ?? 'n/a'}</td>
-                    <td>
-                      {r.is_demo ? <span className="badge badge--demo">demo</span> : null}
-                      {r.is_delisted ? <span className="badge">delisted</span> : null}
-                      {r.match === 'former_ticker' ? <span className="muted"> former ticker</span> : null}
-                    </td>
+            <ScrollRegion label="Search results table">
+              <table className="data-table" aria-labelledby="results-title">
+                <thead>
+                  <tr>
+                    <th scope="col">Ticker</th>
+                    <th scope="col">Name</th>
+                    <th scope="col">Exchange</th>
+                    <th scope="col">Sector</th>
+                    <th scope="col">Status</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {results.map((r) => (
+                    <tr key={r.permaticker}>
+                      <td>
+                        <Link to={`/company/${r.permaticker}/overview`}>{r.ticker}</Link>
+                      </td>
+                      <td>{r.name}</td>
+                      <td>{r.exchange ?? 'n/a'}</td>
+                      <td>{r.sector ?? 'n/a'}</td>
+                      <td>
+                        {r.is_demo ? <span className="badge badge--demo">demo</span> : null}
+                        {r.is_delisted ? <span className="badge">delisted</span> : null}
+                        {r.match === 'former_ticker' ? <span className="muted"> former ticker</span> : null}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </ScrollRegion>
           )}
+          {found ? (
+            <Pagination
+              label="Search result pages"
+              page={found.page}
+              pageCount={found.pageCount}
+              href={(page) => `?${new URLSearchParams({ query, page: String(page) })}`}
+            />
+          ) : null}
         </section>
       )}
     </>

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { guard } from '~/services/auth/guard.server';
-import { resolveCompanyId } from '~/services/company/companies.server';
+import { resolveCompanyText } from '~/services/company/companies.server';
 import { MODE_LABELS, viewQuery } from '~/services/data-browser/data-browser';
 import { dataBrowserPage } from '~/services/data-browser/page.server';
 import { orPageError, pathNotFound } from '~/services/http/page-errors';
@@ -20,21 +20,21 @@ import { ViewOptions } from '~/ui/data-browser/ViewOptions';
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await guard(request);
   const url = new URL(request.url);
-  const page = await orPageError(dataBrowserPage(params.permaticker, params.metric, url.searchParams, resolveCompanyId));
+  const page = await orPageError(dataBrowserPage(params.permaticker, params.metric, url.searchParams, resolveCompanyText));
   switch (page.kind) {
     case 'not-found':
       return pathNotFound(request);
     case 'redirect':
       throw redirect(page.to);
     case 'invalid':
-      return data({ errors: page.errors, view: null, result: null }, { status: 400 });
+      return data({ errors: page.errors, view: null, result: null, addError: null }, { status: 400 });
     case 'view':
-      return { errors: null, view: page.view, result: page.result };
+      return data({ errors: null, view: page.view, result: page.result, addError: page.addError }, { status: page.addError ? 400 : 200 });
   }
 }
 
 export default function DataBrowserMetric() {
-  const { errors, view, result } = useLoaderData<typeof loader>();
+  const { errors, view, result, addError } = useLoaderData<typeof loader>();
   if (errors || !view || !result) return <InvalidView errors={errors ?? {}} />;
   const { metric, companies } = result;
   const main = companies[0];
@@ -61,6 +61,7 @@ export default function DataBrowserMetric() {
         view={view}
         base={`/data-browser/${main.permaticker}/${metric.id}`}
         dropped={result.dropped}
+        addError={addError}
       />
       <LineChart
         label={`${metric.label} of ${companies.map((c) => c.ticker).join(', ')}`}

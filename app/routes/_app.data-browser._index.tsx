@@ -3,7 +3,7 @@ import { data, redirect } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { guard } from '~/services/auth/guard.server';
-import { resolveCompanyId } from '~/services/company/companies.server';
+import { resolveCompanyText } from '~/services/company/companies.server';
 import { pageError } from '~/services/http/page-errors';
 import { getMetric, metricsByCategory } from '~/services/metrics/catalogue';
 import { MetricSelect } from '~/ui/data-browser/MetricSelect';
@@ -19,10 +19,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const company = q.success ? (q.data.company ?? '') : '';
   const metric = q.success ? (q.data.metric ?? '') : '';
   if (company === '' && metric === '') return { error: null, company, metric };
-  if (company === '') return data({ error: 'Enter a ticker or permaticker.', company, metric }, { status: 400 });
+  if (company === '') return data({ error: 'Enter a ticker, a name or a permaticker.', company, metric }, { status: 400 });
   if (!getMetric(metric)) return data({ error: `Unknown metric: ${metric || '(none)'}.`, company, metric }, { status: 400 });
-  const permaticker = await resolveCompanyId(company).catch(pageError);
-  if (permaticker === null) return data({ error: `No company with ticker or permaticker “${company}”.`, company, metric }, { status: 400 });
+  const permaticker = await resolveCompanyText(company).catch(pageError);
+  if (permaticker === null)
+    return data({ error: `No company matches “${company}”: try a ticker, a name or a permaticker.`, company, metric }, { status: 400 });
   throw redirect(`/data-browser/${permaticker}/${metric}`);
 }
 
@@ -34,7 +35,7 @@ export default function DataBrowserPage() {
       <p>The history of any metric of any company, with the filing each value comes from. Compare up to ten companies.</p>
       <Form method="get" className="card browser-pick" aria-label="Pick a company and a metric">
         <div className="field">
-          <label htmlFor="db-company">Company (ticker or permaticker)</label>
+          <label htmlFor="db-company">Company (ticker, name or permaticker)</label>
           <input
             id="db-company"
             name="company"

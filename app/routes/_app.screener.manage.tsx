@@ -3,11 +3,13 @@ import { redirect } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { guard, requireUser } from '~/services/auth/guard.server';
+import { safeRedirectPath } from '~/services/auth/redirects';
 import { errorModalRedirect, redirectWithModal } from '~/services/auth/session.server';
 import { listBacktests } from '~/services/backtest/backtests.server';
 import { unprocessable } from '~/services/http/errors';
 import { intent, intentAction } from '~/services/http/intent-action.server';
 import { orPageError } from '~/services/http/page-errors';
+import { readPageForm } from '~/services/http/request-body.server';
 import { ruleToText, type Screen } from '~/services/screener/model';
 import { runSavedScreener } from '~/services/screener/saved-runs.server';
 import {
@@ -79,8 +81,10 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithModal(session, to, { kind: 'info', title, content: `Saved as “${screener.name}”.`, mode: 'success' });
   };
   const Query = z.string().max(60_000).default('');
-  return intentAction(request, {
-    cancelTo: here,
+  const form = await readPageForm(request);
+  return intentAction(form, {
+    // The save-screen dialog, cancelled, leaves the visitor on the screen they were saving.
+    cancelTo: safeRedirectPath(form.get('return_to'), here),
     refusalModal: errorModalRedirect(session, here, 'Could not save'),
     intents: {
       create: intent(

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { redirect } from '@remix-run/node';
+import { data, redirect } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { guard, requireUser } from '~/services/auth/guard.server';
@@ -10,7 +10,8 @@ import { intent, intentAction } from '~/services/http/intent-action.server';
 import { orPageError } from '~/services/http/page-errors';
 import { readPageForm } from '~/services/http/request-body.server';
 import { PermatickerSchema } from '~/services/watchlist/model';
-import { addToWatchlist, watchlistPageData } from '~/services/watchlist/page.server';
+import { screenPermatickers } from '~/services/screener/page.server';
+import { addManyToWatchlist, addOutcomeMessage, addToWatchlist, MAX_BULK_ADD, watchlistPageData } from '~/services/watchlist/page.server';
 import {
   createWatchlist,
   deleteWatchlist,
@@ -58,23 +59,41 @@ export async function action({ request }: ActionFunctionArgs) {
           permaticker: PermatickerSchema.optional(),
           security: z.string().max(40).optional(),
           redirect_to: z.string().max(4000).optional(),
+          inline: z.literal('1').optional(),
         }),
         async (v) => {
-          // From the screener the message shows where the button was.
+          // From the screener the answer shows where the button was: in place with JavaScript
+          // (a fetcher), else back at the row (the redirect carries its #anchor).
           const to = safeRedirectPath(v.redirect_to, back);
           try {
-            const added = await addToWatchlist(user.id, { list: v.list, security: v.permaticker ?? v.security ?? '' });
-            return redirectWithModal(session, to, {
-              kind: 'info',
-              title: 'Watchlist',
-              content: added.created ? `Added ${added.ticker} to ${added.listName}.` : `${added.ticker} is already on ${added.listName}.`,
-              mode: added.created ? 'success' : 'info',
-            });
+            const said = addOutcomeMessage(await addToWatchlist(user.id, { list: v.list, security: v.permaticker ?? v.security ?? '' }));
+            if (v.inline) return data(said);
+            return redirectWithModal(session, to, { kind: 'info', title: 'Watchlist', content: said.text, mode: said.mode });
           } catch (e) {
-            if (isDomainError(e) && e.status === 422) return errorModalRedirect(session, to, 'Watchlist')(e.detail);
-            throw e;
+            if (!isDomainError(e) || e.status !== 422) throw e;
+            return v.inline
+              ? data({ text: e.detail, mode: 'error' as const }, 422)
+              : errorModalRedirect(session, to, 'Watchlist')(e.detail);
           }
         },
+      ),
+      'add-many': intent(
+        z.object({
+          list: List.optional(),
+          scope: z.enum(['selected', 'all']),
+          permaticker: z.array(PermatickerSchema).max(MAX_BULK_ADD).default([]),
+          query: z.string().max(60_000).default(''),
+          redirect_to: z.string().max(4000).optional(),
+          inline: z.literal('1').optional(),
+        }),
+        async (v) => {
+          const to = safeRedirectPath(v.redirect_to, back);
+          const ids = v.scope === 'all' ? await screenPermatickers(v.query, user.id) : v.permaticker;
+          const said = await addManyToWatchlist(user.id, { list: v.list, permatickers: ids });
+          if (v.inline) return data(said);
+          return redirectWithModal(session, to, { kind: 'info', title: 'Watchlist', content: said.text, mode: said.mode });
+        },
+        { refusals: 'modal' },
       ),
       remove: intent(OnList.extend({ permaticker: PermatickerSchema }), async (v) => {
         await removeItem(user.id, v.list, v.permaticker);

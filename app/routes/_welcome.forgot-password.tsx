@@ -44,7 +44,7 @@ export default function ForgotPasswordPage() {
     id: 'forgot-password',
     lastResult,
     constraint: getZodConstraint(ResetRequestSchema),
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetRequestSchema }),
   });
   return (

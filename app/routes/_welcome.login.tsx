@@ -46,7 +46,8 @@ export default function LoginPage() {
     id: 'login',
     lastResult,
     constraint: getZodConstraint(SignInSchema),
-    shouldValidate: 'onBlur',
+    // Checked on submit: an error inserted on blur would push the links below away from a click.
+    shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
   });
@@ -65,7 +66,7 @@ export default function LoginPage() {
       </Form>
       <div className="welcome__links">
         <Link to="/forgot-password">Forgot your password?</Link>
-        <Link to="/register">Create an account</Link>
+        <Link to={redirectTo ? `/register?${new URLSearchParams({ redirectTo })}` : '/register'}>Create an account</Link>
         {socialSignIn ? <Link to="/oauth">Sign in with another provider</Link> : null}
         <Link to="/data-browser">Browse as a guest</Link>
       </div>

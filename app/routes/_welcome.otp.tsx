@@ -7,7 +7,7 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { verifySignIn } from '~/services/auth/accounts.server';
 import { requestContext } from '~/services/auth/api.server';
 import { guard } from '~/services/auth/guard.server';
-import { safeRedirectPath } from '~/services/auth/redirects';
+import { afterSignInPath, safeRedirectPath } from '~/services/auth/redirects';
 import { EmailSchema, OtpVerifySchema } from '~/services/auth/schemas';
 import { redirectWithSession, setSignedIn } from '~/services/auth/session.server';
 import { formFailure, invalidForm } from '~/services/http/form-reply.server';
@@ -35,10 +35,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return formFailure(submission, e);
   }
   setSignedIn(session, result.token, result.user);
-  // A user without has_access is sent to /finish-profile-creation.
-  const fallback = result.user.has_access ? '/' : '/finish-profile-creation';
-  const wanted = safeRedirectPath(formData.get('redirectTo'), '');
-  return redirectWithSession(session, result.user.has_access && wanted ? wanted : fallback);
+  // A user without has_access is sent to /finish-profile-creation (the wanted page kept for after).
+  return redirectWithSession(session, afterSignInPath(result.user.has_access, formData.get('redirectTo')));
 }
 
 export default function OtpPage() {
@@ -49,7 +47,7 @@ export default function OtpPage() {
     lastResult,
     defaultValue: { email },
     constraint: getZodConstraint(OtpVerifySchema),
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: OtpVerifySchema }),
   });

@@ -2,10 +2,11 @@ import { readPageForm } from '~/services/http/request-body.server';
 import { getFormProps, useForm } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { signUp } from '~/services/auth/accounts.server';
 import { requestContext } from '~/services/auth/api.server';
 import { guard } from '~/services/auth/guard.server';
+import { afterSignInPath, safeRedirectPath } from '~/services/auth/redirects';
 import { SignUpSchema } from '~/services/auth/schemas';
 import { redirectWithSession, setSignedIn } from '~/services/auth/session.server';
 import { formFailure, invalidForm } from '~/services/http/form-reply.server';
@@ -15,12 +16,13 @@ export const meta: MetaFunction = () => [{ title: 'Create an account · Quarry' 
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await guard(request);
-  return null;
+  return { redirectTo: safeRedirectPath(new URL(request.url).searchParams.get('redirectTo'), '') };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const { session } = await guard(request);
-  const submission = parseWithZod(await readPageForm(request), { schema: SignUpSchema });
+  const formData = await readPageForm(request);
+  const submission = parseWithZod(formData, { schema: SignUpSchema });
   if (submission.status !== 'success') return invalidForm(submission);
   let result: Awaited<ReturnType<typeof signUp>>;
   try {
@@ -29,16 +31,18 @@ export async function action({ request }: ActionFunctionArgs) {
     return formFailure(submission, e);
   }
   setSignedIn(session, result.token, result.user);
-  return redirectWithSession(session, result.user.has_access ? '/' : '/finish-profile-creation');
+  return redirectWithSession(session, afterSignInPath(result.user.has_access, formData.get('redirectTo')));
 }
 
 export default function RegisterPage() {
+  const { redirectTo } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     id: 'register',
     lastResult,
     constraint: getZodConstraint(SignUpSchema),
-    shouldValidate: 'onBlur',
+    // Checked on submit: an error inserted on blur would push the links below away from a click.
+    shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
   });
@@ -47,6 +51,7 @@ export default function RegisterPage() {
       <h1>Create an account</h1>
       <Form method="post" {...getFormProps(form)} className="form">
         <FormErrors id={form.errorId} errors={form.errors} />
+        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
         <TextField meta={fields.email} label="E-mail" type="email" autoComplete="email" autoFocus />
         <TextField meta={fields.full_name} label="Full name" autoComplete="name" />
         <TextField
@@ -62,7 +67,7 @@ export default function RegisterPage() {
         </button>
       </Form>
       <div className="welcome__links">
-        <Link to="/login">Already have an account? Sign in</Link>
+        <Link to={redirectTo ? `/login?${new URLSearchParams({ redirectTo })}` : '/login'}>Already have an account? Sign in</Link>
       </div>
     </>
   );

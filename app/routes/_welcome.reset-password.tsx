@@ -50,7 +50,7 @@ export default function ResetPasswordPage() {
     lastResult,
     defaultValue: { ...defaults, password: '', password_confirmation: '' },
     constraint: getZodConstraint(ResetConfirmSchema),
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetConfirmSchema }),
   });

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { callerOf } from '~/services/auth/api.server';
+import { authorize } from '~/services/auth/api.server';
 import { revokeTokenHash } from '~/services/auth/tokens.server';
 import { handleApi, methodNotAllowed, noContent } from '~/services/http/api.server';
 
@@ -10,7 +10,7 @@ export const loader = () => methodNotAllowed(['POST']);
 export const action = ({ request }: ActionFunctionArgs) =>
   handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['POST']);
-    const caller = await callerOf(request);
+    const caller = await authorize(request, 'api.v1.auth.logout');
     if (caller.kind === 'user') await revokeTokenHash(caller.tokenHash);
     return noContent();
   });

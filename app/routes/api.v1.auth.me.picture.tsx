@@ -18,13 +18,13 @@ export const action = ({ request }: ActionFunctionArgs) =>
   handleApi(async () => {
     switch (request.method) {
       case 'POST': {
-        const caller = await requireAccount(request);
+        const caller = await requireAccount(request, 'api.v1.auth.me.picture');
         // The file's own size limit is checked after reading; the cap only stops the read.
         const bytes = await readBodyBytes(request, { maxBytes: PICTURE_FORM_MAX_BYTES, tooLargeDetail: PICTURE_TOO_LARGE_DETAIL });
         return jsonResponse(publicUser(await setProfilePicture(caller.user.id, { bytes, fileName: '' })));
       }
       case 'DELETE': {
-        const caller = await requireAccount(request);
+        const caller = await requireAccount(request, 'api.v1.auth.me.picture');
         return jsonResponse(publicUser(await removeProfilePicture(caller.user.id)));
       }
       default:

@@ -9,7 +9,7 @@ import { handleApi, jsonResponse, methodNotAllowed, noContent } from '~/services
 
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
-    const { user } = await requireAccount(request);
+    const { user } = await requireAccount(request, 'api.v1.backtests.$id');
     return jsonResponse(backtestJson(await getBacktest(user.id, params.id ?? '', { withResult: true })));
   });
 
@@ -18,14 +18,14 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     const id = params.id ?? '';
     switch (request.method) {
       case 'PATCH': {
-        const { user } = await requireAccount(request);
+        const { user } = await requireAccount(request, 'api.v1.backtests.$id');
         const body = await readApiBody(request, BacktestPatchBody);
         if (body.cancel) await cancelBacktest(user.id, id);
         if (body.shared !== undefined) await setBacktestShared(user.id, id, body.shared);
         return jsonResponse(backtestJson(await getBacktest(user.id, id, { withResult: true })));
       }
       case 'DELETE': {
-        const { user } = await requireAccount(request);
+        const { user } = await requireAccount(request, 'api.v1.backtests.$id');
         await deleteBacktest(user.id, id);
         return noContent();
       }

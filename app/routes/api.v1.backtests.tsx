@@ -10,7 +10,7 @@ import { badRequest } from '~/services/http/errors';
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   handleApi(async () => {
-    const { user } = await requireAccount(request);
+    const { user } = await requireAccount(request, 'api.v1.backtests');
     const screenerId = new URL(request.url).searchParams.get('screener_id');
     if (screenerId !== null && !/^[A-Za-z0-9-]{1,64}$/.test(screenerId)) throw badRequest('screener_id is not a screener id.');
     return jsonResponse((await listBacktests(user.id, { screenerId: screenerId ?? undefined })).map(backtestListJson));
@@ -19,7 +19,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
 export const action = ({ request }: ActionFunctionArgs) =>
   handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    const { user } = await requireAccount(request);
+    const { user } = await requireAccount(request, 'api.v1.backtests');
     const body = await readApiBody(request, BacktestCreateBody);
     const input = body.screener_id !== undefined ? { screenerId: body.screener_id } : { screen: body.screen };
     const created = await createBacktest(user.id, { ...input, params: body.params, name: body.name });

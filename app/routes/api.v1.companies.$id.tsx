@@ -1,3 +1,4 @@
+import { authorize } from '~/services/auth/api.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.server';
 import { marketAnswer } from '~/services/market/store/data-version.server';
@@ -8,6 +9,9 @@ import { getCompanyProfile } from '~/services/company/companies.server';
 // Unknown ids: 404 {"detail"}.
 
 export const loader = ({ params, request }: LoaderFunctionArgs) =>
-  handleApi(() => marketAnswer(request, async () => jsonResponse(await getCompanyProfile(params.id ?? ''))));
+  handleApi(async () => {
+    await authorize(request, 'api.v1.companies.$id');
+    return marketAnswer(request, async () => jsonResponse(await getCompanyProfile(params.id ?? '')));
+  });
 
 export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

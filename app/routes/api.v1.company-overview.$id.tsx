@@ -1,3 +1,4 @@
+import { authorize } from '~/services/auth/api.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { handleApi, methodNotAllowed } from '~/services/http/api.server';
 import { marketAnswer } from '~/services/market/store/data-version.server';
@@ -8,8 +9,9 @@ import { filingsTable } from '~/services/company/table-exports';
 // GET /api/v1/company-overview/{ticker|permaticker}?as_of=&format=json|csv
 // => {company, as_of, date, metrics, prices, filings}; CSV: the filings table.
 export const loader = ({ params, request }: LoaderFunctionArgs) =>
-  handleApi(() =>
-    marketAnswer(request, async () => {
+  handleApi(async () => {
+    await authorize(request, 'api.v1.company-overview.$id');
+    return marketAnswer(request, async () => {
       const url = new URL(request.url);
       const format = formatOf(url);
       const asOf = asOfOf(url);
@@ -21,7 +23,7 @@ export const loader = ({ params, request }: LoaderFunctionArgs) =>
         () => filingsTable(o.filings),
         `${company.ticker}-filings.csv`,
       );
-    }),
-  );
+    });
+  });
 
 export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

@@ -1,3 +1,4 @@
+import { authorize } from '~/services/auth/api.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { handleApi, methodNotAllowed, zodFieldErrors } from '~/services/http/api.server';
 import { marketAnswer } from '~/services/market/store/data-version.server';
@@ -11,8 +12,9 @@ import { pricesTable } from '~/services/company/table-exports';
 // => the chart tab's table: {company, range, adjusted, end, prices, sma50, sma200}.
 
 export const loader = ({ params, request }: LoaderFunctionArgs) =>
-  handleApi(() =>
-    marketAnswer(request, async () => {
+  handleApi(async () => {
+    await authorize(request, 'api.v1.company-prices.$id');
+    return marketAnswer(request, async () => {
       const url = new URL(request.url);
       const format = formatOf(url);
       const asOf = asOfOf(url);
@@ -29,7 +31,7 @@ export const loader = ({ params, request }: LoaderFunctionArgs) =>
         () => pricesTable(chart),
         `${company.ticker}-prices-${q.data.range}.csv`,
       );
-    }),
-  );
+    });
+  });
 
 export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

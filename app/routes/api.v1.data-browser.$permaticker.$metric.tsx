@@ -1,3 +1,4 @@
+import { authorize } from '~/services/auth/api.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { handleApi, methodNotAllowed } from '~/services/http/api.server';
 import { marketAnswer } from '~/services/market/store/data-version.server';
@@ -11,8 +12,9 @@ import { browserTable } from '~/services/company/table-exports';
 // => the data browser's table: {metric, companies, from, to, mode, as_of, rows: [{date, values}], series}.
 // The CSV is exactly the page's table (newest first, one column per company).
 export const loader = ({ params, request }: LoaderFunctionArgs) =>
-  handleApi(() =>
-    marketAnswer(request, async () => {
+  handleApi(async () => {
+    await authorize(request, 'api.v1.data-browser.$permaticker.$metric');
+    return marketAnswer(request, async () => {
       const url = new URL(request.url);
       const format = formatOf(url);
       const permaticker = /^[1-9]\d{0,8}$/.test(params.permaticker ?? '') ? Number(params.permaticker) : null;
@@ -39,7 +41,7 @@ export const loader = ({ params, request }: LoaderFunctionArgs) =>
         () => browserTable(b),
         `${b.companies.map((c) => c.ticker).join('-')}-${m.id}.csv`,
       );
-    }),
-  );
+    });
+  });
 
 export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

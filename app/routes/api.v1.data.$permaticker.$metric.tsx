@@ -1,3 +1,4 @@
+import { authorize } from '~/services/auth/api.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { handleApi, jsonResponse, methodNotAllowed, zodFieldErrors } from '~/services/http/api.server';
 import { marketAnswer } from '~/services/market/store/data-version.server';
@@ -10,8 +11,9 @@ import { metricSeries } from '~/services/metrics/snapshots.server';
 // mode: point_in_time (default: what was known each day), first_reported, latest (restated).
 
 export const loader = ({ params, request }: LoaderFunctionArgs) =>
-  handleApi(() =>
-    marketAnswer(request, async () => {
+  handleApi(async () => {
+    await authorize(request, 'api.v1.data.$permaticker.$metric');
+    return marketAnswer(request, async () => {
       const permaticker = /^[1-9]\d{0,9}$/.test(params.permaticker ?? '') ? Number(params.permaticker) : Number.NaN;
       if (!Number.isSafeInteger(permaticker) || permaticker > 2_147_483_647) throw notFound(`Unknown security: ${params.permaticker}`);
       const url = new URL(request.url);
@@ -38,7 +40,7 @@ export const loader = ({ params, request }: LoaderFunctionArgs) =>
         as_of: series.asOf,
         points: series.points,
       });
-    }),
-  );
+    });
+  });
 
 export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

@@ -1,3 +1,4 @@
+import { authorize } from '~/services/auth/api.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { handleApi, methodNotAllowed, zodFieldErrors } from '~/services/http/api.server';
 import { marketAnswer } from '~/services/market/store/data-version.server';
@@ -11,8 +12,9 @@ import { statementTable } from '~/services/company/table-exports';
 // => {company, as_of, statement: {columns, lines: [{id, label, unit, cells: [{value, filed, accession, form, url, derived}]}], growth, margins}}.
 
 export const loader = ({ params, request }: LoaderFunctionArgs) =>
-  handleApi(() =>
-    marketAnswer(request, async () => {
+  handleApi(async () => {
+    await authorize(request, 'api.v1.financials.$id');
+    return marketAnswer(request, async () => {
       const url = new URL(request.url);
       const format = formatOf(url);
       const asOf = asOfOf(url);
@@ -29,7 +31,7 @@ export const loader = ({ params, request }: LoaderFunctionArgs) =>
         () => statementTable(statement),
         `${company.ticker}-${q.data.statement}-${q.data.period}.csv`,
       );
-    }),
-  );
+    });
+  });
 
 export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

@@ -1,3 +1,4 @@
+import { authorize } from '~/services/auth/api.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { handleApi, methodNotAllowed } from '~/services/http/api.server';
 import { marketAnswer } from '~/services/market/store/data-version.server';
@@ -11,8 +12,9 @@ import { marketTable } from '~/services/company/table-exports';
 // page's data: {date, snapshotDate, benchmark, benchmarkReturn, sectors, gainers, losers, filings}.
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
-  handleApi(() =>
-    marketAnswer(request, async () => {
+  handleApi(async () => {
+    await authorize(request, 'api.v1.market-overview');
+    return marketAnswer(request, async () => {
       const url = new URL(request.url);
       const format = formatOf(url);
       const asOf = asOfOf(url);
@@ -21,7 +23,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
         throw unprocessable('`table` must be sectors, movers or filings.', { table: ['Must be sectors, movers or filings.'] });
       const o = await marketOverview(asOf);
       return respond(format, { as_of: asOf, ...o }, () => marketTable(o, table.data), `market-${table.data}-${o.date ?? 'none'}.csv`);
-    }),
-  );
+    });
+  });
 
 export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

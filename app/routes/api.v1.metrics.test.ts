@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { describe, expect, it } from 'vitest';
 import { METRICS } from '~/services/metrics/catalogue';
 import { contractProblem } from '../../tests/support/api-contract';
@@ -6,7 +6,8 @@ import { action, loader } from './api.v1.metrics';
 
 describe('GET /api/v1/metrics', () => {
   it('answers the whole catalogue as JSON', async () => {
-    const response = await loader();
+    const request = new Request('http://localhost/api/v1/metrics');
+    const response = await loader({ request, params: {}, context: {} } as LoaderFunctionArgs);
     expect(response.status).toBe(200);
     expect(response.headers.get('Content-Type')).toContain('application/json');
     const json: unknown = await response.json();

@@ -1,13 +1,15 @@
-import type { ActionFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { authorize } from '~/services/auth/api.server';
 import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.server';
 import { CATEGORY_LABELS, METRICS } from '~/services/metrics/catalogue';
 
 // GET /api/v1/metrics => the metrics catalogue: {categories: [{id, label}], metrics: [{id, label,
 // category, unit, format, frequency, definition, higher_is_better, concepts}]}.
 
-export const loader = () =>
-  handleApi(async () =>
-    jsonResponse({
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  handleApi(async () => {
+    await authorize(request, 'api.v1.metrics');
+    return jsonResponse({
       categories: Object.entries(CATEGORY_LABELS).map(([id, label]) => ({
         id,
         label,
@@ -23,7 +25,7 @@ export const loader = () =>
         higher_is_better: m.higherIsBetter,
         concepts: m.concepts,
       })),
-    }),
-  );
+    });
+  });
 
 export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

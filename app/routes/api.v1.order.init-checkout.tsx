@@ -13,8 +13,8 @@ export const loader = () => methodNotAllowed(['POST']);
 export const action = ({ request }: ActionFunctionArgs) =>
   handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['POST']);
+    const { user } = await requireAccount(request, 'api.v1.order.init-checkout');
     requireBilling();
-    const { user } = await requireAccount(request);
     const body = await readApiBody(request, InitCheckoutBody);
     return jsonResponse(await initCheckout(user, body.variant_id));
   });

@@ -9,7 +9,7 @@ import { deleteScreener, getScreener, setScreenerShared, updateScreener } from '
 
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
-    const { user } = await requireAccount(request);
+    const { user } = await requireAccount(request, 'api.v1.screeners.$id');
     return jsonResponse(screenerJson(await getScreener(user.id, params.id ?? '')));
   });
 
@@ -18,7 +18,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     const id = params.id ?? '';
     switch (request.method) {
       case 'PATCH': {
-        const { user } = await requireAccount(request);
+        const { user } = await requireAccount(request, 'api.v1.screeners.$id');
         const body = await readApiBody(request, ScreenerPatchBody);
         const screen = body.screen === undefined ? undefined : screenOrThrow(body.screen);
         let saved = await updateScreener(user.id, id, { name: body.name, screen });
@@ -26,7 +26,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
         return jsonResponse(screenerJson(saved));
       }
       case 'DELETE': {
-        const { user } = await requireAccount(request);
+        const { user } = await requireAccount(request, 'api.v1.screeners.$id');
         await deleteScreener(user.id, id);
         return noContent();
       }

@@ -9,14 +9,14 @@ import { createScreener, listScreeners } from '~/services/screener/saved.server'
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   handleApi(async () => {
-    const { user } = await requireAccount(request);
+    const { user } = await requireAccount(request, 'api.v1.screeners');
     return jsonResponse((await listScreeners(user.id)).map(screenerJson));
   });
 
 export const action = ({ request }: ActionFunctionArgs) =>
   handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    const { user } = await requireAccount(request);
+    const { user } = await requireAccount(request, 'api.v1.screeners');
     const body = await readApiBody(request, ScreenerCreateBody);
     const saved = await createScreener(user.id, { name: body.name, screen: screenOrThrow(body.screen) });
     return jsonResponse(screenerJson(saved), { status: 201 });

@@ -12,8 +12,8 @@ import { notFound } from '~/services/http/errors';
 
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
+    const { user } = await requireAccount(request, 'api.v1.subscription.$subscription_id');
     requireBilling();
-    const { user } = await requireAccount(request);
     const id = ProviderIdParam.safeParse(params.subscription_id);
     if (!id.success) throw notFound(SUBSCRIPTION_NOT_FOUND_DETAIL);
     return jsonResponse(await subscriptionDetail(user.id, id.data));

@@ -9,8 +9,8 @@ import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.s
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   handleApi(async () => {
+    const { user } = await requireAccount(request, 'api.v1.subscription._index');
     requireBilling();
-    const { user } = await requireAccount(request);
     return jsonResponse(await billingOverview(user.id));
   });
 

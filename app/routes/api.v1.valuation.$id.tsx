@@ -1,3 +1,4 @@
+import { authorize } from '~/services/auth/api.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { handleApi, methodNotAllowed } from '~/services/http/api.server';
 import { marketAnswer } from '~/services/market/store/data-version.server';
@@ -7,8 +8,9 @@ import { companyValuation } from '~/services/company/valuation.server';
 
 // GET /api/v1/valuation/{ticker|permaticker}?as_of=&format= => {company, as_of, sector, series: [{metric, points: [{date, company, sectorMedian}], current, fiveYearAverage, sectorMedian}]}.
 export const loader = ({ params, request }: LoaderFunctionArgs) =>
-  handleApi(() =>
-    marketAnswer(request, async () => {
+  handleApi(async () => {
+    await authorize(request, 'api.v1.valuation.$id');
+    return marketAnswer(request, async () => {
       const url = new URL(request.url);
       const format = formatOf(url);
       const asOf = asOfOf(url);
@@ -20,7 +22,7 @@ export const loader = ({ params, request }: LoaderFunctionArgs) =>
         () => valuationTable(v),
         `${company.ticker}-valuation.csv`,
       );
-    }),
-  );
+    });
+  });
 
 export const action = (_: ActionFunctionArgs) => handleApi(async () => methodNotAllowed(['GET']));

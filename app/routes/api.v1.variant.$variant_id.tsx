@@ -11,8 +11,8 @@ import { notFound } from '~/services/http/errors';
 
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
+    await requireAccount(request, 'api.v1.variant.$variant_id');
     requireBilling();
-    await requireAccount(request);
     const id = ProviderIdParam.safeParse(params.variant_id);
     if (!id.success) throw notFound(PLAN_NOT_FOUND_DETAIL);
     return jsonResponse(await getPlan(id.data));

@@ -17,12 +17,12 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     const id = params.id ?? '';
     switch (request.method) {
       case 'DELETE': {
-        const { user } = await requireAccount(request);
+        const { user } = await requireAccount(request, 'api.v1.watchlists.$id.items.$permaticker');
         await removeItem(user.id, id, parsed.data);
         return noContent();
       }
       case 'PATCH': {
-        const { user } = await requireAccount(request);
+        const { user } = await requireAccount(request, 'api.v1.watchlists.$id.items.$permaticker');
         const body = await readApiBody(request, ItemPatchBody);
         return jsonResponse(itemJson(await setItemNote(user.id, id, parsed.data, body.note)));
       }

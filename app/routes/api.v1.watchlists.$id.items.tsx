@@ -9,14 +9,14 @@ import { addItem, listItems } from '~/services/watchlist/watchlists.server';
 
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
-    const { user } = await requireAccount(request);
+    const { user } = await requireAccount(request, 'api.v1.watchlists.$id.items');
     return jsonResponse((await listItems(user.id, params.id ?? '')).map(itemJson));
   });
 
 export const action = ({ request, params }: ActionFunctionArgs) =>
   handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    const { user } = await requireAccount(request);
+    const { user } = await requireAccount(request, 'api.v1.watchlists.$id.items');
     const body = await readApiBody(request, ItemCreateBody);
     const { item, created } = await addItem(user.id, params.id ?? '', body);
     return jsonResponse(itemJson(item), { status: created ? 201 : 200 });

@@ -10,7 +10,7 @@ import { deleteWatchlist, updateWatchlist } from '~/services/watchlist/watchlist
 
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
-    const { user } = await requireAccount(request);
+    const { user } = await requireAccount(request, 'api.v1.watchlists.$id');
     const view = await watchlistView(user.id, params.id ?? '');
     return jsonResponse({ ...watchlistJson(view.watchlist), as_of: view.asOf, rows: view.rows.map(rowJson) });
   });
@@ -20,7 +20,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     const id = params.id ?? '';
     switch (request.method) {
       case 'PATCH': {
-        const { user } = await requireAccount(request);
+        const { user } = await requireAccount(request, 'api.v1.watchlists.$id');
         const body = await readApiBody(request, WatchlistPatchBody);
         const updated = await updateWatchlist(user.id, id, {
           name: body.name,
@@ -31,7 +31,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
         return jsonResponse(watchlistJson(updated));
       }
       case 'DELETE': {
-        const { user } = await requireAccount(request);
+        const { user } = await requireAccount(request, 'api.v1.watchlists.$id');
         await deleteWatchlist(user.id, id);
         return noContent();
       }

@@ -9,14 +9,14 @@ import { createWatchlist, listWatchlists } from '~/services/watchlist/watchlists
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   handleApi(async () => {
-    const { user } = await requireAccount(request);
+    const { user } = await requireAccount(request, 'api.v1.watchlists');
     return jsonResponse((await listWatchlists(user.id)).map(watchlistJson));
   });
 
 export const action = ({ request }: ActionFunctionArgs) =>
   handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    const { user } = await requireAccount(request);
+    const { user } = await requireAccount(request, 'api.v1.watchlists');
     const body = await readApiBody(request, WatchlistCreateBody);
     return jsonResponse(watchlistJson(await createWatchlist(user.id, body)), { status: 201 });
   });

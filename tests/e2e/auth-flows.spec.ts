@@ -42,6 +42,7 @@ test('register, finish the profile, sign out, sign in with the mailed code, chan
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page).toHaveURL(/\/login$/);
     await acknowledgeInfo(page, 'Signed out');
+    await expect(page.locator('.field__error')).toHaveCount(0);
     await page.goto('/data-browser');
     await expect(userInitials(page)).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
@@ -139,6 +140,8 @@ test('forgot and reset the password: the code comes by mail, the old password st
   await page.getByRole('button', { name: 'Change password' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await acknowledgeInfo(page, 'Password changed');
+  // Nothing was typed yet: no red error before the form is sent.
+  await expect(page.locator('.field__error')).toHaveCount(0);
 
   await submitLogin(page, user.email, user.password);
   await expect(page.getByRole('alert')).toHaveText(/incorrect e-mail or password/i);
@@ -205,4 +208,64 @@ test('field errors are shown next to their fields; typed values are kept, passwo
     await expect(page.getByLabel('E-mail', { exact: true })).toHaveValue(existing.email);
     if (!javaScriptOn()) await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
   });
+});
+
+test('the sign-in page links work on the first click after typing in the e-mail box', async ({ page }) => {
+  for (const [link, heading] of [
+    ['Forgot your password?', 'Forgot your password?'],
+    ['Create an account', 'Create an account'],
+    ['Browse as a guest', 'Data browser'],
+  ] as const) {
+    await page.goto('/login');
+    await page.getByLabel('E-mail', { exact: true }).fill('not an e-mail');
+    // Leaving the box must not insert an error that moves the links away from the pointer.
+    await page.getByRole('link', { name: link }).click();
+    await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+  }
+  await page.goto('/login');
+  await page.getByLabel('E-mail', { exact: true }).fill('not an e-mail');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.locator('.field__error').first()).toBeVisible();
+});
+
+test('a guest sent away from the watchlist is told why, and signing in leads back to it', async ({ page, createUser, mailbox }) => {
+  const user = await createUser({ access: true });
+  await page.goto('/data-browser');
+  await expect(page.getByTestId('denied-notice')).toHaveCount(0);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Watchlist' }).click();
+  await expect(page).toHaveURL(/\/data-browser$/);
+  const notice = page.getByTestId('denied-notice');
+  await expect(notice.getByRole('heading', { name: 'Sign in to open the watchlist' })).toBeVisible();
+  await notice.getByRole('link', { name: 'Sign in to continue' }).click();
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fwatchlist$/);
+  await page.getByLabel('E-mail', { exact: true }).fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  const after = Date.now() - 1_000;
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/otp\?.*redirectTo=%2Fwatchlist/);
+  await page.getByLabel('One-time code').fill(await mailbox.latestCode(user.email, { after }));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/watchlist$/);
+});
+
+test('a guest searching from the header registers and finishes the profile, keeping the search', async ({ page }) => {
+  await page.goto('/data-browser');
+  await page.getByLabel('Search companies by ticker or name').fill('group');
+  await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/\/data-browser$/);
+  const notice = page.getByTestId('denied-notice');
+  await expect(notice.getByRole('heading', { name: 'Sign in to open company search' })).toBeVisible();
+  await expect(notice).toContainText('/company?query=group');
+  await notice.getByRole('link', { name: 'Create an account' }).click();
+  await expect(page).toHaveURL(/\/register\?redirectTo=%2Fcompany%3Fquery%3Dgroup$/);
+  await page.getByLabel('E-mail', { exact: true }).fill(uniqueEmail('guest-search'));
+  await page.getByLabel('Full name').fill('Katherine Johnson');
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Repeat password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/finish-profile-creation\?redirectTo=%2Fcompany%3Fquery%3Dgroup$/);
+  await page.getByRole('button', { name: 'Finish profile' }).click();
+  await expect(page).toHaveURL(/\/company\?query=group$/);
+  await acknowledgeInfo(page, 'Welcome to Quarry');
+  await expect(page.getByRole('heading', { name: 'Companies', level: 1 })).toBeVisible();
 });

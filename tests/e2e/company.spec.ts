@@ -147,6 +147,40 @@ test('an unknown company is the 404 page, inside the layout with its navigation'
   await expectNoAxeViolations(page);
 });
 
+test('every tab adds the company to a watchlist and removes it again, staying on the tab', async ({ page }) => {
+  const c = await someCompany(page);
+  for (const tab of ['dividend', 'financial'] as const) {
+    await page.goto(`/company/${c.permaticker}/${tab}?as_of=2023-06-30`);
+    const box = page.getByRole('region', { name: 'Watchlists' });
+    await box.getByRole('button', { name: `Add ${c.ticker} to My watchlist` }).click();
+    await expect(box.getByRole('button', { name: `Remove ${c.ticker} from My watchlist` })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/company/${c.permaticker}/${tab}\\?as_of=2023-06-30$`));
+    await expect(box.getByRole('link', { name: 'My watchlist' })).toBeVisible();
+    // The watchlist page lists it.
+    await page.goto('/watchlist');
+    await expect(page.getByTestId('watchlist-table')).toContainText(c.ticker);
+    await page.goto(`/company/${c.permaticker}/${tab}?as_of=2023-06-30`);
+    await box.getByRole('button', { name: `Remove ${c.ticker} from My watchlist` }).click();
+    await expect(box.getByRole('button', { name: `Add ${c.ticker} to My watchlist` })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/company/${c.permaticker}/${tab}\\?as_of=2023-06-30$`));
+  }
+  await expect(page.getByText('will be available here')).toHaveCount(0);
+  await expectNoAxeViolations(page);
+});
+
+test('the as-of form keeps the open tab; a ticker in the address marks its tab', async ({ page }) => {
+  const c = await someCompany(page);
+  await page.goto(`/company/${c.ticker}/dividend`);
+  const tabs = page.getByRole('navigation', { name: 'Company sections' });
+  await expect(tabs.getByRole('link', { name: 'Dividends' })).toHaveAttribute('aria-current', 'page');
+  await expect(tabs.getByRole('link', { name: 'Overview' })).not.toHaveAttribute('aria-current', 'page');
+  await page.getByLabel('As of date').fill('2022-06-30');
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(page).toHaveURL(new RegExp(`/company/${c.ticker}/dividend\\?as_of=2022-06-30$`));
+  await expect(page.getByRole('heading', { name: 'Dividends', level: 2 })).toBeVisible();
+  await expect(tabs.getByRole('link', { name: 'Dividends' })).toHaveAttribute('aria-current', 'page');
+});
+
 test('filings: demo accessions are fictional, so they are listed without SEC links', async ({ page }) => {
   const c = await someCompany(page);
   await page.goto(`/company/${c.permaticker}/overview`);

@@ -11,7 +11,16 @@ import { expect, expectNoAxeViolations, test } from './support/fixtures';
 type Hit = { permaticker: number; ticker: string; is_delisted: boolean };
 
 async function companies(page: Page, n: number): Promise<Hit[]> {
-  const r = await page.request.get('/api/v1/companies?query=&limit=20');
+  // Company search is the company pages' (guests may not use it): the test looks companies up
+  // with a new account's token, then browses as the guest.
+  const password = 'correct horse battery staple';
+  const email = `browser-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const signup = await page.request.post('/api/v2/auth/signup', {
+    data: { email, full_name: 'Data Browser Lookup', password, password_confirmation: password },
+  });
+  expect(signup.status()).toBe(201);
+  const { access_token } = (await signup.json()) as { access_token: string };
+  const r = await page.request.get('/api/v1/companies?query=&limit=20', { headers: { Authorization: `bearer ${access_token}` } });
   const { results } = (await r.json()) as { results: Hit[] };
   const listed = results.filter((h) => !h.is_delisted).slice(0, n);
   expect(listed).toHaveLength(n);
@@ -28,7 +37,7 @@ test('a guest picks a company and a metric and lands on the stable URL', async (
   await expect(page.getByRole('heading', { name: 'Data browser', level: 1 })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Valuation', level: 3 })).toBeVisible();
   await expectNoAxeViolations(page);
-  await page.getByLabel('Company (ticker or permaticker)').fill(c.ticker);
+  await page.getByLabel('Company (ticker, name or permaticker)').fill(c.ticker);
   await page.getByLabel('Metric', { exact: true }).selectOption('pe_ttm');
   await page.getByRole('button', { name: 'Show history' }).click();
   await expect(page).toHaveURL(new RegExp(`/data-browser/${c.permaticker}/pe_ttm$`));
@@ -47,7 +56,7 @@ test('compare three companies, switch scale and values, and download exactly the
   const [a, b, c] = await companies(page, 3);
   await page.goto(`/data-browser/${a.permaticker}/revenue_ttm`);
   for (const [i, other] of [b, c].entries()) {
-    await page.getByLabel('Add company (ticker or permaticker)').fill(other.ticker);
+    await page.getByLabel('Add company (ticker, name or permaticker)').fill(other.ticker);
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await expect(page.getByRole('heading', { name: `Companies (${i + 2} of 10)` })).toBeVisible();
   }
@@ -85,6 +94,25 @@ test('compare three companies, switch scale and values, and download exactly the
   // Remove one company again by its link.
   await page.getByRole('link', { name: `Remove ${b.ticker} from the comparison` }).click();
   await expect(page.getByTestId('history-table').locator('thead th')).toHaveText(['Date', a.ticker, c.ticker]);
+});
+
+test('"Add company" finds a company by its name; a name that matches nothing keeps the view with the reason', async ({ page }) => {
+  const [a, b] = await companies(page, 2);
+  const named = (await (await page.request.get(`/api/v1/companies/${b.permaticker}`)).json()) as { name: string };
+  await page.goto(`/data-browser/${a.permaticker}/revenue_ttm`);
+  await page.getByLabel('Add company (ticker, name or permaticker)').fill(named.name);
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Companies (2 of 10)' })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`compare=${b.permaticker}$`));
+
+  const response = await page.goto(`/data-browser/${a.permaticker}/revenue_ttm?compare=${b.permaticker}&add=Zzqxv%20Nothing`);
+  expect(response?.status()).toBe(400);
+  // Not an error page: the chart, the table and both companies are still there, the reason by the box.
+  await expect(page.getByRole('heading', { name: 'Companies (2 of 10)' })).toBeVisible();
+  await expect(page.getByTestId('history-table')).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('No company matches “Zzqxv Nothing”');
+  await expect(page.getByLabel('Add company (ticker, name or permaticker)')).toHaveAttribute('aria-invalid', 'true');
+  await expectNoAxeViolations(page);
 });
 
 test('bad parameters are a 400 page with the reason', async ({ page }) => {

@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { acknowledgeInfo, control, modal } from './support/page-helpers';
 import { expect, test } from './support/shared-account';
 import { expectNoAxeViolations } from './support/fixtures';
@@ -109,10 +110,102 @@ test('build a four-rule screen, sort, explain, save, rename, duplicate and delet
   await expectNoAxeViolations(page);
 });
 
-test('a bad rule shows its error with the column, not a crash', async ({ page }) => {
+test('a bad rule says what to fix and keeps the universe lists', async ({ page }) => {
   await page.goto('/screener?r=(revnue_ttm+-+1)+%3E+2');
-  await expect(page.getByRole('alert')).toContainText('Rule 1: Unknown metric "revnue_ttm" at column 2');
+  await expect(page.getByRole('alert')).toContainText('Rule 1: “revnue_ttm” is not a metric. Did you mean revenue_ttm (Revenue (TTM))?');
+  await expect(page.getByRole('alert')).not.toContainText('column');
   await expect(page.getByLabel('Rule 1', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  // The exchange, sector and industry lists keep their choices while the rule is wrong.
+  for (const list of ['Exchanges (none = all)', 'Sectors (none = all)', 'Industries (none = all)'])
+    expect(await page.getByLabel(list).locator('option').count()).toBeGreaterThan(0);
+});
+
+test('numbers take 1B, 300M and 5%; metrics their label', async ({ page }) => {
+  await page.goto('/screener?r=market_cap+%3E+1B&mcap_min=300M');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByTestId('screener-count')).toBeVisible();
+  await page.goto('/screener');
+  await addRule(page, { '#add-metric': 'Market cap', '#add-op': '>', '#add-value': '300M' }, 'Add value rule');
+  await expect(page.getByLabel('Rule 1', { exact: true })).toHaveValue('market_cap > 300000000');
+  await addRule(page, { '#add-metric': 'ret_12m', '#add-op': '>', '#add-value': '-95%' }, 'Add value rule');
+  await expect(page.getByLabel('Rule 2', { exact: true })).toHaveValue('ret_12m > -0.95');
+  await expect(page).toHaveURL(/r=market_cap\+%3E\+300000000/);
+  // The metric fields suggest labels (a datalist, no JavaScript needed).
+  await expect(page.locator('#screener-metrics option[value="Market cap"]')).toHaveCount(1);
+});
+
+test('CSV holds every result at the page precision; page sizes', async ({ page }) => {
+  await page.goto('/screener?r=market_cap+%3E+0&col=ret_12m&col=pe_ttm&size=25');
+  const count = Number((await page.getByTestId('screener-count').locator('strong').innerText()).trim());
+  expect(count).toBeGreaterThan(25);
+  await expect(results(page).locator('tbody tr')).toHaveCount(25);
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('link', { name: /^Download CSV/ }).click();
+  const csv = readFileSync(await (await downloading).path(), 'utf8');
+  const lines = csv.split('\r\n').filter((l) => l !== '');
+  expect(lines.length - 1).toBe(count);
+  expect(lines[0]).toContain('Return (12 months) (%)');
+  // Every number is written as the page shows it: at most two decimals, no float noise.
+  for (const line of lines.slice(1)) {
+    for (const cell of line.split(',').slice(-3)) expect(cell).toMatch(/^(n\/a|-?\d+(\.\d{1,2})?)$/);
+  }
+  await page.getByRole('navigation', { name: 'Rows per page' }).getByRole('link', { name: '100', exact: true }).click();
+  await expect(results(page).locator('tbody tr')).toHaveCount(Math.min(count, 100));
+});
+
+test('at 1366 × 900 the results show without scrolling and the page never scrolls sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  const cols = ['ret_12m', 'pe_ttm', 'ps_ttm', 'pb', 'ev_ebitda_ttm', 'roe', 'gross_margin', 'dividend_yield', 'beta_1y'];
+  await page.goto(`/screener?r=market_cap+%3E+0&${cols.map((c) => `col=${c}`).join('&')}`);
+  const table = results(page);
+  await expect(table).toBeVisible();
+  const top = await table.evaluate((el) => el.getBoundingClientRect().top);
+  expect(top).toBeLessThan(900);
+  const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+  expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+  const region = page.getByRole('region', { name: 'Screen results table' });
+  await expect(region).toHaveAttribute('tabindex', '0');
+  await expectNoAxeViolations(page);
+});
+
+test('explain draws under its row without jumping to the top', async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto('/screener?r=market_cap+%3E+0&sort=ticker:asc');
+  const row = results(page).locator('tbody tr').nth(20);
+  const ticker = (await row.getByRole('rowheader').innerText()).trim();
+  await row.scrollIntoViewIfNeeded();
+  await row.getByRole('link', { name: `Explain ${ticker}`, exact: true }).click();
+  const why = page.getByRole('region', { name: new RegExp(`^Why ${ticker} is`) });
+  await expect(why).toBeVisible();
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+  const gap = await page.evaluate(
+    ([id]) => {
+      const r = document.getElementById(id)!.getBoundingClientRect();
+      const e = document.querySelector('.screener-explain-row')!.getBoundingClientRect();
+      return e.top - r.bottom;
+    },
+    [(await row.getAttribute('id')) ?? ''],
+  );
+  expect(Math.abs(gap)).toBeLessThan(5);
+  await expect(why).toBeInViewport();
+});
+
+test('focus stays on the new rule after each add; the save dialog cancels back to the screen', async ({ page }, testInfo) => {
+  await page.goto('/screener');
+  await addRule(page, { '#add-metric': 'pe_ttm', '#add-op': '<', '#add-value': '40' }, 'Add value rule');
+  if (testInfo.project.name === 'js') await expect(page.getByLabel('Rule 1', { exact: true })).toBeFocused();
+  await addRule(page, { '#expr-text': 'price > 0' }, 'Add expression rule');
+  if (testInfo.project.name === 'js') await expect(page.getByLabel('Rule 2', { exact: true })).toBeFocused();
+  const screenUrl = page.url();
+  await page.getByRole('link', { name: 'Save screen…' }).click();
+  const prompt = modal(page, 'Save screen');
+  await expect(prompt).toBeVisible();
+  await control(prompt, 'Cancel').click();
+  await expect(prompt).toBeHidden();
+  await expect(page).not.toHaveURL(/modal=save/);
+  await expect(page).toHaveURL(/\/screener\?r=/);
+  expect(new URL(page.url()).search).toBe(new URL(screenUrl).search);
+  await expect(page.getByLabel('Rule 2', { exact: true })).toHaveValue('price > 0');
 });
 
 test('build and save a screen by keyboard alone', async ({ page }) => {

@@ -1,11 +1,25 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { acknowledgeInfo } from './support/page-helpers';
+import { acknowledgeInfo, javaScriptOn, modal } from './support/page-helpers';
 import { expect, test } from './support/shared-account';
 import { expectNoAxeViolations } from './support/fixtures';
 
 // Watchlists with JavaScript on and off: add two screener results, add a column, write a note,
 // export CSV.
+
+/** Adds a screener row; with JavaScript the answer shows in the row (no dialog), else in a dialog. */
+async function addRow(page: Page, row: Locator, ticker: string, expected: RegExp, mode: 'success' | 'info'): Promise<void> {
+  await row.getByRole('button', { name: `Add ${ticker} to watchlist` }).click();
+  if (javaScriptOn()) {
+    const status = row.getByRole('status');
+    await expect(status).toHaveText(expected);
+    await expect(status).toHaveClass(new RegExp(`inline-status--${mode}`));
+    await expect(modal(page, 'Watchlist')).toHaveCount(0);
+  } else {
+    await expect(modal(page, 'Watchlist').locator('[data-mode]')).toHaveAttribute('data-mode', mode);
+    await acknowledgeInfo(page, 'Watchlist', expected);
+  }
+}
 
 async function addTwoResults(page: Page): Promise<string[]> {
   await page.goto('/screener?r=market_cap+%3E+0&sort=ticker:asc');
@@ -14,14 +28,47 @@ async function addTwoResults(page: Page): Promise<string[]> {
   for (const i of [0, 1]) {
     const ticker = (await rows.nth(i).getByRole('rowheader').innerText()).trim();
     tickers.push(ticker);
-    await rows
-      .nth(i)
-      .getByRole('button', { name: `Add ${ticker} to watchlist` })
-      .click();
-    await acknowledgeInfo(page, 'Watchlist', ticker);
+    await addRow(page, rows.nth(i), ticker, new RegExp(`(Added ${ticker} to|${ticker} is already on)`), 'success');
   }
   return tickers;
 }
+
+test('adding from the screener keeps the place; already there is information; add selected and all', async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto('/screener?r=market_cap+%3E+0&sort=ticker:asc');
+  const rows = page.getByTestId('screener-results').locator('tbody tr');
+  const row = rows.nth(30);
+  const ticker = (await row.getByRole('rowheader').innerText()).trim();
+  await row.scrollIntoViewIfNeeded();
+  await row.getByRole('button', { name: `Add ${ticker} to watchlist` }).click();
+  if (javaScriptOn()) await expect(row.getByRole('status')).toContainText(ticker);
+  else await expect(modal(page, 'Watchlist')).toContainText(ticker);
+  // Back at the same row (without JavaScript the answer is drawn over it), not at the top.
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+  await expect(row).toBeInViewport();
+  if (!javaScriptOn()) await acknowledgeInfo(page, 'Watchlist', ticker);
+  await addRow(page, row, ticker, new RegExp(`${ticker} is already on My watchlist`), 'info');
+
+  // Select two rows and add them; then every result.
+  const count = Number((await page.getByTestId('screener-count').locator('strong').innerText()).trim());
+  await rows.nth(40).getByRole('checkbox').check();
+  await rows.nth(41).getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Add selected', exact: true }).click();
+  const bulk = javaScriptOn() ? page.locator('#screener-add-many').getByRole('status') : modal(page, 'Watchlist');
+  await expect(bulk).toContainText(/Added 2 securities to My watchlist/);
+  if (!javaScriptOn()) await acknowledgeInfo(page, 'Watchlist');
+  await page.getByRole('button', { name: `Add all ${count} results`, exact: true }).click();
+  await expect(bulk).toContainText(`already on it`);
+  if (!javaScriptOn()) await acknowledgeInfo(page, 'Watchlist');
+  await page.goto('/watchlist');
+  await expect(page.getByTestId('watchlist-table').locator('tbody tr')).toHaveCount(count);
+  // At 1366 px nothing is cut off: the note box has room and Remove is on screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  const first = page.getByTestId('watchlist-table').locator('tbody tr').first();
+  await expect(first.getByRole('button', { name: /^Remove / })).toBeInViewport();
+  expect(await first.getByRole('textbox').evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThanOrEqual(110);
+  await expectNoAxeViolations(page);
+});
 
 test('add two results, add a column, write a note, export CSV', async ({ page }) => {
   const tickers = await addTwoResults(page);

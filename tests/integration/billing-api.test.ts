@@ -1,5 +1,8 @@
 import { expect, it } from 'vitest';
+import * as backtestsRoute from '~/routes/api.v1.backtests';
 import * as initCheckoutRoute from '~/routes/api.v1.order.init-checkout';
+import * as screenerRunRoute from '~/routes/api.v1.screener.run';
+import * as screenersRoute from '~/routes/api.v1.screeners';
 import * as subscriptionRoute from '~/routes/api.v1.subscription.$subscription_id';
 import * as subscriptionsRoute from '~/routes/api.v1.subscription._index';
 import * as variantRoute from '~/routes/api.v1.variant.$variant_id';
@@ -90,6 +93,23 @@ forEachDatabase(
       });
       expect([broken.status, broken.body]).toEqual([400, { detail: 'Request body is not valid JSON.' }]);
       expect(sim().checkouts.length).toBe(checkoutsBefore);
+    });
+
+    it('without a subscription the API refuses what the pages refuse, and opens it once one is active', async () => {
+      const user = await billingUser('unpaid@example.com');
+      const screen = { rules: [{ kind: 'value', metric: 'price', op: '>', value: 0 }] };
+      const attempts = () =>
+        Promise.all([
+          callRoute(backtestsRoute, { token: user.token, path: '/api/v1/backtests', json: { screen, params: {} } }),
+          callRoute(screenerRunRoute, { token: user.token, path: '/api/v1/screener/run', json: { screen } }),
+          callRoute(screenersRoute, { token: user.token, path: '/api/v1/screeners', json: { name: 'Cheap', screen } }),
+        ]);
+      for (const answer of await attempts()) {
+        expect(answer.status).toBe(403);
+        expect((answer.body as { detail: string }).detail).toMatch(/subscribe/);
+      }
+      await deliver(webhookBody('subscription_created', sim().putSubscription('77', { updated_at: at(-HOUR) }), { user_id: user.id }));
+      for (const answer of await attempts()) expect([401, 403]).not.toContain(answer.status);
     });
 
     it('init-checkout needs an account: 401 without a token, 403 for a guest', async () => {

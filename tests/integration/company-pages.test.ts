@@ -229,17 +229,23 @@ describe('home and JSON endpoints', () => {
       [valuationApi, 'valuation'],
     ] as const;
     for (const [mod, name] of endpoints) {
-      const json = await callRoute(mod, { path: `/api/v1/${name}/${permaticker}`, params: p });
+      // The pages' "JSON" and "CSV" links carry the session cookie, not a bearer token; the
+      // page rule for /company decides: no token is 401, a guest is 403 (guests see only the data browser).
+      expect((await callRoute(mod, { path: `/api/v1/${name}/${permaticker}`, params: p })).status).toBe(401);
+      const asGuest = await callRoute(mod, { path: `/api/v1/${name}/${permaticker}`, params: p, cookie: guestCookie });
+      expect(asGuest.status).toBe(403);
+      expect(asGuest.body).toMatchObject({ detail: expect.stringMatching(/data browser/) });
+      const json = await callRoute(mod, { path: `/api/v1/${name}/${permaticker}`, params: p, cookie });
       expect(json.status).toBe(200);
-      const csv = await callRoute(mod, { path: `/api/v1/${name}/${permaticker}?format=csv`, params: p });
+      const csv = await callRoute(mod, { path: `/api/v1/${name}/${permaticker}?format=csv`, params: p, cookie });
       expect(csv.headers.get('Content-Type')).toMatch(/text\/csv/);
-      expect((await callRoute(mod, { path: `/api/v1/${name}/${permaticker}?as_of=nope`, params: p })).status).toBe(422);
-      const missing = await callRoute(mod, { path: `/api/v1/${name}/NOPE-NOPE`, params: { id: 'NOPE-NOPE' } });
+      expect((await callRoute(mod, { path: `/api/v1/${name}/${permaticker}?as_of=nope`, params: p, cookie })).status).toBe(422);
+      const missing = await callRoute(mod, { path: `/api/v1/${name}/NOPE-NOPE`, params: { id: 'NOPE-NOPE' }, cookie });
       expect(missing.status).toBe(404);
       expect(missing.body).toMatchObject({ detail: expect.any(String) });
     }
-    const m = await callRoute(marketApi, { path: '/api/v1/market-overview?format=csv&table=movers' });
+    const m = await callRoute(marketApi, { path: '/api/v1/market-overview?format=csv&table=movers', cookie });
     expect(m.text.split('\r\n')[0]).toBe('side,permaticker,ticker,name,price,change_1d');
-    expect((await callRoute(marketApi, { path: '/api/v1/market-overview?table=bogus' })).status).toBe(422);
+    expect((await callRoute(marketApi, { path: '/api/v1/market-overview?table=bogus', cookie })).status).toBe(422);
   });
 });

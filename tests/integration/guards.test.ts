@@ -8,9 +8,10 @@ import * as screenerRoute from '~/routes/_app.screener._index';
 import * as watchlistRoute from '~/routes/_app.watchlist';
 import * as loginRoute from '~/routes/_welcome.login';
 import { commitSession, getSession, setGuestToken, setSignedIn } from '~/services/auth/session.server';
-import { issueGuestToken, issueUserToken, revokeToken } from '~/services/auth/tokens.server';
+import { issueUserToken, revokeToken } from '~/services/auth/tokens.server';
 import { createUser } from '~/services/auth/users.server';
 import { forEachDatabase } from '../support/databases';
+import { guestTokenIssuedInGuestMode } from '../support/pages';
 
 // The guards (app/services/auth/guard.server.ts, access-rules.ts), exercised through real route
 // loaders with real Requests and real session cookies, on SQLite and PostgreSQL.
@@ -35,7 +36,7 @@ async function cookieFor(
 ): Promise<{ cookie: string; token: string }> {
   const session = await getSession(new Request('http://localhost/'));
   if (kind === 'guest') {
-    const token = issueGuestToken();
+    const token = guestTokenIssuedInGuestMode();
     setGuestToken(session, token);
     return { cookie: (await commitSession(session)).split(';')[0], token: token.access_token };
   }

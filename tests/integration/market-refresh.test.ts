@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '~/services/config.server';
@@ -7,7 +8,7 @@ import { MARKET_REFRESH_JOB, marketRefreshJob, nextRefreshAt } from '~/services/
 import { dailyPeriod, nextDailyRun } from '~/services/jobs/daily-at';
 import { jobRegistry } from '~/services/jobs/registry';
 import { enqueueDueJobs } from '~/services/jobs/schedule.server';
-import { getJob, listJobs } from '~/services/jobs/store.server';
+import { getJob, insertJob, listJobs } from '~/services/jobs/store.server';
 import { runJob } from '~/services/jobs/runner.server';
 import * as adminRoute from '~/routes/_app.admin';
 import { commitSession, getSession, setSignedIn } from '~/services/auth/session.server';
@@ -25,7 +26,7 @@ const KEY = 'refresh-test-key';
 let fake: FakeTiingo;
 
 beforeAll(async () => {
-  fake = await startFakeTiingo(5261, KEY);
+  fake = await startFakeTiingo(0, KEY);
 });
 afterAll(async () => {
   await fake.close();
@@ -127,6 +128,8 @@ forEachDatabase('market refresh', (target: DatabaseTarget) => {
     const io = capture();
     expect(await runDataCli(['refresh'], io)).toBe(1);
     expect(io.stderr.join('\n')).toMatch(/Refresh failed, the store is unchanged: .*HTTP 400/);
+    // The key travels as a header and as Tiingo's token parameter, but never into a message.
+    expect(io.stderr.join('\n')).not.toContain(KEY);
     const [failed] = await query<{ source: string; status: string; detail: string }>(
       file,
       `SELECT source, status, detail FROM import_runs WHERE status = 'failed'`,
@@ -200,6 +203,18 @@ forEachDatabase('market refresh', (target: DatabaseTarget) => {
     expect(nextRefreshAt(after)).toBeNull();
     setEnv({ ...env(), TIINGO_API_KEY: undefined });
     expect(await enqueueDueJobs(jobs, after + 86_400_000)).toEqual([]);
+  });
+
+  it('a scheduled refresh with no real securities to refresh leaves the store alone', async () => {
+    const missing = path.join(target.dataDir, 'not-yet.duckdb');
+    setEnv({ ...env(), MARKET_DB: missing });
+    const job = await insertJob(marketRefreshJob.newJob({}, { timeoutMs: 60_000 }));
+    await runJob(job.id, 'test-worker', 30_000, jobRegistry([marketRefreshJob]));
+    expect(await getJob(job.id)).toMatchObject({
+      status: 'succeeded',
+      message: 'Nothing to refresh: the store has no real securities with prices yet.',
+    });
+    expect(existsSync(missing)).toBe(false);
   });
 });
 

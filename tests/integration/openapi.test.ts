@@ -73,7 +73,9 @@ describe('GET /api/openapi.json', () => {
     expect(query.sort()).toEqual(['as_of', 'format', 'period', 'statement']);
     expect(Object.keys(doc.paths['/api/v1/financials/{id}'].get.responses['200'].content ?? {})).toEqual(['application/json', 'text/csv']);
     expect(doc.paths['/api/v1/auth/me'].get.security).toEqual([{ bearer: [] }]);
-    expect(doc.paths['/api/v1/metrics'].get.security).toBeUndefined();
+    // The access rules decide market data: a token, or none while guest mode is on.
+    expect(doc.paths['/api/v1/metrics'].get.security).toEqual([{ bearer: [] }, {}]);
+    expect(doc.paths['/api/apiurl'].get.security).toBeUndefined();
   });
 
   it('documents exactly the methods each route answers: any other method is a 405', async () => {

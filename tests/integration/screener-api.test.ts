@@ -188,12 +188,16 @@ forEachDatabase(
       expect(returns).toEqual([...returns].sort((x, y) => y - x));
       expect(body.rows[0].rank).toBe(1);
       expect(body.explanation.rules).toHaveLength(2);
-      const earlier = await callRoute(runRoute, { token: issueGuestToken().access_token, json: { screen, as_of: '2023-06-30' } });
+      const earlier = await callRoute(runRoute, { token: a, json: { screen, as_of: '2023-06-30' } });
       expect((earlier.body as { as_of: string }).as_of <= '2023-06-30').toBe(true);
       expect((earlier.body as { as_of: string }).as_of).not.toBe(body.as_of);
       expect((await callRoute(runRoute, { token: a, json: { screen, as_of: 'yesterday' } })).status).toBe(422);
       expect((await callRoute(runRoute, { token: a, json: { screen: { rules: 'all' } } })).status).toBe(422);
       expect((await callRoute(runRoute, { json: { screen } })).status).toBe(401);
+      // The /screener page sends guests away, so the API refuses their screens too.
+      const guest = await callRoute(runRoute, { token: issueGuestToken().access_token, json: { screen } });
+      expect(guest.status).toBe(403);
+      expect((guest.body as { detail: string }).detail).toMatch(/guests may only use the data browser/i);
     });
   },
   { env: { MARKET_DB: marketDb } },

@@ -1,6 +1,7 @@
 import { commitSession, getSession, setSignedIn } from '~/services/auth/session.server';
-import { hashToken, issueUserToken } from '~/services/auth/tokens.server';
-import type { AccountUser } from '~/services/auth/types';
+import { hashToken, issueGuestToken, issueUserToken } from '~/services/auth/tokens.server';
+import { resetConfigForTests } from '~/services/config.server';
+import type { AccountUser, IssuedToken } from '~/services/auth/types';
 
 // Calls the loader or action of an HTML route with a real Request and a real session cookie,
 // as the browser would (same-origin form posts), and reports what came back: a thrown or
@@ -79,4 +80,18 @@ export async function callPage(
 /** The cookie pair of a Set-Cookie header (to send it back on the next request). */
 export function cookiePair(setCookie: string | null): string {
   return (setCookie ?? '').split(';')[0];
+}
+
+/** A guest token signed as a guest-mode server would (to show it stops working with guest mode off). */
+export function guestTokenIssuedInGuestMode(): IssuedToken {
+  const previous = process.env.GUEST_MODE;
+  process.env.GUEST_MODE = '1';
+  resetConfigForTests();
+  try {
+    return issueGuestToken();
+  } finally {
+    if (previous === undefined) delete process.env.GUEST_MODE;
+    else process.env.GUEST_MODE = previous;
+    resetConfigForTests();
+  }
 }

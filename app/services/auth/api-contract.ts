@@ -59,6 +59,7 @@ export const AUTH_API: readonly ApiOperation[] = [
     summary: 'A guest token (browse without an account)',
     access: 'public',
     answers: { 200: { description: 'A guest token', json: TokenJson } },
+    errors: [403],
   },
   {
     method: 'post',
@@ -81,7 +82,7 @@ export const AUTH_API: readonly ApiOperation[] = [
     method: 'post',
     path: '/api/v1/auth/logout',
     summary: 'Revoke the caller’s token',
-    access: 'public',
+    access: 'token',
     answers: { 204: { description: 'The token no longer works' } },
   },
   {

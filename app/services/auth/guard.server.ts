@@ -3,7 +3,7 @@ import { config } from '../config.server';
 import { assertSameOrigin } from '../http/csrf.server';
 import { isDomainError } from '../http/errors';
 import { pageError } from '../http/page-errors';
-import { backtestQueryRedirect, isNoAuthPath, routeRedirect } from './access-rules';
+import { backtestQueryRedirect, decide, isNoAuthPath } from './access-rules';
 import { commitSession, getSession, setGuestToken, setSignedOut, type QuarrySession } from './session.server';
 import { issueGuestToken, resolveCaller } from './tokens.server';
 import type { AccountUser, Caller } from './types';
@@ -84,18 +84,20 @@ export async function guard(request: Request, options: GuardOptions = {}): Promi
   }
   const caller = found;
   const user = caller.kind === 'user' ? caller.user : null;
-  if (!user && !config().guestMode && path !== '/login') {
-    if (!noAuth) throw redirect('/login');
-  }
 
-  // 3. Redirects from the route rules.
-  if (!noAuth) {
-    const decision = routeRedirect(path, {
-      isGuest: user === null,
-      hasAccess: user?.has_access ?? false,
-      isSuperuser: user?.is_superuser ?? false,
-    });
-    if ('redirect' in decision) throw redirect(decision.redirect);
+  // 3. Redirects from the route rules: the same decision the JSON API answers with 401/403.
+  const decision = decide(
+    path,
+    { isGuest: user === null, hasAccess: user?.has_access ?? false, isSuperuser: user?.is_superuser ?? false },
+    { guestMode: config().guestMode },
+  );
+  if ('refuse' in decision) {
+    const to = decision.refuse.redirect;
+    if (to !== '/data-browser') throw redirect(to);
+    // The landing page says which page was refused and why, and its sign-in links come back here.
+    const wanted = request.method === 'GET' || request.method === 'HEAD' ? path + url.search : path;
+    session.flash('denied', { path: wanted, guest: user === null });
+    throw redirect(to, { headers: { 'Set-Cookie': await commitSession(session) } });
   }
   return { caller, user, session };
 }

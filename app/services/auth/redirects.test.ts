@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentPath, safeRedirectPath } from './redirects';
+import { afterSignInPath, currentPath, safeRedirectPath } from './redirects';
 
 describe('safeRedirectPath', () => {
   it.each([
@@ -46,5 +46,15 @@ describe('safeRedirectPath', () => {
 describe('currentPath', () => {
   it('keeps path and query, drops the origin', () => {
     expect(currentPath(new Request('http://localhost:3000/screener?x=1'))).toBe('/screener?x=1');
+  });
+});
+
+describe('afterSignInPath', () => {
+  it('goes to the wanted page with access, through finishing the profile without', () => {
+    expect(afterSignInPath(true, '/screener?x=1')).toBe('/screener?x=1');
+    expect(afterSignInPath(true, null)).toBe('/');
+    expect(afterSignInPath(false, '/company?query=group')).toBe('/finish-profile-creation?redirectTo=%2Fcompany%3Fquery%3Dgroup');
+    expect(afterSignInPath(false, '')).toBe('/finish-profile-creation');
+    expect(afterSignInPath(true, '//evil.example')).toBe('/');
   });
 });

@@ -33,3 +33,13 @@ export function currentPath(request: Request): string {
   const url = new URL(request.url);
   return `${url.pathname}${url.search}`;
 }
+
+/**
+ * Where a sign-in or a new account goes: the page asked for (`redirectTo`) when the account has
+ * access, otherwise the finish-profile page, which keeps the wish for after it.
+ */
+export function afterSignInPath(hasAccess: boolean, redirectTo: unknown): string {
+  const wanted = safeRedirectPath(redirectTo, '');
+  if (hasAccess) return wanted || '/';
+  return wanted ? `/finish-profile-creation?${new URLSearchParams({ redirectTo: wanted })}` : '/finish-profile-creation';
+}

@@ -20,7 +20,8 @@ export async function loadRootData(request: Request) {
   const session = await getSession(request);
   let changed = false;
   const modal: ModalState | null = session.get('modal') ?? null;
-  if (modal) changed = true;
+  const denied = session.get('denied') ?? null;
+  if (modal || denied) changed = true;
 
   let header: HeaderUser = { guest: true, fullName: null, initials: null, profilePicture: null, hasAccess: false, isSuperuser: false };
   const token = session.get('accessToken');
@@ -52,6 +53,7 @@ export async function loadRootData(request: Request) {
     body: {
       header,
       modal,
+      denied,
       guestMode: c.guestMode,
       tagManager: c.gtmId ? { id: c.gtmId, enableRouterSync: true } : null,
     },

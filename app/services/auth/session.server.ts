@@ -1,7 +1,7 @@
 import { createCookieSessionStorage, type Session } from '@remix-run/node';
 import { config } from '../config.server';
 import type { ModalState } from '../http/modal-state';
-import { initialsOf, type AccountUser, type IssuedToken } from './types';
+import { initialsOf, type AccountUser, type DeniedPage, type IssuedToken } from './types';
 
 // The session cookie. It holds tokens and display fields only: never a password.
 
@@ -15,7 +15,7 @@ export type SessionData = {
   profilePicture: string;
 };
 
-export type SessionFlash = { modal: ModalState };
+export type SessionFlash = { modal: ModalState; denied: DeniedPage };
 
 export const SESSION_MAX_AGE_SECONDS = 90 * 24 * 60 * 60;
 

@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from
 import { config } from '../config.server';
 import { getDb, type DB } from '../db/db.server';
 import { DomainError, TOKEN_EXPIRED_DETAIL, unauthorized } from '../http/errors';
+import { GUEST_MODE_OFF_DETAIL } from './access-rules';
 import type { Caller, IssuedToken } from './types';
 import { loadAccountUser } from './users.server';
 
@@ -40,6 +41,7 @@ function guestSignature(body: string, secret: string): string {
 }
 
 export function issueGuestToken(): IssuedToken {
+  if (!config().guestMode) throw new DomainError(403, GUEST_MODE_OFF_DETAIL);
   const body = randomBytes(16).toString('base64url');
   const secret = config().sessionSecrets[0];
   return { access_token: `${GUEST_TOKEN_PREFIX}${body}.${guestSignature(body, secret)}`, token_type: 'bearer' };
@@ -70,6 +72,8 @@ export async function resolveCaller(authorizationHeaderOrToken: string | null): 
     throw authorizationHeaderOrToken?.trim() ? unauthorized(INVALID_TOKEN_DETAIL) : unauthorized('Not authenticated');
   }
   if (token.startsWith(GUEST_TOKEN_PREFIX)) {
+    // Turning guest mode off ends the guest tokens already handed out, not only new ones.
+    if (!config().guestMode) throw unauthorized(GUEST_MODE_OFF_DETAIL);
     if (isValidGuestToken(token)) return { kind: 'guest' };
     throw unauthorized(INVALID_TOKEN_DETAIL);
   }

@@ -40,3 +40,6 @@ export function initialsOf(fullName: string): string {
     .map((word) => Array.from(word)[0]?.toLocaleUpperCase() ?? '')
     .join('');
 }
+
+/** A page the guard turned the caller away from: shown on the page they land on, with a way in. */
+export type DeniedPage = { path: string; guest: boolean };

@@ -122,7 +122,17 @@ const CellJson = z
     accession: z.string().nullable(),
     form: z.string().nullable(),
     url: z.string().nullable(),
-    derived: z.boolean().describe('Computed (Q4 = year − three quarters, TTM sums), not a filed fact'),
+    derived: z
+      .boolean()
+      .describe(
+        'Computed, not a value as filed: Q4 = the latest fiscal year known minus the latest nine months known, TTM = four quarters, free cash flow',
+      ),
+    reported: z
+      .number()
+      .nullable()
+      .describe(
+        'The value as filed; per-share values and share counts in `value` are adjusted for splits to the as-of date. Null when derived',
+      ),
   })
   .strict();
 const RatioRowJson = z.object({ id: z.string(), label: z.string(), values: z.array(z.number().nullable()) }).strict();
@@ -194,7 +204,7 @@ export const COMPANY_API: readonly ApiOperation[] = [
     method: 'get',
     path: '/api/v1/companies',
     summary: 'Search companies by ticker or name (exact ticker first)',
-    access: 'public',
+    access: 'rules',
     query: CompaniesQuery,
     answers: {
       200: { description: 'Best match first', json: z.object({ query: z.string(), results: z.array(SearchHitJson) }).strict() },
@@ -205,7 +215,7 @@ export const COMPANY_API: readonly ApiOperation[] = [
     method: 'get',
     path: '/api/v1/companies/{id}',
     summary: 'Company profile: security, ticker history, latest price, recent filings',
-    access: 'public',
+    access: 'rules',
     params: CompanyIdParam,
     answers: { 200: { description: 'The profile', json: ProfileJson }, 304: NOT_MODIFIED },
   },
@@ -213,7 +223,7 @@ export const COMPANY_API: readonly ApiOperation[] = [
     method: 'get',
     path: '/api/v1/prices/{permaticker}',
     summary: 'Daily prices and corporate actions',
-    access: 'public',
+    access: 'rules',
     params: PermatickerParam,
     query: PricesQuery,
     answers: { 200: { description: 'Prices, oldest first, and actions', json: PriceSeriesJson }, 304: NOT_MODIFIED },
@@ -222,7 +232,7 @@ export const COMPANY_API: readonly ApiOperation[] = [
     method: 'get',
     path: '/api/v1/company-overview/{id}',
     summary: 'Overview tab: key figures, 12 months of prices, filings known on the as-of date',
-    access: 'public',
+    access: 'rules',
     params: CompanyIdParam,
     query: TabQuery,
     answers: {
@@ -247,7 +257,7 @@ export const COMPANY_API: readonly ApiOperation[] = [
     method: 'get',
     path: '/api/v1/company-prices/{id}',
     summary: 'Chart tab: prices with 50- and 200-day moving averages',
-    access: 'public',
+    access: 'rules',
     params: CompanyIdParam,
     query: TabQuery.merge(CompanyPricesQuery),
     answers: {
@@ -263,7 +273,7 @@ export const COMPANY_API: readonly ApiOperation[] = [
     method: 'get',
     path: '/api/v1/financials/{id}',
     summary: 'Financial statements with the filing of every value',
-    access: 'public',
+    access: 'rules',
     params: CompanyIdParam,
     query: TabQuery.merge(FinancialsQuery),
     answers: {
@@ -279,7 +289,7 @@ export const COMPANY_API: readonly ApiOperation[] = [
     method: 'get',
     path: '/api/v1/dividends/{id}',
     summary: 'Dividend history, annual totals, yield, growth and payout',
-    access: 'public',
+    access: 'rules',
     params: CompanyIdParam,
     query: TabQuery,
     answers: {
@@ -295,7 +305,7 @@ export const COMPANY_API: readonly ApiOperation[] = [
     method: 'get',
     path: '/api/v1/valuation/{id}',
     summary: 'Valuation multiples over time against their 5-year average and the sector median',
-    access: 'public',
+    access: 'rules',
     params: CompanyIdParam,
     query: TabQuery,
     answers: {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../http/errors';
-import { getCompanyProfile, recentFilings, resolveCompanyId, searchCompanies } from './companies.server';
+import { getCompanyProfile, recentFilings, resolveCompanyId, searchCompanies, searchCompaniesPage } from './companies.server';
 import { corporateActions, priceSeries } from './prices.server';
 import { closeMarketReader } from '../market/store/open-store.server';
 import { writeMarketFixture } from '../market/store/test-fixture.server';
@@ -34,6 +34,20 @@ describe('company search', () => {
     expect((await searchCompanies('RCY', 5, opts)).map((h) => h.permaticker)).toEqual([6, 5]);
     expect(await searchCompanies('a', 2, opts)).toHaveLength(2);
     expect(await searchCompanies('%', 5, opts)).toEqual([]);
+  });
+
+  it('pages the matches and counts all of them', async () => {
+    const all = await searchCompanies('a', 100, opts);
+    expect(all.length).toBeGreaterThan(2);
+    expect(all[0]).not.toHaveProperty('total');
+    const first = await searchCompaniesPage('a', 1, 2, opts);
+    expect(first).toMatchObject({ total: all.length, page: 1, pageCount: Math.ceil(all.length / 2) });
+    expect(first.hits.map((h) => h.permaticker)).toEqual(all.slice(0, 2).map((h) => h.permaticker));
+    const second = await searchCompaniesPage('a', 2, 2, opts);
+    expect(second.hits.map((h) => h.permaticker)).toEqual(all.slice(2, 4).map((h) => h.permaticker));
+    const past = await searchCompaniesPage('a', 99, 2, opts);
+    expect(past).toMatchObject({ hits: [], total: all.length });
+    expect(await searchCompaniesPage('%', 1, 2, opts)).toMatchObject({ hits: [], total: 0, pageCount: 1 });
   });
 });
 

@@ -52,30 +52,57 @@ export async function searchCompanies(query: string, limit = 20, options: Market
       `SELECT ${SUMMARY_COLUMNS}, 'all' AS match FROM securities s ORDER BY s.is_delisted, s.ticker, s.permaticker LIMIT ${n}`,
     );
   }
-  return reader.all<CompanySearchHit>(
-    `WITH former AS (
-       SELECT DISTINCT permaticker FROM ticker_history WHERE upper(ticker) = upper($1)
-     ),
-     ranked AS (
-       SELECT ${SUMMARY_COLUMNS}, s.last_price_date,
-         CASE
-           WHEN upper(s.ticker) = upper($1) THEN 0
-           WHEN s.permaticker IN (SELECT permaticker FROM former) THEN 1
-           WHEN starts_with(upper(s.ticker), upper($1)) THEN 2
-           WHEN starts_with(lower(s.name), lower($1)) THEN 3
-           WHEN contains(lower(s.name), ' ' || lower($1)) THEN 4
-           WHEN contains(lower(s.name), lower($1)) THEN 5
-           WHEN contains(upper(s.ticker), upper($1)) THEN 6
-         END AS rank
-       FROM securities s
-     )
-     SELECT permaticker, ticker, name, exchange, sector, industry, is_delisted, is_demo,
-       ['ticker', 'former_ticker', 'ticker_prefix', 'name_prefix', 'name_word', 'name', 'ticker_contains'][rank + 1] AS match
-     FROM ranked WHERE rank IS NOT NULL
-     ORDER BY rank, is_delisted, last_price_date DESC NULLS LAST, ticker, permaticker
-     LIMIT ${n}`,
-    [q],
-  );
+  const rows = await reader.all<CompanySearchHit & { total?: unknown }>(`${RANKED_SEARCH} LIMIT ${n}`, [q]);
+  return rows.map(({ total: _total, ...hit }) => hit);
+}
+
+// Every security matching a search text, best match first: an exact ticker, a former ticker, a
+// ticker prefix, a name prefix, a word of the name, anywhere in the name, anywhere in the ticker.
+const RANKED_SEARCH = `WITH former AS (
+    SELECT DISTINCT permaticker FROM ticker_history WHERE upper(ticker) = upper($1)
+  ),
+  ranked AS (
+    SELECT ${SUMMARY_COLUMNS}, s.last_price_date,
+      CASE
+        WHEN upper(s.ticker) = upper($1) THEN 0
+        WHEN s.permaticker IN (SELECT permaticker FROM former) THEN 1
+        WHEN starts_with(upper(s.ticker), upper($1)) THEN 2
+        WHEN starts_with(lower(s.name), lower($1)) THEN 3
+        WHEN contains(lower(s.name), ' ' || lower($1)) THEN 4
+        WHEN contains(lower(s.name), lower($1)) THEN 5
+        WHEN contains(upper(s.ticker), upper($1)) THEN 6
+      END AS rank
+    FROM securities s
+  )
+  SELECT permaticker, ticker, name, exchange, sector, industry, is_delisted, is_demo,
+    ['ticker', 'former_ticker', 'ticker_prefix', 'name_prefix', 'name_word', 'name', 'ticker_contains'][rank + 1] AS match,
+    count(*) OVER () AS total
+  FROM ranked WHERE rank IS NOT NULL
+  ORDER BY rank, is_delisted, last_price_date DESC NULLS LAST, ticker, permaticker`;
+
+export type CompanySearchPage = { hits: CompanySearchHit[]; total: number; page: number; pageCount: number };
+
+/** One page of a search's matches with the true number of them (the company search page). */
+export async function searchCompaniesPage(
+  query: string,
+  page: number,
+  pageSize = 50,
+  options: MarketReadOptions = {},
+): Promise<CompanySearchPage> {
+  const n = Math.max(1, Math.min(SEARCH_LIMIT_MAX, Math.floor(pageSize)));
+  const p = Math.max(1, Math.min(100_000, Math.floor(page) || 1));
+  const reader = await readMarket(options);
+  const rows = await reader.all<CompanySearchHit & { total: number | bigint }>(`${RANKED_SEARCH} LIMIT ${n} OFFSET ${(p - 1) * n}`, [
+    query.trim(),
+  ]);
+  let total = rows.length > 0 ? Number(rows[0].total) : 0;
+  if (rows.length === 0 && p > 1) {
+    // Past the last page: the total still comes from the first.
+    const first = await reader.all<{ total: number | bigint }>(`${RANKED_SEARCH} LIMIT 1`, [query.trim()]);
+    total = first.length > 0 ? Number(first[0].total) : 0;
+  }
+  const hits = rows.map(({ total: _total, ...hit }) => hit);
+  return { hits, total, page: p, pageCount: Math.max(1, Math.ceil(total / n)) };
 }
 
 /** The permaticker an id names: a permaticker, a current ticker, or a former/latest holder's ticker. */
@@ -100,6 +127,17 @@ export async function resolveCompanyId(id: string, options: MarketReadOptions = 
     [value],
   );
   return rows[0]?.permaticker ?? null;
+}
+
+/**
+ * What a person typed into an "add a company" box: a ticker or permaticker first, otherwise the
+ * best match of the company search by name ("Dorarford"). Null when nothing matches.
+ */
+export async function resolveCompanyText(text: string, options: MarketReadOptions = {}): Promise<number | null> {
+  const exact = await resolveCompanyId(text, options);
+  if (exact !== null || text.trim() === '') return exact;
+  const [best] = await searchCompanies(text.slice(0, 100), 1, options);
+  return best?.permaticker ?? null;
 }
 
 function filingUrl(cik: string | null, accession: string | null, isDemo: boolean): string | null {

@@ -137,11 +137,15 @@ export async function companyFinancials(
 ): Promise<Statement> {
   const reader = await readMarket(options);
   const facts = await reader.all<FactInput>(
-    `SELECT concept, value, period_start, period_end, fiscal_year, fiscal_period, form, filed, accession FROM facts
+    `SELECT concept, value, period_start, period_end, fiscal_year, fiscal_period, form, filed, accession, source_tag FROM facts
       WHERE permaticker = $1 ${asOf ? 'AND filed < $2::DATE' : ''} ORDER BY filed, accession`,
     asOf ? [company.permaticker, asOf] : [company.permaticker],
   );
-  return buildStatement(facts, { statement, period, asOf, cik: company.cik, isDemo: company.is_demo });
+  const splits = await reader.all<{ date: IsoDate; ratio: number }>(
+    `SELECT date, value AS ratio FROM corporate_actions WHERE permaticker = $1 AND action = 'split' AND value > 0 ORDER BY date`,
+    [company.permaticker],
+  );
+  return buildStatement(facts, { statement, period, asOf, cik: company.cik, isDemo: company.is_demo, splits });
 }
 
 // -------------------------------------------------------------------------------------------

@@ -1,11 +1,16 @@
 import { toEpochDay, type IsoDate } from '../dates';
 import { CONCEPTS } from '../market/store/schema';
 import { filingArchiveUrl } from '../market/sec-links';
+import { firstQuarterOfYear, withDerivedQ4, type Series } from '../metrics/engine/fundamental-state';
+import { onBasis, PER_SHARE_CONCEPTS, SHARE_COUNT_CONCEPTS, splitsFor, type SplitEvent } from '../metrics/engine/share-basis';
+import { ttmAt, ttmIndices } from '../metrics/engine/ttm';
 import { growthRate, ratio } from '../stats';
 
 // Financial statements from stored facts, as known on an as-of date: annual, quarterly and TTM
 // columns over the full stored history, every cell carrying the filing it came from.
-// Pure: rows in, tables out.
+// Pure: rows in, tables out. Fourth quarters and trailing sums come from the metrics engine's
+// own definitions (withDerivedQ4, ttmAt), so a statement and a screen never disagree; per-share
+// values and share counts are on the share basis of the as-of date (adjusted for splits).
 
 export type FactInput = {
   concept: string;
@@ -17,6 +22,8 @@ export type FactInput = {
   form: string | null;
   filed: IsoDate;
   accession: string | null;
+  /** The importer's tag; "(derived)" marks a quarter computed from year-to-date figures. */
+  source_tag?: string | null;
 };
 
 export type StatementKind = 'income' | 'balance' | 'cash_flow';
@@ -78,8 +85,10 @@ export type Cell = {
   accession: string | null;
   form: string | null;
   url: string | null;
-  /** Computed (Q4 = year − three quarters, TTM sums, free cash flow), not a stored fact. */
+  /** Computed (Q4 = year − nine months, TTM sums, free cash flow), not a value as filed. */
   derived: boolean;
+  /** The value as filed, before the split adjustment (per-share values and share counts); null when derived. */
+  reported: number | null;
 };
 
 export type Column = { key: IsoDate; label: string; periodEnd: IsoDate };
@@ -98,6 +107,8 @@ export type Statement = {
 
 type Known = {
   value: number;
+  reported: number;
+  derived: boolean;
   filed: IsoDate;
   accession: string | null;
   form: string | null;
@@ -135,6 +146,8 @@ export function latestKnown(facts: readonly FactInput[], asOf: IsoDate | null): 
     if (prev && (prev.filed > f.filed || (prev.filed === f.filed && (prev.accession ?? '') >= (f.accession ?? '')))) continue;
     out.set(key, {
       value: f.value,
+      reported: f.value,
+      derived: (f.source_tag ?? '').includes('(derived)'),
       filed: f.filed,
       accession: f.accession,
       form: f.form,
@@ -146,9 +159,44 @@ export function latestKnown(facts: readonly FactInput[], asOf: IsoDate | null): 
   return out;
 }
 
-type Ctx = { known: Map<string, Known>; cik: string | null; isDemo: boolean };
+/**
+ * Moves per-share values and share counts onto the basis of the as-of date (or after every
+ * split when there is none). Splits: the store's, else those the known filings imply.
+ */
+function onAsOfBasis(
+  known: Map<string, Known>,
+  facts: readonly FactInput[],
+  asOf: IsoDate | null,
+  storeSplits: readonly SplitEvent[],
+): void {
+  const cut = asOf === null ? Number.POSITIVE_INFINITY : toEpochDay(asOf);
+  const splits = splitsFor(storeSplits, () =>
+    facts
+      .filter((f) => PER_SHARE_CONCEPTS.has(f.concept) && f.filed < (asOf ?? '9999-12-31'))
+      .map((f) => ({
+        concept: f.concept,
+        kind: periodOf(f) ?? '',
+        end: toEpochDay(f.period_end),
+        filed: toEpochDay(f.filed),
+        value: f.value,
+      })),
+  );
+  if (splits.length === 0) return;
+  for (const [key, k] of known) {
+    const concept = key.slice(0, key.indexOf('|'));
+    if (!PER_SHARE_CONCEPTS.has(concept) && !SHARE_COUNT_CONCEPTS.has(concept)) continue;
+    k.value = onBasis(concept, k.reported, splits, toEpochDay(k.filed), cut - 1);
+  }
+}
 
-function cellOf(ctx: Ctx, k: Known, derived = false): Cell {
+type Ctx = {
+  known: Map<string, Known>;
+  cik: string | null;
+  isDemo: boolean;
+  flows: Map<string, { series: Series; cells: Map<number, Cell> }>;
+};
+
+function cellOf(ctx: Ctx, k: Known, derived = k.derived): Cell {
   return {
     value: k.value,
     filed: k.filed,
@@ -156,6 +204,7 @@ function cellOf(ctx: Ctx, k: Known, derived = false): Cell {
     form: k.form,
     url: filingArchiveUrl(ctx.cik, k.accession, ctx.isDemo),
     derived,
+    reported: derived ? null : k.reported,
   };
 }
 
@@ -163,10 +212,10 @@ function get(ctx: Ctx, concept: string, p: 'FY' | 'Q' | 'I', end: IsoDate): Know
   return ctx.known.get(`${concept}|${p}|${end}`);
 }
 
-/** Combines several known values into a derived one that rests on the newest of them. */
-function combine(ctx: Ctx, parts: Known[], value: number): Cell {
+/** Combines several cells into a derived one that rests on the newest of them. */
+function combine(parts: Cell[], value: number): Cell {
   const newest = parts.reduce((a, b) => (b.filed > a.filed ? b : a));
-  return { ...cellOf(ctx, newest, true), value };
+  return { ...newest, value, derived: true, reported: null };
 }
 
 function endsOf(ctx: Ctx, p: 'FY' | 'Q'): Map<IsoDate, Known> {
@@ -180,21 +229,61 @@ function endsOf(ctx: Ctx, p: 'FY' | 'Q'): Map<IsoDate, Known> {
   return out;
 }
 
-/** Quarter cell of a flow; Q4 is derived as the fiscal year minus its three quarters when not filed. */
-function quarterFlow(ctx: Ctx, concept: string, end: IsoDate, quarterEnds: IsoDate[]): Cell | null {
-  const q = get(ctx, concept, 'Q', end);
-  if (q) return cellOf(ctx, q);
-  const fy = get(ctx, concept, 'FY', end);
-  if (!fy) return null;
-  const i = quarterEnds.indexOf(end);
-  const prior = [quarterEnds[i - 1], quarterEnds[i - 2], quarterEnds[i - 3]];
-  if (prior.some((e) => e === undefined)) return null;
-  const parts = prior.map((e) => get(ctx, concept, 'Q', e));
-  if (parts.some((x) => x === undefined)) return null;
-  const ks = parts as Known[];
-  // The three quarters must lie inside the fiscal year (~one year before its end).
-  if (toEpochDay(end) - toEpochDay(prior[2]) > 300) return null;
-  return combine(ctx, [fy, ...ks], fy.value - ks[0].value - ks[1].value - ks[2].value);
+/** Stored quarters (and balance-sheet-free fiscal years) of one flow, ascending by period end. */
+function seriesOf(ctx: Ctx, concept: string, p: 'FY' | 'Q'): { series: Series; cells: Cell[]; ends: IsoDate[] } {
+  const rows: [IsoDate, Known][] = [];
+  for (const [key, k] of ctx.known) {
+    const [c, kind, end] = key.split('|');
+    if (c === concept && kind === p) rows.push([end, k]);
+  }
+  rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return {
+    series: { end: rows.map(([e]) => toEpochDay(e)), val: rows.map(([, k]) => k.value) },
+    cells: rows.map(([, k]) => cellOf(ctx, k)),
+    ends: rows.map(([e]) => e),
+  };
+}
+
+/**
+ * Every quarter of a flow: filed quarters, and fourth quarters derived by the metrics engine's
+ * withDerivedQ4 (the fiscal year minus its three quarters; a Q4 the importer already derived as
+ * FY − 9M is a stored quarter marked derived).
+ */
+function quarterCells(ctx: Ctx, concept: string): { series: Series; cells: Map<number, Cell> } {
+  const q = seriesOf(ctx, concept, 'Q');
+  const y = seriesOf(ctx, concept, 'FY');
+  const merged = withDerivedQ4(q.series, y.series, concept === 'shares_diluted_avg');
+  const byEnd = new Map<number, Cell>();
+  q.series.end.forEach((e, i) => byEnd.set(e, q.cells[i]));
+  y.series.end.forEach((fyEnd, k) => {
+    if (byEnd.has(fyEnd) || !merged.end.includes(fyEnd)) return;
+    const a = firstQuarterOfYear(q.series.end, fyEnd);
+    const value = merged.val[merged.end.indexOf(fyEnd)];
+    byEnd.set(fyEnd, combine([y.cells[k], q.cells[a], q.cells[a + 1], q.cells[a + 2]], value));
+  });
+  return { series: merged, cells: byEnd };
+}
+
+function quarterCellMap(ctx: Ctx, concept: string): ReturnType<typeof quarterCells> {
+  const cached = ctx.flows.get(concept);
+  if (cached) return cached;
+  const made = quarterCells(ctx, concept);
+  ctx.flows.set(concept, made);
+  return made;
+}
+
+function quarterFlow(ctx: Ctx, concept: string, end: IsoDate): Cell | null {
+  return quarterCellMap(ctx, concept).cells.get(toEpochDay(end)) ?? null;
+}
+
+/** The trailing twelve months ending at `end`: the metrics engine's ttmAt over the same quarters. */
+function ttmFlow(ctx: Ctx, concept: string, end: IsoDate): Cell | null {
+  const { series, cells } = quarterCellMap(ctx, concept);
+  const day = toEpochDay(end);
+  const idx = ttmIndices(series.end, day);
+  if (idx === null || series.end[idx[0]] !== day) return null;
+  const parts = idx.map((j) => cells.get(series.end[j])!);
+  return combine(parts, ttmAt(series, day, concept === 'shares_diluted_avg'));
 }
 
 function quarterLabel(k: Known | undefined, end: IsoDate): string {
@@ -202,17 +291,16 @@ function quarterLabel(k: Known | undefined, end: IsoDate): string {
   return end;
 }
 
-function lineCells(ctx: Ctx, concept: string, period: PeriodKind, columns: Column[], quarterEnds: IsoDate[]): (Cell | null)[] {
+function lineCells(ctx: Ctx, concept: string, period: PeriodKind, columns: Column[]): (Cell | null)[] {
   if (concept === 'free_cash_flow') {
-    const ocf = lineCells(ctx, 'operating_cash_flow', period, columns, quarterEnds);
-    const capex = lineCells(ctx, 'capex', period, columns, quarterEnds);
+    const ocf = lineCells(ctx, 'operating_cash_flow', period, columns);
+    const capex = lineCells(ctx, 'capex', period, columns);
     return columns.map((_, i) => {
       const a = ocf[i];
       const b = capex[i];
       if (!a || !b) return null;
       // Capex is stored as a positive outflow (fcf = operating cash flow − capex, see metrics/catalogue.ts).
-      const newest = a.filed >= b.filed ? a : b;
-      return { ...newest, value: a.value - b.value, derived: true };
+      return combine([a, b], a.value - b.value);
     });
   }
   const flow = isFlow(concept);
@@ -225,15 +313,8 @@ function lineCells(ctx: Ctx, concept: string, period: PeriodKind, columns: Colum
       const k = get(ctx, concept, 'FY', col.periodEnd);
       return k ? cellOf(ctx, k) : null;
     }
-    if (period === 'quarterly') return quarterFlow(ctx, concept, col.periodEnd, quarterEnds);
-    // TTM: the four quarters ending at this column.
-    const i = quarterEnds.indexOf(col.periodEnd);
-    if (i < 3) return null;
-    const cells = [0, 1, 2, 3].map((b) => quarterFlow(ctx, concept, quarterEnds[i - b], quarterEnds));
-    if (cells.some((c) => c === null)) return null;
-    const cs = cells as Cell[];
-    const newest = cs.reduce((a, b) => (b.filed > a.filed ? b : a));
-    return { ...newest, value: cs[0].value + cs[1].value + cs[2].value + cs[3].value, derived: true };
+    if (period === 'quarterly') return quarterFlow(ctx, concept, col.periodEnd);
+    return ttmFlow(ctx, concept, col.periodEnd);
   });
 }
 
@@ -255,9 +336,24 @@ function ttmEnds(quarterEnds: IsoDate[]): IsoDate[] {
 
 export function buildStatement(
   facts: readonly FactInput[],
-  opts: { statement: StatementKind; period: PeriodKind; asOf: IsoDate | null; cik: string | null; isDemo: boolean },
+  opts: {
+    statement: StatementKind;
+    period: PeriodKind;
+    asOf: IsoDate | null;
+    cik: string | null;
+    isDemo: boolean;
+    /** The store's split actions (ex-date, new shares per old share). */
+    splits?: readonly { date: IsoDate; ratio: number }[];
+  },
 ): Statement {
-  const ctx: Ctx = { known: latestKnown(facts, opts.asOf), cik: opts.cik, isDemo: opts.isDemo };
+  const known = latestKnown(facts, opts.asOf);
+  onAsOfBasis(
+    known,
+    facts,
+    opts.asOf,
+    (opts.splits ?? []).map((x) => ({ day: toEpochDay(x.date), ratio: x.ratio })),
+  );
+  const ctx: Ctx = { known, cik: opts.cik, isDemo: opts.isDemo, flows: new Map() };
   const quarterEnds = allQuarterEnds(ctx);
   const fyEnds = endsOf(ctx, 'FY');
   const qEnds = endsOf(ctx, 'Q');
@@ -281,7 +377,7 @@ export function buildStatement(
   columns.sort((a, b) => (a.periodEnd < b.periodEnd ? 1 : -1)); // newest first
   let lines: Line[] = STATEMENTS[opts.statement].lines.map((id) => {
     const c = (CONCEPTS as Record<string, { label: string; unit: string }>)[id] ?? DERIVED_LINES[id];
-    return { id, label: c.label, unit: c.unit, cells: lineCells(ctx, id, opts.period, columns, quarterEnds) };
+    return { id, label: c.label, unit: c.unit, cells: lineCells(ctx, id, opts.period, columns) };
   });
   // A period with nothing to show in this statement (e.g. a fiscal year end without its quarters
   // in the TTM view) is not a column.

@@ -39,13 +39,15 @@ export function statementTable(s: Statement): CsvTable {
           cell.accession,
           cell.url,
           cell.derived ? 'derived' : 'filed',
+          cell.reported,
         ]);
     });
   for (const r of [...s.growth, ...s.margins])
     s.columns.forEach((c, i) => {
-      if (r.values[i] !== null) rows.push([r.id, c.label, c.periodEnd, r.values[i], null, null, null, null, 'derived']);
+      if (r.values[i] !== null) rows.push([r.id, c.label, c.periodEnd, r.values[i], null, null, null, null, 'derived', null]);
     });
-  return { header: ['line', 'period', 'period_end', 'value', 'filed', 'form', 'accession', 'url', 'kind'], rows };
+  // `value` is adjusted for splits to the as-of date; `value_as_filed` is the filing's own number.
+  return { header: ['line', 'period', 'period_end', 'value', 'filed', 'form', 'accession', 'url', 'kind', 'value_as_filed'], rows };
 }
 
 export function dividendsTable(d: Dividends): CsvTable {

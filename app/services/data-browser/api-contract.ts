@@ -32,7 +32,7 @@ export const DATA_BROWSER_API: readonly ApiOperation[] = [
     method: 'get',
     path: '/api/v1/data-browser/{permaticker}/{metric}',
     summary: 'The data browser’s table: one metric for up to ten companies',
-    access: 'public',
+    access: 'rules',
     params: z.object({ permaticker: z.string().regex(/^\d+$/), metric: z.string().max(64) }),
     query: ViewSchema.innerType().merge(FormatQuery),
     answers: {

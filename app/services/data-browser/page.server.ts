@@ -4,13 +4,13 @@ import { browseMetric, type BrowserData } from './data-browser.server';
 
 // What /data-browser/{permaticker}/{metric} shows for its URL: the table and chart data, the
 // reasons the parameters are refused, or the canonical address to go to after the "add a
-// company" and "metric" GET forms (so every view has one stable, shareable URL). Ticker lookup
+// company" and "metric" GET forms (so every view has one stable, shareable URL). Company lookup
 // is the company folder's (a layer above this one), so the page hands it in.
 
 type View = Extract<ViewParse, { ok: true }>['view'];
 
 export type DataBrowserPage =
-  | { kind: 'view'; view: View; result: BrowserData }
+  | { kind: 'view'; view: View; result: BrowserData; addError: string | null }
   | { kind: 'invalid'; errors: Record<string, string[]> }
   | { kind: 'redirect'; to: string }
   | { kind: 'not-found' };
@@ -32,7 +32,14 @@ export async function dataBrowserPage(
     let compare = view.compare;
     if (view.add !== null) {
       const added = await resolveCompany(view.add);
-      if (added === null) return { kind: 'invalid', errors: { add: [`No company with ticker or permaticker “${view.add}”.`] } };
+      // The view stays as it was, with the reason beside the box the text was typed in.
+      if (added === null)
+        return {
+          kind: 'view',
+          view: { ...view, add: null },
+          result: await browseMetric(permaticker, metric.id, view),
+          addError: `No company matches “${view.add.slice(0, 40)}”: try a ticker, a name or a permaticker.`,
+        };
       if (added !== permaticker && !compare.includes(added)) compare = [...compare, added];
     }
     const nextMetric = getMetric(metricChoice ?? '') ? (metricChoice as string) : metric.id;
@@ -41,5 +48,5 @@ export async function dataBrowserPage(
       to: `/data-browser/${permaticker}/${nextMetric}${viewQuery({ ...view, compare: compare.slice(0, MAX_COMPANIES - 1) })}`,
     };
   }
-  return { kind: 'view', view, result: await browseMetric(permaticker, metric.id, view) };
+  return { kind: 'view', view, result: await browseMetric(permaticker, metric.id, view), addError: null };
 }

@@ -17,7 +17,12 @@ export type ApiMethod = 'get' | 'post' | 'patch' | 'delete';
  * public: anyone; token: any token, a guest's included; account: a signed-in account's token
  * (a guest token is 403); signature: the caller proves itself another way (the billing webhook).
  */
-export type ApiAccess = 'public' | 'token' | 'account' | 'signature';
+/**
+ * public: anyone. token: any valid token, a guest's included. account: a signed-in account the
+ * access rules let in (auth/access-rules.ts). rules: the access rules decide, and a call without
+ * a token counts as a guest's while guest mode is on.
+ */
+export type ApiAccess = 'public' | 'token' | 'account' | 'rules' | 'signature';
 
 export type ObjectSchema = AnyZodObject | ZodEffects<AnyZodObject> | ZodEffects<ZodEffects<AnyZodObject>>;
 
@@ -71,8 +76,8 @@ export type Fits<Value, Schema extends ZodTypeAny> = [Value] extends [z.input<Sc
 /** The statuses an operation can answer besides its own list: from its access and its inputs. */
 export function errorStatuses(op: ApiOperation): number[] {
   const statuses = new Set<number>(op.errors ?? []);
-  if (op.access === 'token' || op.access === 'account' || op.access === 'signature') statuses.add(401);
-  if (op.access === 'account') statuses.add(403);
+  if (op.access !== 'public') statuses.add(401);
+  if (op.access === 'account' || op.access === 'rules') statuses.add(403);
   if (op.params) statuses.add(404);
   if (op.query) statuses.add(422);
   if (op.body) [400, 413, 415, 422].forEach((s) => statuses.add(s));

@@ -1,5 +1,6 @@
 import { ZodError, type z, type ZodType } from 'zod';
 import { DomainError, type FieldErrors } from './errors';
+import { jsonWithoutFloatNoise } from './numbers';
 
 // Helpers for the JSON API resource routes: parse bodies defensively, answer {"detail"} errors.
 
@@ -10,7 +11,9 @@ export function jsonResponse(data: unknown, init: ResponseInit = {}): Response {
   headers.set('Content-Type', 'application/json; charset=utf-8');
   headers.set('Cache-Control', 'no-store');
   headers.set('X-Content-Type-Options', 'nosniff');
-  return new Response(JSON.stringify(data), { ...init, headers });
+  // Values computed in binary floating point (sums, split adjustments, ratios) carry noise past
+  // the 15th digit; no answer shows it.
+  return new Response(JSON.stringify(data, jsonWithoutFloatNoise), { ...init, headers });
 }
 
 /** 204 for a successful DELETE or logout: no body, never cached. */

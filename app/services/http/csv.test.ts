@@ -72,8 +72,8 @@ describe('csvCell', () => {
 });
 
 describe('formatNumberForExport', () => {
-  it('keeps every real digit a double holds and drops the noise', () => {
-    expect(formatNumberForExport(1 / 3)).toBe('0.333333333333333');
+  it('keeps every real digit of a source value (12 significant, integers whole) and drops the noise', () => {
+    expect(formatNumberForExport(1 / 3)).toBe('0.333333333333');
     expect(formatNumberForExport(123456789012345)).toBe('123456789012345');
     expect(formatNumberForExport(1.1 * 1.1)).toBe('1.21');
     expect(formatNumberForExport(null)).toBe('n/a');

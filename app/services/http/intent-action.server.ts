@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod';
-import { redirect } from '@remix-run/node';
+import { redirect, type data } from '@remix-run/node';
 import { z, type ZodTypeAny } from 'zod';
 import { badRequest, isDomainError } from './errors';
 import { formFailure, invalidForm } from './form-reply.server';
@@ -17,7 +17,8 @@ import { readPageForm } from './request-body.server';
 //   with the message, or, for buttons that have no form of their own to show it, the page's
 //   error modal after a redirect (post/redirect/get).
 
-export type Answer = Response | ReturnType<typeof invalidForm>;
+/** A redirect, a form's errors, or data for a fetcher that answers in place (no navigation). */
+export type Answer = Response | ReturnType<typeof invalidForm> | ReturnType<typeof data<unknown>>;
 
 export type IntentHandler = {
   schema: ZodTypeAny;

@@ -1,16 +1,42 @@
-// Numbers as text outside the page: CSV downloads and any other export. A stored value such as
-// 0.1 + 0.2 is 0.30000000000000004 in binary floating point; 15 significant digits is the most a
-// double always holds exactly, so rounding to them removes that noise and keeps every real digit.
+// Numbers as text outside the page: JSON answers, CSV downloads and any other export. A stored
+// value such as 0.1 + 0.2 is 0.30000000000000004 in binary floating point, and a difference of
+// two such values (a fourth quarter = year − nine months, a split-adjusted EPS) carries a few
+// units in the last place: 0.9900000000000007 is still noisy at 15 digits. No filed amount,
+// per-share value or traded price has more than 12 significant digits, so rounding to 12 removes
+// the noise and keeps every digit of the source; ratios computed from them keep 12 as well.
 
 /** What a missing value reads as, on pages and in downloads alike. */
 export const NOT_AVAILABLE = 'n/a';
 
-const SIGNIFICANT_DIGITS = 15;
+const SIGNIFICANT_DIGITS = 12;
+
+/** A finite number without float noise (1.8400000000000003 → 1.84); -0 becomes 0. */
+export function withoutFloatNoise(value: number): number {
+  // Integers (counts, amounts in whole dollars) are exact below 2^53: nothing to remove.
+  if (!Number.isFinite(value) || Number.isInteger(value)) return Object.is(value, -0) ? 0 : value;
+  const rounded = Number(value.toPrecision(SIGNIFICANT_DIGITS));
+  // -0 (a tiny negative rounded away, or a computed -0) is written as 0.
+  return Object.is(rounded, -0) ? 0 : rounded;
+}
 
 /** A finite number as plain text without float noise; null, undefined, NaN and ±Infinity read n/a. */
 export function formatNumberForExport(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return NOT_AVAILABLE;
-  const rounded = Number(value.toPrecision(SIGNIFICANT_DIGITS));
-  // -0 (a tiny negative rounded away, or a computed -0) is written as 0.
-  return Object.is(rounded, -0) ? '0' : String(rounded);
+  return String(withoutFloatNoise(value));
+}
+
+/** A JSON.stringify replacer that writes every number without float noise (the JSON API's one writer). */
+export function jsonWithoutFloatNoise(_key: string, value: unknown): unknown {
+  return typeof value === 'number' ? withoutFloatNoise(value) : value;
+}
+
+/**
+ * A number rounded to `digits` decimals the way the page shows it, as a number for an export
+ * (the rounding is done on the decimal text, so 1.005 to 2 digits is 1.01 and no noise is added).
+ */
+export function roundForExport(value: number | null | undefined, digits: number): number | null {
+  if (value === null || value === undefined || !Number.isFinite(value)) return null;
+  const shifted = Math.round(Math.abs(Number(`${value.toPrecision(SIGNIFICANT_DIGITS)}e${digits}`)));
+  const rounded = Number(`${shifted}e-${digits}`) * Math.sign(value);
+  return Object.is(rounded, -0) ? 0 : rounded;
 }

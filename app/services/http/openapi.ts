@@ -5,8 +5,8 @@ import { ApiErrorSchema, errorStatuses, type ApiOperation } from './api-contract
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Malformed request (unreadable body or form)',
-  401: 'No valid token (or, for the webhook, no valid signature)',
-  403: 'The token is a guest’s: this needs an account',
+  401: 'No valid token, or none where guest mode is off (for the webhook: no valid signature)',
+  403: 'The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed',
   404: 'Not found, or not yours',
   405: 'Method not allowed',
   409: 'Conflicts with the current state',
@@ -59,6 +59,7 @@ export function openApiDocument(operations: readonly ApiOperation[], info: { tit
       path: op.path,
       summary: op.summary,
       ...(op.access === 'token' || op.access === 'account' ? { security: [{ [bearer.name]: [] }] } : {}),
+      ...(op.access === 'rules' ? { security: [{ [bearer.name]: [] }, {}] } : {}),
       request: {
         ...(op.params ? { params: op.params } : {}),
         ...(op.query ? { query: op.query } : {}),

@@ -23,7 +23,7 @@ Commands:
       Defaults: ${DEFAULT_DEMO_OPTIONS.companies} companies, ${DEFAULT_DEMO_OPTIONS.years} years, seed ${DEFAULT_DEMO_OPTIONS.seed}.
   ensure-demo
       Generate the default demo universe only if no market data exists (used by npm start).
-  import <sec|sharadar|prices|tiingo> ...args
+  import <sec|sharadar|prices|tiingo|nasdaq> ...args
       Run an importer into MARKET_DB; "import <source> --help" shows its arguments.
   refresh
       Fetch what is new since the last run for every security in the store from the configured

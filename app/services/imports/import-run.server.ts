@@ -11,7 +11,7 @@ import { openMarketWriter } from '../market/store/writer.server';
 // an atomic rename. Any failure (a bad file, a cancel) discards the copy, so the published store
 // is unchanged, and is recorded in the store's import_runs for `status` and the admin page.
 
-export const IMPORT_SOURCES = ['prices', 'sec', 'sharadar', 'tiingo'] as const;
+export const IMPORT_SOURCES = ['prices', 'sec', 'sharadar', 'tiingo', 'nasdaq'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
 
 export function isImportSource(name: string): name is ImportSource {
@@ -25,7 +25,12 @@ export function importerUsage(source: ImportSource): string {
 /** What importers may know of the environment: keys, provider addresses and the download cache. */
 export function importEnv(): ImportContext['env'] {
   const c = config();
-  return { secUserAgent: c.secUserAgent, tiingo: c.providers.tiingo, cacheDir: path.join(c.dataDir, 'providers') };
+  return {
+    secUserAgent: c.secUserAgent,
+    tiingo: c.providers.tiingo,
+    nasdaqDataLink: c.providers.nasdaqDataLink,
+    cacheDir: path.join(c.dataDir, 'providers'),
+  };
 }
 
 /** `beforePublish` runs last, before the rename: a job asks there whether it was cancelled meanwhile. */

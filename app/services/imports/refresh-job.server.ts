@@ -8,6 +8,7 @@ import type { ImportSummary } from '../market/store/records';
 import { jobProgress } from './import-job.server';
 import { runMarketImport, type ImportSource } from './import-run.server';
 import { silentProgress } from './progress.server';
+import { MarketDataMissingError, marketReader } from '../market/store/open-store.server';
 
 // The daily refresh: new bars for every security in the store from the configured price
 // provider, published like any import (a failure leaves the store as it was and is recorded).
@@ -35,6 +36,9 @@ export const marketRefreshJob = defineJob({
   async run(_payload, ctx) {
     const source = refreshProvider();
     if (!source) throw new JobInputError('No price provider is configured: set TIINGO_API_KEY.');
+    // Nothing real to bring up to date (no store yet, or only the demo): leave the store alone
+    // rather than record a failure in it.
+    if (!(await hasRealPrices())) return { message: 'Nothing to refresh: the store has no real securities with prices yet.' };
     const summary = await runMarketImport(source, REFRESH_ARGS, jobProgress(ctx, silentProgress), () => ctx.checkpoint());
     return { message: refreshSummaryLine(summary).slice(0, 1000) };
   },
@@ -48,6 +52,19 @@ export const marketRefreshJob = defineJob({
     },
   },
 });
+
+async function hasRealPrices(): Promise<boolean> {
+  try {
+    const reader = await marketReader();
+    const [row] = await reader.all<{ n: number }>(
+      `SELECT count(*)::INTEGER AS n FROM securities WHERE NOT is_demo AND last_price_date IS NOT NULL`,
+    );
+    return Number(row?.n ?? 0) > 0;
+  } catch (e) {
+    if (e instanceof MarketDataMissingError) return false;
+    throw e;
+  }
+}
 
 /** When the scheduled refresh runs next; null when DATA_REFRESH_AT=off or no provider is set. */
 export function nextRefreshAt(now = Date.now()): Date | null {

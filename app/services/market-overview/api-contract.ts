@@ -53,7 +53,7 @@ export const MARKET_OVERVIEW_API: readonly ApiOperation[] = [
     method: 'get',
     path: '/api/v1/market-overview',
     summary: 'The home page: benchmark, sectors, movers and recent filings',
-    access: 'public',
+    access: 'rules',
     query: AsOfQuery.merge(FormatQuery).merge(MarketTableQuery),
     answers: {
       200: { description: 'The overview (CSV: the table named by table)', csv: true, json: MarketOverviewJson },

@@ -68,7 +68,7 @@ export const METRICS_API: readonly ApiOperation[] = [
     method: 'get',
     path: '/api/v1/metrics',
     summary: 'The metrics catalogue',
-    access: 'public',
+    access: 'rules',
     answers: {
       200: {
         description: 'Categories and metrics',
@@ -82,7 +82,7 @@ export const METRICS_API: readonly ApiOperation[] = [
     method: 'get',
     path: '/api/v1/data/{permaticker}/{metric}',
     summary: 'A metric’s history for one company, with the filing of each value',
-    access: 'public',
+    access: 'rules',
     params: z.object({ permaticker: z.string().regex(/^\d+$/), metric: z.string().max(64).describe('A metric id of the catalogue') }),
     query: MetricDataQuery,
     answers: {

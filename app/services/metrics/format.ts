@@ -1,5 +1,5 @@
 import { fromEpochDay } from '../dates';
-import { NOT_AVAILABLE } from '../http/numbers';
+import { NOT_AVAILABLE, roundForExport } from '../http/numbers';
 import type { MetricDefinition, MetricFormat } from './catalogue';
 
 // Display formatting for metric values. Everything goes through Intl.NumberFormat with a fixed
@@ -91,4 +91,31 @@ export function formatByFormat(format: MetricFormat, value: number | null | unde
 
 export function formatMetricValue(metric: Pick<MetricDefinition, 'format'>, value: number | null | undefined): string {
   return formatByFormat(metric.format, value);
+}
+
+/** A metric's column title in a download: percentages say so, because their values are percents. */
+export function exportMetricHeader(metric: Pick<MetricDefinition, 'label' | 'format'>): string {
+  return metric.format === 'percent' ? `${metric.label} (%)` : metric.label;
+}
+
+/**
+ * A metric value for a download: the precision the page shows (2 decimals; whole numbers for
+ * counts, shares and days; full dollars-and-cents for large amounts the page abbreviates),
+ * percentages as percents (12.34, not 0.1234), dates as YYYY-MM-DD.
+ */
+export function exportMetricValue(metric: Pick<MetricDefinition, 'format'>, value: number | null | undefined): number | string | null {
+  if (value === null || value === undefined || !Number.isFinite(value)) return null;
+  switch (metric.format) {
+    case 'percent':
+      return roundForExport(Number(`${value.toPrecision(15)}e2`), 2);
+    case 'integer':
+    case 'shares':
+    case 'days':
+    case 'years':
+      return roundForExport(value, 0);
+    case 'date':
+      return Number.isInteger(value) ? fromEpochDay(value) : null;
+    default:
+      return roundForExport(value, 2);
+  }
 }

@@ -7,7 +7,9 @@
 // value) table were both slower to write from Node by orders of magnitude.
 
 // 2: lookbacks count exchange trading days (a day without a bar keeps the previous close).
-export const METRICS_ENGINE_VERSION = 2;
+// 3: per-share values and share counts on the share basis of the day (splits from the store or
+//    inferred from the filings); one TTM summation order shared with the statements.
+export const METRICS_ENGINE_VERSION = 3;
 
 export const SNAPSHOT_DDL = `
 CREATE TABLE IF NOT EXISTS metric_snapshot_dates (

@@ -4,6 +4,7 @@ import { CONCEPT_IDS } from '../market/store/schema';
 import type { Security } from '../market/store/security';
 import { copyVector } from '../market/store/vector-items.server';
 import { periodKindOf } from './engine/facts';
+import type { SplitEvent } from './engine/share-basis';
 import type { FactColumns, MarketReturns, SecurityInput } from './engine/types';
 
 // Reads the market store into the engine's columnar inputs, a block of securities at a time so
@@ -104,6 +105,12 @@ export async function loadBlock(conn: DuckDBConnection, block: readonly Security
       WHERE action = 'dividend' AND value IS NOT NULL AND permaticker BETWEEN ${lo} AND ${hi}${to !== undefined ? ` AND ${days('date')} <= ${to}` : ''}
       ORDER BY permaticker, date`,
   );
+  const sp = await numericColumns(
+    conn,
+    `SELECT permaticker, ${days('date')}, value FROM corporate_actions
+      WHERE action = 'split' AND value > 0 AND permaticker BETWEEN ${lo} AND ${hi}${to !== undefined ? ` AND ${days('date')} <= ${to}` : ''}
+      ORDER BY permaticker, date`,
+  );
   // Strings never cross into JS per row: concepts and fiscal periods become small integers in
   // SQL, accessions an index into a dictionary read once per block.
   const factWhere = `permaticker BETWEEN ${lo} AND ${hi}${to !== undefined ? ` AND ${days('filed')} < ${to}` : ''}${window.factFromDay !== undefined ? ` AND ${days('period_end')} >= ${window.factFromDay}` : ''}`;
@@ -124,11 +131,15 @@ export async function loadBlock(conn: DuckDBConnection, block: readonly Security
   const pr = ranges(p.cols[0], p.n);
   const dr = ranges(d.cols[0], d.n);
   const fr = ranges(f.cols[0], f.n);
+  const sr = ranges(sp.cols[0], sp.n);
 
   return block.map((s) => {
     const [a, b] = pr.get(s.permaticker) ?? [0, 0];
     const [da, db] = dr.get(s.permaticker) ?? [0, 0];
     const [fa, fb] = fr.get(s.permaticker) ?? [0, 0];
+    const [sa, sb] = sr.get(s.permaticker) ?? [0, 0];
+    const splits: SplitEvent[] = [];
+    for (let k = sa; k < sb; k++) splits.push({ day: sp.cols[1][k], ratio: sp.cols[2][k] });
     return {
       permaticker: s.permaticker,
       dates: Int32Array.from(p.cols[1].subarray(a, b)),
@@ -141,6 +152,7 @@ export async function loadBlock(conn: DuckDBConnection, block: readonly Security
         amount: d.cols[2].slice(da, db),
       },
       facts: factColumnsFromSorted(f.cols, fa, fb, dictionary),
+      splits,
       delisted: s.isDelisted,
       barsBefore: before.get(s.permaticker) ?? 0,
     };

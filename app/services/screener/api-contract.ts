@@ -95,7 +95,7 @@ export const SCREENER_API: readonly ApiOperation[] = [
     method: 'post',
     path: '/api/v1/screener/run',
     summary: 'Run a screen: one page of results and, with explain, why one security passes or not',
-    access: 'token',
+    access: 'account',
     body: RunBody.extend({ screen: ScreenJson }),
     answers: {
       200: {

@@ -1,4 +1,5 @@
 import { quote } from './expression';
+import { metricIdOrText } from './metric-names';
 import { screenFromSearchParams, screenToSearchParams } from './url';
 
 // The no-JavaScript screen builder: the /screener form is a GET form, and its "Add …" and
@@ -7,7 +8,7 @@ import { screenFromSearchParams, screenToSearchParams } from './url';
 // the address bar always holds a clean, shareable screen.
 
 /** Parameters that only exist on the page, kept across edits. */
-export const PAGE_PARAMS = ['as_of', 'saved'] as const;
+export const PAGE_PARAMS = ['as_of', 'saved', 'size'] as const;
 
 const BUILDER_PARAMS = [
   'add',
@@ -38,21 +39,23 @@ const BUILDER_PARAMS = [
 ];
 
 const get = (p: URLSearchParams, k: string) => (p.get(k) ?? '').trim();
+/** A metric field: its label ("Market cap") or id, as the id the screen's text uses. */
+const metric = (p: URLSearchParams, k: string) => metricIdOrText(get(p, k));
 
 function ruleFromBuilder(p: URLSearchParams, kind: string): string | null {
   switch (kind) {
     case 'value': {
       const op = get(p, 'add_op') || '>';
-      if (op === 'between') return `${get(p, 'add_metric')} between ${get(p, 'add_value')} and ${get(p, 'add_value2')}`;
-      return `${get(p, 'add_metric')} ${op} ${get(p, 'add_value')}`;
+      if (op === 'between') return `${metric(p, 'add_metric')} between ${get(p, 'add_value')} and ${get(p, 'add_value2')}`;
+      return `${metric(p, 'add_metric')} ${op} ${get(p, 'add_value')}`;
     }
     case 'compare': {
       const factor = get(p, 'cmp_factor');
-      const right = factor === '' || factor === '1' ? get(p, 'cmp_right') : `${factor} * ${get(p, 'cmp_right')}`;
-      return `${get(p, 'cmp_left')} ${get(p, 'cmp_op') || '>'} ${right}`;
+      const right = factor === '' || factor === '1' ? metric(p, 'cmp_right') : `${factor} * ${metric(p, 'cmp_right')}`;
+      return `${metric(p, 'cmp_left')} ${get(p, 'cmp_op') || '>'} ${right}`;
     }
     case 'rank':
-      return `${get(p, 'rank_metric')} in ${get(p, 'rank_side') || 'top'} ${get(p, 'rank_pct') || '20'}% of ${get(p, 'rank_within') || 'universe'}`;
+      return `${metric(p, 'rank_metric')} in ${get(p, 'rank_side') || 'top'} ${get(p, 'rank_pct') || '20'}% of ${get(p, 'rank_within') || 'universe'}`;
     case 'category': {
       const values = get(p, 'cat_values')
         .split(',')
@@ -100,12 +103,12 @@ export function builderRedirect(pathname: string, search: URLSearchParams): stri
   for (const [k, v] of [...p.entries()]) if (v.trim() === '' && !BUILDER_PARAMS.includes(k)) p.delete(k);
   const add = get(p, 'add');
   if (add === 'column') {
-    const col = get(p, 'add_col');
+    const col = metric(p, 'add_col');
     if (col && !p.getAll('col').includes(col)) p.append('col', col);
   } else if (add === 'ranking') {
-    const metric = get(p, 'rank_add_metric');
+    const id = metric(p, 'rank_add_metric');
     const weight = get(p, 'rank_add_weight');
-    if (metric) p.append('rank', `${metric}:${get(p, 'rank_add_dir') || 'desc'}${weight && weight !== '1' ? `:${weight}` : ''}`);
+    if (id) p.append('rank', `${id}:${get(p, 'rank_add_dir') || 'desc'}${weight && weight !== '1' ? `:${weight}` : ''}`);
   } else if (add) {
     const text = ruleFromBuilder(p, add);
     if (text) p.append('r', text);
@@ -136,4 +139,12 @@ export function builderRedirect(pathname: string, search: URLSearchParams): stri
   }
   const qs = query.toString();
   return qs ? `${pathname}?${qs}` : pathname;
+}
+
+/** The screen's own address without a pending dialog (`?modal=`): where a closed dialog goes back to. */
+export function screenerReturnPath(url: URL): string {
+  const p = new URLSearchParams(url.search);
+  p.delete('modal');
+  const qs = p.toString();
+  return qs ? `${url.pathname}?${qs}` : url.pathname;
 }

@@ -1,9 +1,11 @@
 import type { CsvTable } from '../http/csv';
 import { getMetric } from '../metrics/catalogue';
+import { exportMetricHeader, exportMetricValue } from '../metrics/format';
 import type { ScreenPage } from './engine';
 
-// The CSV of exactly the rows and columns a results table shows (written by http/csv.ts).
-// Numbers are raw (fractions as fractions) so a spreadsheet gets values, not formatted text.
+// The CSV of every result of a screen with the columns the results table shows (written by
+// http/csv.ts). Values are numbers at the page's precision, percentages as percents (the column
+// title says "(%)"), so a spreadsheet gets what the page shows without float noise.
 
 export function resultsTable(page: Pick<ScreenPage, 'rows' | 'columns'>, opts: { rank: boolean }): CsvTable {
   const header = [
@@ -13,7 +15,10 @@ export function resultsTable(page: Pick<ScreenPage, 'rows' | 'columns'>, opts: {
     'industry',
     'exchange',
     ...(opts.rank ? ['rank'] : []),
-    ...page.columns.map((c) => getMetric(c)?.label ?? c),
+    ...page.columns.map((c) => {
+      const def = getMetric(c);
+      return def ? exportMetricHeader(def) : c;
+    }),
   ];
   const rows = page.rows.map((r) => [
     r.ticker,
@@ -22,7 +27,10 @@ export function resultsTable(page: Pick<ScreenPage, 'rows' | 'columns'>, opts: {
     r.industry,
     r.exchange,
     ...(opts.rank ? [r.rank] : []),
-    ...page.columns.map((c) => r.values[c] ?? null),
+    ...page.columns.map((c) => {
+      const def = getMetric(c);
+      return def ? exportMetricValue(def, r.values[c]) : (r.values[c] ?? null);
+    }),
   ]);
   return { header, rows };
 }

@@ -53,7 +53,7 @@ describe('screen model', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors.map((e) => e.param)).toEqual(['mcap_min', 'r.1', 'sort', 'limit']);
-    expect(result.errors[1].message).toBe('Rule 2: Unknown metric "revnue" at column 1');
+    expect(result.errors[1].message).toBe('Rule 2: “revnue” is not a metric. Pick a metric from the suggestions.');
     expect(result.screen.rules).toEqual([{ kind: 'value', metric: 'pe_ttm', op: '<', value: 15 }]);
     const huge = screenFromSearchParams(new URLSearchParams(Array.from({ length: MAX_RULES + 1 }, () => ['r', 'price > 1'])));
     expect(huge.ok).toBe(false);

@@ -1,7 +1,8 @@
 import { asOfParam, parseAsOf } from '../http/as-of';
-import { isDomainError } from '../http/errors';
+import { isDomainError, unprocessable } from '../http/errors';
 import type { Explanation, ScreenPage } from './engine';
 import { displaySort, type Screen, type Sort } from './model';
+import { pageSizeParam } from './page-size';
 import { presetById } from './presets';
 import { explainScreen, runScreen, universeChoices } from './run.server';
 import { getScreener } from './saved.server';
@@ -24,6 +25,8 @@ export type ScreenerPageData = {
   results: ScreenPage | null;
   unavailable: string | null;
   choices: { exchanges: string[]; sectors: string[]; industries: string[] };
+  /** Rows per page (PAGE_SIZES). */
+  pageSize: number;
   explanation: Explanation | null;
   saved: { id: string; name: string } | null;
 };
@@ -56,7 +59,10 @@ export async function screenerPageData(
   }
   if (errors.length === 0) {
     try {
-      results = await runScreen(screen, { asOf, pageSize: opts.pageSize });
+      results = await runScreen(opts.pageSize === 'all' ? { ...screen, page: 1 } : screen, {
+        asOf,
+        pageSize: opts.pageSize ?? pageSizeParam(search),
+      });
       const explain = Number(search.get('explain'));
       if (Number.isInteger(explain) && explain > 0) explanation = await explainScreen(screen, explain, { asOf });
     } catch (e) {
@@ -85,7 +91,15 @@ export async function screenerPageData(
     results,
     unavailable,
     choices,
+    pageSize: pageSizeParam(search),
     explanation,
     saved,
   };
+}
+
+/** Every security a screen query passes (for "add all results to a watchlist"); 422 when it is broken. */
+export async function screenPermatickers(query: string, userId: string | null): Promise<number[]> {
+  const data = await screenerPageData(new URLSearchParams(query), userId, { pageSize: 'all' });
+  if (!data.results) throw unprocessable(data.errors[0]?.message ?? data.unavailable ?? 'The screen has no results.');
+  return data.results.rows.map((r) => r.permaticker);
 }

@@ -1,4 +1,6 @@
 import { formatNumber } from './expression';
+import { parseNumberInput } from './number-input';
+import { ruleProblem } from './rule-messages';
 import { MAX_COLUMNS, MAX_RANK_PARTS, MAX_RULES, ScreenSchema, isExpressionError, ruleFromText, ruleToText, type Screen } from './model';
 
 // A screen as a query string (Finviz-style shareable URLs, and the GET form of /screener): every
@@ -36,13 +38,6 @@ export function screenToQuery(screen: Screen): string {
   return screenToSearchParams(screen).toString();
 }
 
-function numberParam(raw: string): number | null {
-  const t = raw.trim();
-  if (t === '') return null;
-  const n = Number(t);
-  return Number.isFinite(n) ? n : NaN;
-}
-
 /**
  * Reads a screen from query parameters. Never throws: bad parameters are reported with what is
  * wrong (and the rest of the screen still comes back, so the page can show the form as typed).
@@ -61,10 +56,11 @@ export function screenFromSearchParams(params: URLSearchParams): ScreenQueryResu
     ['mcap_max', 'marketCapMax'],
   ] as const) {
     const raw = params.get(param);
-    if (raw === null) continue;
-    const n = numberParam(raw);
-    if (Number.isNaN(n)) errors.push({ param, message: `"${raw.slice(0, 40)}" is not a number` });
-    else universe[key] = n;
+    if (raw === null || raw.trim() === '') continue;
+    const n = parseNumberInput(raw);
+    const bound = param === 'mcap_min' ? 'Market cap at least' : 'Market cap at most';
+    if (!n.ok) errors.push({ param, message: `${bound}: ${n.message}` });
+    else universe[key] = n.value;
   }
   input.universe = universe;
 
@@ -77,7 +73,7 @@ export function screenFromSearchParams(params: URLSearchParams): ScreenQueryResu
       rules.push(ruleFromText(text));
     } catch (e) {
       if (!isExpressionError(e)) throw e;
-      errors.push({ param: `r.${i}`, message: `Rule ${i + 1}: ${e.message}` });
+      errors.push({ param: `r.${i}`, message: ruleProblem(e, text.trim(), i) });
     }
   });
   input.rules = rules;

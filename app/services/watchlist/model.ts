@@ -49,3 +49,6 @@ export type Watchlist = {
 };
 
 export type WatchlistItem = { permaticker: number; note: string | null; addedAt: string };
+
+/** One of the user's lists, and whether it holds the company a page is about. */
+export type WatchlistMembership = { id: string; name: string; contains: boolean };

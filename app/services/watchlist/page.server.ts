@@ -47,3 +47,32 @@ export async function addToWatchlist(userId: string, input: { list?: string; sec
 }
 
 export { defaultWatchlistId };
+
+/** What a page says after an add: a new entry is a success, one already there is only information. */
+export function addOutcomeMessage(added: AddOutcome): { text: string; mode: 'success' | 'info' } {
+  return added.created
+    ? { text: `Added ${added.ticker} to ${added.listName}.`, mode: 'success' }
+    : { text: `${added.ticker} is already on ${added.listName}.`, mode: 'info' };
+}
+
+/** At most this many securities are added in one go (a whole screen's results, say). */
+export const MAX_BULK_ADD = 500;
+
+/** Adds several securities to a list (the default one when none is named), counting what was new. */
+export async function addManyToWatchlist(
+  userId: string,
+  input: { list?: string; permatickers: readonly number[] },
+): Promise<{ text: string; mode: 'success' | 'info' }> {
+  const list = await getWatchlist(userId, input.list ?? (await defaultWatchlistId(userId)));
+  const unique = [...new Set(input.permatickers)];
+  if (unique.length === 0) return { text: 'Select at least one result to add.', mode: 'info' };
+  if (unique.length > MAX_BULK_ADD) throw unprocessable(`At most ${MAX_BULK_ADD} securities can be added at once; narrow the screen.`);
+  let added = 0;
+  for (const permaticker of unique) if ((await addItem(userId, list.id, { permaticker })).created) added++;
+  const already = unique.length - added;
+  const rest = already === 0 ? '' : ` ${already} ${already === 1 ? 'was' : 'were'} already on it.`;
+  return {
+    text: `Added ${added} ${added === 1 ? 'security' : 'securities'} to ${list.name}.${rest}`,
+    mode: added > 0 ? 'success' : 'info',
+  };
+}

@@ -1,5 +1,6 @@
 import type { CsvTable } from '../http/csv';
 import { getMetric } from '../metrics/catalogue';
+import { exportMetricHeader, exportMetricValue } from '../metrics/format';
 import { rowOf } from '../metrics/engine/snapshot';
 import type { MetricSnapshot } from '../metrics/engine/types';
 import type { SecurityMeta } from '../screener/engine/types';
@@ -57,10 +58,20 @@ export function watchlistRows(
   return rows;
 }
 
+function metricHeader(id: string): string {
+  const def = getMetric(id);
+  return def ? exportMetricHeader(def) : id;
+}
+
+function metricCell(id: string, value: number | null | undefined): number | string | null {
+  const def = getMetric(id);
+  return def ? exportMetricValue(def, value) : (value ?? null);
+}
+
 /** The list as its CSV download shows it (written by http/csv.ts); an item without a note has an empty note. */
 export function watchlistTable(rows: readonly WatchlistRow[], columns: readonly string[]): CsvTable {
   return {
-    header: ['ticker', 'name', 'sector', 'note', 'added_at', ...columns.map((c) => getMetric(c)?.label ?? c)],
-    rows: rows.map((r) => [r.ticker, r.name, r.sector, r.note ?? '', r.addedAt, ...columns.map((c) => r.values[c] ?? null)]),
+    header: ['ticker', 'name', 'sector', 'note', 'added_at', ...columns.map((c) => metricHeader(c))],
+    rows: rows.map((r) => [r.ticker, r.name, r.sector, r.note ?? '', r.addedAt, ...columns.map((c) => metricCell(c, r.values[c]))]),
   };
 }

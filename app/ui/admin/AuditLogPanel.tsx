@@ -1,6 +1,7 @@
 import type { AuditPage } from '~/services/admin/audit.server';
 import { Pagination } from '../tables/Pagination';
 import { Timestamp } from '../Timestamp';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
 // The audit log section of /admin: who did what to whom, newest first.
 
@@ -15,7 +16,7 @@ export function AuditLogPanel({ audit, href }: { audit: AuditPage; href: (page: 
           There is no page {audit.page}: the log has {audit.pageCount} {audit.pageCount === 1 ? 'page' : 'pages'}.
         </p>
       ) : (
-        <div className="table-scroll">
+        <ScrollRegion label="Audit log table">
           <table className="data-table" data-testid="audit-log">
             <caption className="visually-hidden">
               Admin actions, newest first, page {audit.page} of {audit.pageCount}
@@ -45,7 +46,7 @@ export function AuditLogPanel({ audit, href }: { audit: AuditPage; href: (page: 
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       <Pagination label="Audit log pages" page={audit.page} pageCount={audit.pageCount} href={href} />
     </section>

@@ -1,5 +1,6 @@
 import type { ImportRun, MarketStatusResult } from '~/services/imports/data-status.server';
 import { Timestamp } from '../Timestamp';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
 // The market data section of /admin: what `npm run data -- status` prints, as a page.
 
@@ -17,7 +18,7 @@ function RunsTable({
   detailHeading: string;
 }) {
   return (
-    <div className="table-scroll">
+    <ScrollRegion label={caption}>
       <table className="data-table" data-testid={testId}>
         <caption>{caption}</caption>
         <thead>
@@ -45,7 +46,7 @@ function RunsTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

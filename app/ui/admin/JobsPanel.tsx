@@ -1,6 +1,7 @@
 import { Form } from '@remix-run/react';
 import type { AdminJob, AdminJobGroups, JobActionFormProps, JobIntent } from '~/services/admin/jobs-panel';
 import { Timestamp } from '../Timestamp';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
 // The jobs section of /admin: queued and running jobs, failed ones and the latest finished,
 // with retry and cancel as plain POST forms.
@@ -32,7 +33,7 @@ function statusText(job: AdminJob): string {
 
 function JobTable({ caption, jobs, action, testId }: { caption: string; jobs: AdminJob[]; action: string; testId: string }) {
   return (
-    <div className="table-scroll">
+    <ScrollRegion label={caption}>
       <table className="data-table" data-testid={testId}>
         <caption>{caption}</caption>
         <thead>
@@ -85,7 +86,7 @@ function JobTable({ caption, jobs, action, testId }: { caption: string; jobs: Ad
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

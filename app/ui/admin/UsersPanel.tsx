@@ -7,6 +7,7 @@ import { FormErrors, SelectField, TextField } from '../forms/fields';
 import { Pagination } from '../tables/Pagination';
 import { SortHeader } from '../tables/SortHeader';
 import { Timestamp } from '../Timestamp';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
 // The users section of /admin: a GET search form (search, sort, direction) and a sortable,
 // paged table whose rows lead to each account's page.
@@ -97,7 +98,7 @@ function UsersTable({ query, users }: { query: AdminQuery; users: UsersPage }) {
           </p>
         ) : null
       ) : (
-        <div className="table-scroll">
+        <ScrollRegion label="Users table">
           <table className="data-table" data-testid="admin-users">
             <caption className="visually-hidden">
               Users, page {users.page} of {users.pageCount}
@@ -133,7 +134,7 @@ function UsersTable({ query, users }: { query: AdminQuery; users: UsersPage }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       <Pagination label="User pages" page={users.page} pageCount={users.pageCount} href={(page) => adminHref(query, { page })} />
     </>

@@ -26,7 +26,7 @@ export function Rebalances({
     <section aria-labelledby="rebalances-title">
       <h2 id="rebalances-title">Rebalances ({integer(rebalances.total)})</h2>
       {open ? <Holdings open={open} base={base} query={query} /> : null}
-      <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="rebalances-title">
+      <div className="table-scroll" tabIndex={0} role="region" aria-label="Rebalances table">
         <table className="data-table" data-testid="backtest-rebalances">
           <caption className="visually-hidden">
             Rebalances {rebalances.first} to {rebalances.first + rebalances.rows.length - 1} of {rebalances.total}
@@ -109,7 +109,7 @@ function Holdings({ open, base, query }: { open: OpenRebalance; base: string; qu
           Close the holdings
         </Link>
       </p>
-      <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="holdings-title">
+      <div className="table-scroll" tabIndex={0} role="region" aria-label={`Holdings of rebalance ${open.n} table`}>
         <table className="data-table" data-testid="backtest-holdings">
           <thead>
             <tr>
@@ -160,7 +160,7 @@ export function TradeLog({ trades, base, query }: { trades: Paged<Trade>; base: 
       {trades.total === 0 ? (
         <p>No trades.</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="trades-title">
+        <div className="table-scroll" tabIndex={0} role="region" aria-label="Trade log table">
           <table className="data-table" data-testid="backtest-trades">
             <caption className="visually-hidden">
               Trades {trades.first} to {trades.first + trades.rows.length - 1} of {trades.total}

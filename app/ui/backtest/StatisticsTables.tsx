@@ -53,7 +53,7 @@ export function MonthlyReturns({ rows }: { rows: MonthlyReturnRow[] }) {
       <p className="muted">
         Each month’s and year’s return (<Link to={`${METHODOLOGY_PATH}#monthly-and-yearly-returns`}>how they are computed</Link>).
       </p>
-      <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="monthly-title">
+      <div className="table-scroll" tabIndex={0} role="region" aria-label="Monthly returns table">
         <table className="data-table backtest-monthly" data-testid="backtest-monthly">
           <caption className="visually-hidden">Return of each month and year</caption>
           <thead>

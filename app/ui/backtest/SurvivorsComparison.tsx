@@ -2,6 +2,7 @@ import { Link } from '@remix-run/react';
 import type { SurvivorsView } from '~/services/backtest/result-view';
 import { formatByFormat } from '~/services/metrics/format';
 import { percent, ratio } from '~/ui/company/format';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 import { METHODOLOGY_PATH } from './StatisticsTables';
 
 // The same run restricted to companies still listed at the end, side by side with the real one:
@@ -51,7 +52,7 @@ function Comparison({ s }: { s: SurvivorsView }) {
         The survivors-only run leaves out {integer(s.delistedExcluded)} companies that did not survive to the end and keeps{' '}
         {integer(s.securities)} (<Link to={`${METHODOLOGY_PATH}#survivors-only`}>how it works</Link>).
       </p>
-      <div className="table-scroll">
+      <ScrollRegion label="Survivors-only comparison table">
         <table className="data-table" data-testid="backtest-survivors">
           <caption className="visually-hidden">The backtest against the same run on survivors only</caption>
           <thead>
@@ -75,7 +76,7 @@ function Comparison({ s }: { s: SurvivorsView }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </>
   );
 }

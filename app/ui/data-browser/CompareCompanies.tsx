@@ -8,6 +8,7 @@ export function CompareCompanies({
   view,
   base,
   dropped,
+  addError = null,
 }: {
   companies: BrowserCompany[];
   view: Omit<View, 'permatickers'>;
@@ -15,6 +16,8 @@ export function CompareCompanies({
   base: string;
   /** Companies left out beyond the limit. */
   dropped: number;
+  /** Why the last "add" found no company. */
+  addError?: string | null;
 }) {
   const compare = companies.slice(1).map((c) => c.permaticker);
   return (
@@ -49,11 +52,23 @@ export function CompareCompanies({
           {view.from ? <input type="hidden" name="from" value={view.from} /> : null}
           {view.to ? <input type="hidden" name="to" value={view.to} /> : null}
           {view.asOf ? <input type="hidden" name="as_of" value={view.asOf} /> : null}
-          <label htmlFor="db-add">Add company (ticker or permaticker)</label>
-          <input id="db-add" name="add" autoComplete="off" required />
+          <label htmlFor="db-add">Add company (ticker, name or permaticker)</label>
+          <input
+            id="db-add"
+            name="add"
+            autoComplete="off"
+            required
+            aria-invalid={addError ? true : undefined}
+            aria-describedby={addError ? 'db-add-error' : undefined}
+          />
           <button type="submit" className="button">
             Add
           </button>
+          {addError ? (
+            <p id="db-add-error" className="field__error" role="alert">
+              {addError}
+            </p>
+          ) : null}
         </Form>
       ) : (
         <p className="muted">At most {MAX_COMPANIES} companies can be compared.</p>

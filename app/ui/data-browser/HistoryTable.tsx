@@ -1,10 +1,11 @@
 import type { BrowserData } from '~/services/data-browser/data-browser.server';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
 /** The metric's history as a table, newest first, one column per company (the CSV holds the same). */
 export function HistoryTable({ result, format }: { result: BrowserData; format: (v: number | null) => string }) {
   const { metric, companies } = result;
   return (
-    <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="history-caption">
+    <ScrollRegion label="History table">
       <table className="data-table" data-testid="history-table">
         <caption id="history-caption">
           {metric.label}: {result.rows.length} dates (each value in force on the date)
@@ -32,6 +33,6 @@ export function HistoryTable({ result, format }: { result: BrowserData; format: 
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -2,7 +2,8 @@ import { Link } from '@remix-run/react';
 import { screenerSearch } from './links';
 import type { ScreenerView } from './view';
 
-// "Why is X in or out": every universe check and rule with the security's own values.
+// "Why is X in or out": every universe check and rule with the security's own values, drawn
+// under the security's row (or above the results when it is not on the page).
 
 export function ScreenExplanation({ data, search }: { data: Pick<ScreenerView, 'explanation'>; search: string }) {
   const e = data.explanation;
@@ -40,7 +41,9 @@ export function ScreenExplanation({ data, search }: { data: Pick<ScreenerView, '
       )}
       {e.rank !== null ? <p>Rank {e.rank}.</p> : null}
       <p>
-        <Link to={screenerSearch(search, { explain: null })}>Close explanation</Link>
+        <Link to={`${screenerSearch(search, { explain: null })}#row-${e.permaticker}`} preventScrollReset>
+          Close explanation
+        </Link>
       </p>
     </section>
   );

@@ -1,3 +1,4 @@
+import { compactNumber as compact } from '~/services/screener/number-input';
 import { COMPARE_OPS } from '~/services/screener/expression';
 import { MetricInput, Select } from './fields';
 import { metricLabel as label, type ScreenerView } from './view';
@@ -5,6 +6,8 @@ import { metricLabel as label, type ScreenerView } from './view';
 // The parts of the screener's GET form: the universe, the rules (each editable, each with its
 // error, and one small form per rule kind to add another), the ranking, the extra columns, the
 // limit and the as-of date. Every button submits the same GET form, so it works without JavaScript.
+// The universe and the ranking/columns parts fold away (open when they hold something) to keep
+// the panel short. Numbers take 1B, 300M or 5%; metrics their label or id.
 
 type Data = Pick<ScreenerView, 'screen' | 'choices' | 'errors' | 'ruleTexts' | 'asOfParam'>;
 
@@ -22,27 +25,45 @@ export function UniverseFields({ data }: { data: Data }) {
       </select>
     </div>
   );
+  const changed =
+    u.exchanges.length + u.sectors.length + u.industries.length > 0 ||
+    u.marketCapMin !== null ||
+    u.marketCapMax !== null ||
+    u.includeDelisted ||
+    data.errors.some((e) => e.param.startsWith('mcap') || e.param === 'universe');
   return (
-    <fieldset className="screener-fieldset">
-      <legend>Universe</legend>
+    <details className="screener-fieldset screener-fold" open={changed}>
+      <summary>Universe</summary>
       <div className="screener-grid">
         {multi('exchange', 'Exchanges (none = all)', data.choices.exchanges, u.exchanges)}
         {multi('sector', 'Sectors (none = all)', data.choices.sectors, u.sectors)}
         {multi('industry', 'Industries (none = all)', data.choices.industries, u.industries)}
         <div className="field">
           <label htmlFor="u-mcap-min">Market cap at least (USD)</label>
-          <input id="u-mcap-min" name="mcap_min" type="number" min="0" step="any" defaultValue={u.marketCapMin ?? ''} />
+          <input
+            id="u-mcap-min"
+            name="mcap_min"
+            inputMode="decimal"
+            placeholder="e.g. 300M or 2B"
+            defaultValue={u.marketCapMin === null ? '' : compact(u.marketCapMin)}
+          />
         </div>
         <div className="field">
           <label htmlFor="u-mcap-max">Market cap at most (USD)</label>
-          <input id="u-mcap-max" name="mcap_max" type="number" min="0" step="any" defaultValue={u.marketCapMax ?? ''} />
+          <input
+            id="u-mcap-max"
+            name="mcap_max"
+            inputMode="decimal"
+            placeholder="e.g. 300M or 2B"
+            defaultValue={u.marketCapMax === null ? '' : compact(u.marketCapMax)}
+          />
         </div>
         <div className="checkbox">
           <input id="u-delisted" name="delisted" type="checkbox" value="1" defaultChecked={u.includeDelisted} />
           <label htmlFor="u-delisted">Include securities delisted by the as-of date</label>
         </div>
       </div>
-    </fieldset>
+    </details>
   );
 }
 
@@ -88,7 +109,7 @@ export function RuleFields({ data }: { data: Data }) {
             <Select id="add-op" name="add_op" text="Operator" options={[...COMPARE_OPS, 'between']} defaultValue=">" />
             <div className="field">
               <label htmlFor="add-value">Value</label>
-              <input id="add-value" name="add_value" inputMode="decimal" />
+              <input id="add-value" name="add_value" inputMode="decimal" placeholder="e.g. 15, 300M, 1B, 5%" />
             </div>
             <div className="field">
               <label htmlFor="add-value2">And (for between)</label>
@@ -162,9 +183,10 @@ export function RuleFields({ data }: { data: Data }) {
 
 export function RankingAndColumns({ data }: { data: Data }) {
   const s = data.screen;
+  const open = s.ranking.length > 0 || s.columns.length > 0 || s.limit !== null || data.asOfParam !== '';
   return (
-    <fieldset className="screener-fieldset">
-      <legend>Ranking and columns</legend>
+    <details className="screener-fieldset screener-fold" open={open}>
+      <summary>Ranking, columns and date</summary>
       <div className="screener-add-grid">
         <fieldset>
           <legend>Ranking</legend>
@@ -228,6 +250,6 @@ export function RankingAndColumns({ data }: { data: Data }) {
           </div>
         </fieldset>
       </div>
-    </fieldset>
+    </details>
   );
 }

@@ -1,23 +1,31 @@
 import { Form, Link } from '@remix-run/react';
+import { Fragment } from 'react';
 import { getMetric } from '~/services/metrics/catalogue';
 import { formatMetricValue } from '~/services/metrics/format';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '~/services/screener/page-size';
 import { Pagination } from '~/ui/tables/Pagination';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 import { SortHeader } from '~/ui/tables/SortHeader';
 import { screenerSearch } from './links';
+import { ScreenExplanation } from './ScreenExplanation';
 import { metricLabel, type ScreenerView } from './view';
+import { BULK_FORM_ID, BulkWatchlistAdd, RowWatchlistAdd } from './WatchlistAdd';
 
-// The results of a screen: the count, the actions (CSV of every result, save, backtest), and one
-// sortable page of the passing securities with explain and add-to-watchlist per row.
+// The results of a screen: the count, the actions (CSV of every result, save, backtest, add to a
+// watchlist), and one sortable page of the passing securities in its own scroll region, with
+// explain (drawn under its row) and add-to-watchlist per row, and the page size.
 
-function ResultActions({ data, search, pathWithSearch }: { data: ScreenerView; search: string; pathWithSearch: string }) {
-  const csvHref = `/screener/csv${screenerSearch(search, { explain: null, page: null })}`;
+type View = ScreenerView & { lists: { id: string; name: string; isDefault: boolean }[] };
+
+function ResultActions({ data, search, pathWithSearch }: { data: View; search: string; pathWithSearch: string }) {
+  const csvHref = `/screener/csv${screenerSearch(search, { explain: null, page: null, size: null })}`;
   return (
-    <p className="screener-actions">
+    <div className="screener-actions">
       <a href={csvHref} className="button" download>
         Download CSV<span className="visually-hidden"> of all {data.results?.count ?? 0} results</span>
       </a>
       {data.signedIn ? (
-        <Link to={screenerSearch(search, { modal: 'save', explain: null })} className="button">
+        <Link to={screenerSearch(search, { modal: 'save', explain: null })} className="button" preventScrollReset>
           Save screen…
         </Link>
       ) : (
@@ -43,14 +51,35 @@ function ResultActions({ data, search, pathWithSearch }: { data: ScreenerView; s
       ) : (
         <span className="muted">Save the screen to backtest it.</span>
       )}
-    </p>
+    </div>
   );
 }
 
-export function ScreenerResults({ data, search, pathWithSearch }: { data: ScreenerView; search: string; pathWithSearch: string }) {
+function PageSizes({ current, search }: { current: number; search: string }) {
+  return (
+    <nav aria-label="Rows per page" className="screener-sizes">
+      <span>Rows per page:</span>
+      {PAGE_SIZES.map((n) =>
+        n === current ? (
+          <strong key={n} aria-current="true">
+            {n}
+          </strong>
+        ) : (
+          <Link key={n} to={screenerSearch(search, { size: n === DEFAULT_PAGE_SIZE ? null : String(n), page: null })} preventScrollReset>
+            {n}
+          </Link>
+        ),
+      )}
+    </nav>
+  );
+}
+
+export function ScreenerResults({ data, search, pathWithSearch }: { data: View; search: string; pathWithSearch: string }) {
   const r = data.results;
   if (!r) return null;
   const ranked = data.screen.ranking.length > 0;
+  const explained = data.explanation && r.rows.some((row) => row.permaticker === data.explanation?.permaticker) ? data.explanation : null;
+  const width = (ranked ? 1 : 0) + (data.signedIn ? 1 : 0) + 4 + r.columns.length;
   const header = (key: string, text: string, numeric = false) => (
     <SortHeader
       key={key}
@@ -64,23 +93,31 @@ export function ScreenerResults({ data, search, pathWithSearch }: { data: Screen
     />
   );
   return (
-    <section aria-labelledby="results-heading">
+    <section aria-labelledby="results-heading" className="screener-results">
       <h2 id="results-heading">Results</h2>
       <p className="screener-summary" data-testid="screener-count">
         <strong>{r.count}</strong> {r.count === 1 ? 'match' : 'matches'} of {r.universeCount} in the universe, as of{' '}
         <time dateTime={r.asOf}>{r.asOf}</time>.
       </p>
       <ResultActions data={data} search={search} pathWithSearch={pathWithSearch} />
+      {data.signedIn ? <BulkWatchlistAdd lists={data.lists} query={data.query} returnTo={pathWithSearch} count={r.count} /> : null}
+      {/* An explanation of a security that is not on this page shows above the table. */}
+      {data.explanation && !explained ? <ScreenExplanation data={data} search={search} /> : null}
       {r.rows.length === 0 ? (
         <p>No security passes every rule.</p>
       ) : (
-        <div className="table-scroll">
+        <ScrollRegion label="Screen results table">
           <table className="data-table" data-testid="screener-results">
             <caption className="visually-hidden">
               Securities passing the screen, page {r.page} of {r.pageCount}
             </caption>
             <thead>
               <tr>
+                {data.signedIn ? (
+                  <th scope="col">
+                    <span className="visually-hidden">Select</span>
+                  </th>
+                ) : null}
                 {ranked ? header('rank', 'Rank', true) : null}
                 {header('ticker', 'Ticker')}
                 {header('name', 'Name')}
@@ -91,48 +128,67 @@ export function ScreenerResults({ data, search, pathWithSearch }: { data: Screen
             </thead>
             <tbody>
               {r.rows.map((row) => (
-                <tr key={row.permaticker}>
-                  {ranked ? <td className="num">{row.rank ?? 'n/a'}</td> : null}
-                  <th scope="row">
-                    <Link to={`/company/${encodeURIComponent(row.ticker)}`}>{row.ticker}</Link>
-                  </th>
-                  <td>{row.name}</td>
-                  <td>{row.sector ?? 'n/a'}</td>
-                  {r.columns.map((c) => {
-                    const def = getMetric(c);
-                    return (
-                      <td key={c} className="num">
-                        {def ? formatMetricValue(def, row.values[c]) : String(row.values[c] ?? 'n/a')}
-                      </td>
-                    );
-                  })}
-                  <td className="screener-row-actions">
-                    <Link to={screenerSearch(search, { explain: String(row.permaticker) })}>
-                      Explain<span className="visually-hidden"> {row.ticker}</span>
-                    </Link>
+                <Fragment key={row.permaticker}>
+                  <tr id={`row-${row.permaticker}`}>
                     {data.signedIn ? (
-                      <Form method="post" action="/watchlist" className="inline-form">
-                        <input type="hidden" name="intent" value="add" />
-                        <input type="hidden" name="permaticker" value={row.permaticker} />
-                        <input type="hidden" name="redirect_to" value={pathWithSearch} />
-                        <button type="submit" className="button button--link">
-                          Add<span className="visually-hidden"> {row.ticker}</span> to watchlist
-                        </button>
-                      </Form>
+                      <td>
+                        <input
+                          type="checkbox"
+                          name="permaticker"
+                          value={row.permaticker}
+                          form={BULK_FORM_ID}
+                          aria-label={`Select ${row.ticker}`}
+                        />
+                      </td>
                     ) : null}
-                  </td>
-                </tr>
+                    {ranked ? <td className="num">{row.rank ?? 'n/a'}</td> : null}
+                    <th scope="row">
+                      <Link to={`/company/${encodeURIComponent(row.ticker)}`}>{row.ticker}</Link>
+                    </th>
+                    <td className="screener-name">{row.name}</td>
+                    <td>{row.sector ?? 'n/a'}</td>
+                    {r.columns.map((c) => {
+                      const def = getMetric(c);
+                      return (
+                        <td key={c} className="num">
+                          {def ? formatMetricValue(def, row.values[c]) : String(row.values[c] ?? 'n/a')}
+                        </td>
+                      );
+                    })}
+                    <td className="screener-row-actions">
+                      <Link
+                        to={`${screenerSearch(search, { explain: String(row.permaticker) })}#row-${row.permaticker}`}
+                        preventScrollReset
+                      >
+                        Explain<span className="visually-hidden"> {row.ticker}</span>
+                      </Link>
+                      {data.signedIn ? (
+                        <RowWatchlistAdd permaticker={row.permaticker} ticker={row.ticker} returnTo={pathWithSearch} />
+                      ) : null}
+                    </td>
+                  </tr>
+                  {explained && explained.permaticker === row.permaticker ? (
+                    <tr className="screener-explain-row">
+                      <td colSpan={width}>
+                        <ScreenExplanation data={data} search={search} />
+                      </td>
+                    </tr>
+                  ) : null}
+                </Fragment>
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
-      <Pagination
-        label="Result pages"
-        page={r.page}
-        pageCount={r.pageCount}
-        href={(page) => screenerSearch(search, { page: String(page) })}
-      />
+      <div className="screener-paging">
+        <Pagination
+          label="Result pages"
+          page={r.page}
+          pageCount={r.pageCount}
+          href={(page) => screenerSearch(search, { page: String(page) })}
+        />
+        <PageSizes current={data.pageSize} search={search} />
+      </div>
     </section>
   );
 }

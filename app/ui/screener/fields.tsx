@@ -1,7 +1,23 @@
-// Small labelled inputs of the screener form. Metric inputs share one datalist of every
-// catalogue metric (ids as values, labels shown), so a browser suggests them as the user types.
+import { METRICS } from '~/services/metrics/catalogue';
 
-export const METRIC_LIST_ID = 'screener-metric-ids';
+// Small labelled inputs of the screener form. Metric inputs share one datalist of every
+// catalogue metric, so a browser suggests them as the user types, with or without JavaScript:
+// the label is what gets filled in ("Market cap"), the id shows beside it; the server takes
+// either and keeps the id in the screen's URL.
+
+export const METRIC_LIST_ID = 'screener-metrics';
+
+export function MetricSuggestions() {
+  return (
+    <datalist id={METRIC_LIST_ID}>
+      {METRICS.map((m) => (
+        <option key={m.id} value={m.label}>
+          {m.id}
+        </option>
+      ))}
+    </datalist>
+  );
+}
 
 export function MetricInput({ id, name, text, defaultValue }: { id: string; name: string; text: string; defaultValue?: string }) {
   return (

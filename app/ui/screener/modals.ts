@@ -3,8 +3,8 @@ import type { ModalState } from '~/services/http/modal-state';
 // The dialogs of the screener pages, rendered by the server from `?modal=` so they work without
 // JavaScript; each posts an intent to /screener/manage.
 
-/** "Save screen": a prompt for the name of the screen `query`. */
-export function saveScreenModal(query: string): ModalState {
+/** "Save screen": a prompt for the name of the screen `query`; cancelled, it goes back to `returnTo`. */
+export function saveScreenModal(query: string, returnTo: string): ModalState {
   return {
     kind: 'prompt',
     title: 'Save screen',
@@ -13,7 +13,7 @@ export function saveScreenModal(query: string): ModalState {
     label: 'Name',
     name: 'name',
     maxLength: 100,
-    fields: { intent: 'create', query },
+    fields: { intent: 'create', query, return_to: returnTo },
   };
 }
 

@@ -2,6 +2,7 @@ import { Form, Link } from '@remix-run/react';
 import { getMetric } from '~/services/metrics/catalogue';
 import { formatMetricValue } from '~/services/metrics/format';
 import type { WatchlistView } from '~/services/watchlist/view.server';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 import { SortHeader } from '~/ui/tables/SortHeader';
 import { Timestamp } from '~/ui/Timestamp';
 
@@ -26,8 +27,8 @@ export function WatchlistTable({ view }: { view: View }) {
     />
   );
   return (
-    <div className="table-scroll">
-      <table className="data-table" data-testid="watchlist-table">
+    <ScrollRegion label={`${watchlist.name} table`}>
+      <table className="data-table watchlist-table" data-testid="watchlist-table">
         <caption className="visually-hidden">Securities on {watchlist.name}</caption>
         <thead>
           <tr>
@@ -45,7 +46,7 @@ export function WatchlistTable({ view }: { view: View }) {
               <th scope="row">
                 <Link to={`/company/${encodeURIComponent(r.ticker)}`}>{r.ticker}</Link>
               </th>
-              <td>{r.name}</td>
+              <td className="watchlist-name">{r.name}</td>
               {watchlist.columns.map((c) => {
                 const def = getMetric(c);
                 return (
@@ -67,7 +68,7 @@ export function WatchlistTable({ view }: { view: View }) {
                   </label>
                   <input id={`note-${r.permaticker}`} name="note" defaultValue={r.note ?? ''} maxLength={1000} />
                   <button type="submit" className="button">
-                    Save note<span className="visually-hidden"> for {r.ticker}</span>
+                    Save<span className="visually-hidden"> note for {r.ticker}</span>
                   </button>
                 </Form>
               </td>
@@ -85,6 +86,6 @@ export function WatchlistTable({ view }: { view: View }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

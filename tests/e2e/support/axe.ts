@@ -31,12 +31,18 @@ async function pageForAxe(page: Page): Promise<{ target: Page; dispose: () => Pr
 }
 
 /** Fails with a readable list when axe finds WCAG 2.1 A/AA violations on the current page. */
-export async function expectNoAxeViolations(page: Page, options: { exclude?: string[] } = {}): Promise<void> {
+/** `rules`: best-practice rules (e.g. landmark-unique) checked as well as the WCAG tags. */
+export async function expectNoAxeViolations(page: Page, options: { exclude?: string[]; rules?: string[] } = {}): Promise<void> {
   const { target, dispose } = await pageForAxe(page);
   try {
     let builder = new AxeBuilder({ page: target }).withTags(AXE_TAGS);
     for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
     const { violations } = await builder.analyze();
+    if (options.rules?.length) {
+      let extra = new AxeBuilder({ page: target }).withRules(options.rules);
+      for (const selector of options.exclude ?? []) extra = extra.exclude(selector);
+      violations.push(...(await extra.analyze()).violations);
+    }
     const summary = violations.map(
       (v) =>
         `${v.id} (${v.impact ?? 'n/a'}): ${v.help}\n` +

@@ -224,7 +224,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -305,6 +305,15 @@ export interface paths {
             'application/json': components['schemas']['Token'];
           };
         };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
       };
     };
     delete?: never;
@@ -357,7 +366,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -480,6 +489,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
         };
       };
     };
@@ -703,7 +721,7 @@ export interface paths {
                 };
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -733,7 +751,7 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -742,7 +760,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -791,7 +809,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -800,7 +818,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -883,7 +901,7 @@ export interface paths {
             'application/json': components['schemas']['User'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -892,7 +910,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -949,7 +967,7 @@ export interface paths {
             'application/json': components['schemas']['User'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -958,7 +976,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1018,6 +1036,24 @@ export interface paths {
               }[];
               metrics: components['schemas']['Metric'][];
             };
+          };
+        };
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
           };
         };
       };
@@ -1088,6 +1124,24 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
         };
         /** @description Not found, or not yours */
         404: {
@@ -1178,6 +1232,24 @@ export interface paths {
           };
           content?: never;
         };
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
         /** @description Invalid parameters or body: `errors` names the fields */
         422: {
           headers: {
@@ -1260,6 +1332,24 @@ export interface paths {
           };
           content?: never;
         };
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
         /** @description Not found, or not yours */
         404: {
           headers: {
@@ -1336,6 +1426,24 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
         };
         /** @description Not found, or not yours */
         404: {
@@ -1428,6 +1536,24 @@ export interface paths {
           };
           content?: never;
         };
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
         /** @description Not found, or not yours */
         404: {
           headers: {
@@ -1514,6 +1640,24 @@ export interface paths {
           };
           content?: never;
         };
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
         /** @description Not found, or not yours */
         404: {
           headers: {
@@ -1590,6 +1734,24 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
         };
         /** @description Not found, or not yours */
         404: {
@@ -1688,6 +1850,24 @@ export interface paths {
           };
           content?: never;
         };
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
         /** @description Not found, or not yours */
         404: {
           headers: {
@@ -1777,6 +1957,24 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
         };
         /** @description Not found, or not yours */
         404: {
@@ -1888,6 +2086,24 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
         };
         /** @description Not found, or not yours */
         404: {
@@ -2016,6 +2232,24 @@ export interface paths {
           };
           content?: never;
         };
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
         /** @description Invalid parameters or body: `errors` names the fields */
         422: {
           headers: {
@@ -2138,8 +2372,17 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -2217,7 +2460,7 @@ export interface paths {
             'application/json': components['schemas']['Screener'][];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2226,7 +2469,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2273,7 +2516,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2282,7 +2525,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2363,7 +2606,7 @@ export interface paths {
             'application/json': components['schemas']['Screener'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2372,7 +2615,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2413,7 +2656,7 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2422,7 +2665,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2482,7 +2725,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2491,7 +2734,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2566,7 +2809,7 @@ export interface paths {
             'application/json': components['schemas']['Watchlist'][];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2575,7 +2818,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2622,7 +2865,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2631,7 +2874,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2716,7 +2959,7 @@ export interface paths {
             };
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2725,7 +2968,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2766,7 +3009,7 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2775,7 +3018,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2841,7 +3084,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2850,7 +3093,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2927,7 +3170,7 @@ export interface paths {
             'application/json': components['schemas']['WatchlistItem'][];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2936,7 +3179,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3003,7 +3246,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3012,7 +3255,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3104,7 +3347,7 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3113,7 +3356,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3172,7 +3415,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3181,7 +3424,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3268,7 +3511,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3277,7 +3520,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3364,7 +3607,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3373,7 +3616,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3472,7 +3715,7 @@ export interface paths {
             'application/json': components['schemas']['Backtest'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3481,7 +3724,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3522,7 +3765,7 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3531,7 +3774,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3591,7 +3834,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3600,7 +3843,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3687,7 +3930,7 @@ export interface paths {
             };
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3696,7 +3939,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3775,7 +4018,7 @@ export interface paths {
             };
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3784,7 +4027,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3858,7 +4101,7 @@ export interface paths {
             'application/json': components['schemas']['Plan'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3867,7 +4110,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3958,7 +4201,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3967,7 +4210,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description The token is a guest’s: this needs an account */
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
         403: {
           headers: {
             [name: string]: unknown;
@@ -4087,7 +4330,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description No valid token (or, for the webhook, no valid signature) */
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -4257,8 +4500,10 @@ export interface components {
           accession: string | null;
           form: string | null;
           url: string | null;
-          /** @description Computed (Q4 = year − three quarters, TTM sums), not a filed fact */
+          /** @description Computed, not a value as filed: Q4 = the latest fiscal year known minus the latest nine months known, TTM = four quarters, free cash flow */
           derived: boolean;
+          /** @description The value as filed; per-share values and share counts in `value` are adjusted for splits to the as-of date. Null when derived */
+          reported: number | null;
         } | null)[];
       }[];
       growth: {

@@ -20,7 +20,7 @@ let cacheDir = '';
 const freshFile = () => path.join(dir, `market-${++n}.duckdb`);
 
 beforeAll(async () => {
-  fake = await startFakeTiingo(5260, KEY);
+  fake = await startFakeTiingo(0, KEY);
 });
 afterAll(async () => {
   await fake.close();

@@ -102,7 +102,12 @@ export type ImportContext = {
   writer: MarketWriter;
   progress: ProgressReporter;
   /** The clock and environment come in from the CLI so importers stay testable. */
-  env: { secUserAgent?: string; tiingo?: TiingoSettings; cacheDir?: string };
+  env: {
+    secUserAgent?: string;
+    tiingo?: TiingoSettings;
+    nasdaqDataLink?: { apiKey?: string; apiUrl: string; exportPollMs?: number };
+    cacheDir?: string;
+  };
   fetch?: typeof fetch;
 };
 
@@ -112,7 +117,7 @@ export type TiingoSettings = { apiKey?: string; apiUrl: string; tickersUrl: stri
 export type ImportSummary = { source: string; securities: number; rows: number; snapshotId: string; warnings: string[] };
 
 export interface Importer {
-  name: 'sec' | 'sharadar' | 'prices' | 'tiingo';
+  name: 'sec' | 'sharadar' | 'prices' | 'tiingo' | 'nasdaq';
   usage: string;
   run(args: string[], ctx: ImportContext): Promise<ImportSummary>;
 }

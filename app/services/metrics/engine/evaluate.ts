@@ -3,9 +3,20 @@ import { METRIC_IDS } from '../catalogue';
 import { computeDividends } from './dividends';
 import { computeFundamentals, type FundamentalContext } from './fundamentals';
 import { FundamentalState } from './fundamental-state';
-import { indices, N_METRICS } from './metric-index';
+import { indices, metricIndex, N_METRICS } from './metric-index';
+import { CONCEPT_IDS } from '../../market/store/schema';
+import { FLOW } from './facts';
 import { computeTechnicals, preparePrices, type PriceSeries, type TechnicalGroups } from './technicals';
-import type { MarketReturns, MetricSnapshot, SecurityInput, UniverseInput } from './types';
+import {
+  factObservations,
+  isPerShareConcept,
+  isShareCountConcept,
+  onFinalBasis,
+  shareBasis,
+  splitsFor,
+  type SplitEvent,
+} from './share-basis';
+import type { FactColumns, MarketReturns, MetricSnapshot, SecurityInput, UniverseInput } from './types';
 import { computeValuation } from './valuation';
 
 // The point-in-time evaluation: every catalogue metric for every security listed on a day, using
@@ -19,6 +30,12 @@ import { computeValuation } from './valuation';
 export const STALE_AFTER_DAYS = 550;
 
 const J = indices(['last_filed', 'days_since_filing'] as const);
+
+/** Raw per-share slots (EPS q / ttm / fy) and share-count slots: moved to each day's share basis. */
+const PER_SHARE_SLOTS = CONCEPT_IDS.flatMap((c, i) => (isPerShareConcept(i) ? [`${c}_q`, `${c}_ttm`, `${c}_fy`] : [])).map(metricIndex);
+const SHARE_SLOTS = CONCEPT_IDS.flatMap((c, i) =>
+  !isShareCountConcept(i) ? [] : FLOW[i] ? [`${c}_q`, `${c}_ttm`, `${c}_fy`] : [c, `${c}_fy`],
+).map(metricIndex);
 
 function lastIndexOnOrBefore(dates: Int32Array, day: number): number {
   let lo = 0;
@@ -49,8 +66,20 @@ export class SecurityEvaluator {
     calendar?: Int32Array,
   ) {
     this.prices = preparePrices(input.dates, input.close, input.closeUnadj, input.tri, input.volume, input.barsBefore ?? 0, calendar);
-    this.state = new FundamentalState(input.facts);
+    this.splits = splitsFor(input.splits, () => factObservations(input.facts));
+    // EPS and average share counts are summed and differenced inside the state: one basis for
+    // all of them (after every split), moved back to the day's basis when written out.
+    this.facts = onFinalBasis(input.facts, this.splits, (c) => isPerShareConcept(c) || isShareCountConcept(c));
+    const n = input.dates.length;
+    this.lastBar = n > 0 ? input.dates[n - 1] : Number.NEGATIVE_INFINITY;
+    this.finalBasis = shareBasis(this.splits, Number.POSITIVE_INFINITY);
+    this.state = new FundamentalState(this.facts);
   }
+
+  private readonly splits: SplitEvent[];
+  private readonly facts: FactColumns;
+  private readonly finalBasis: number;
+  private readonly lastBar: number;
 
   get permaticker(): number {
     return this.input.permaticker;
@@ -81,18 +110,26 @@ export class SecurityEvaluator {
     const i = this.listedIndex(day);
     if (i < 0) return false;
     if (day < this.lastDay) {
-      this.state = new FundamentalState(this.input.facts);
+      this.state = new FundamentalState(this.facts);
       this.ctx = null;
     }
     this.lastDay = day;
     if (this.state.advanceTo(day) || this.ctx === null) {
       this.fundRow.fill(Number.NaN);
-      this.ctx = computeFundamentals(this.state.view(), this.fundRow, this.factorAt);
+      // With known splits the share counts are already on one basis; else prices tell the splits.
+      this.ctx = computeFundamentals(this.state.view(), this.fundRow, this.splits.length > 0 ? () => 1 : this.factorAt);
     }
     const ctx = this.ctx;
     const fresh = day - ctx.latestEnd <= STALE_AFTER_DAYS;
-    if (fresh) row.set(this.fundRow);
-    else row.fill(Number.NaN);
+    if (fresh) {
+      row.set(this.fundRow);
+      if (this.finalBasis !== 1) {
+        // Known on `day` = filed before it: the basis of a filing made the day before.
+        const toDay = this.finalBasis / shareBasis(this.splits, day - 1);
+        for (const m of PER_SHARE_SLOTS) row[m] *= toDay;
+        for (const m of SHARE_SLOTS) row[m] /= toDay;
+      }
+    } else row.fill(Number.NaN);
     const lf = this.state.lastFact;
     if (lf >= 0) {
       row[J.last_filed] = this.input.facts.filed[lf];
@@ -102,8 +139,18 @@ export class SecurityEvaluator {
     const factorNow = this.prices.factor[i];
     if (dividends) computeDividends(this.input.dividends, day, this.prices.price[i], factorNow, this.factorAt, row);
     if (fresh) {
-      const sharesFactor = Number.isNaN(ctx.sharesEnd) ? Number.NaN : this.factorAt(ctx.sharesEnd) / factorNow;
-      computeValuation(row, ctx, this.prices.price[i], sharesFactor);
+      if (this.splits.length > 0) {
+        // Shares are on the basis after every split (onFinalBasis): restate them into the day's
+        // shares, and for market cap into the price's shares. A price without a raw close is
+        // split-adjusted as of the series' last bar (splits after it are not in the file).
+        const rawPrice = Number.isFinite(this.input.closeUnadj[Math.min(i, this.input.closeUnadj.length - 1)]);
+        const dayFactor = shareBasis(this.splits, day) / this.finalBasis;
+        const priceFactor = rawPrice ? dayFactor : shareBasis(this.splits, this.lastBar) / this.finalBasis;
+        computeValuation(row, ctx, this.prices.price[i], dayFactor, priceFactor);
+      } else {
+        const sharesFactor = Number.isNaN(ctx.sharesEnd) ? Number.NaN : this.factorAt(ctx.sharesEnd) / factorNow;
+        computeValuation(row, ctx, this.prices.price[i], sharesFactor);
+      }
     }
     return true;
   }

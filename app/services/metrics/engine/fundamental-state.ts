@@ -133,9 +133,8 @@ export function withDerivedQ4(q: Series, y: Series, average = false, cutoff = Nu
   for (let k = lowerBound(y.end, cutoff); k < y.end.length; k++) {
     const fyEnd = y.end[k];
     if (nearestIndex(q.end, fyEnd, END_TOLERANCE) >= 0) continue;
-    const a = lowerBound(q.end, fyEnd - 365 + END_TOLERANCE + 1);
-    const b = lowerBound(q.end, fyEnd - 45);
-    if (b - a !== 3) continue;
+    const a = firstQuarterOfYear(q.end, fyEnd);
+    if (a < 0) continue;
     const value = average ? y.val[k] : y.val[k] - (q.val[a] + q.val[a + 1] + q.val[a + 2]);
     (dEnd ??= []).push(fyEnd);
     (dVal ??= []).push(value);
@@ -155,6 +154,17 @@ export function withDerivedQ4(q: Series, y: Series, average = false, cutoff = Nu
     }
   }
   return { end, val };
+}
+
+/**
+ * Index of the first of the three quarters that precede the fourth one inside the fiscal year
+ * ending `fyEnd`, or -1 unless exactly three are known. The one definition of "the year's nine
+ * months" for every derived Q4 (metrics and statements alike).
+ */
+export function firstQuarterOfYear(ends: readonly number[], fyEnd: number): number {
+  const a = lowerBound(ends, fyEnd - 365 + END_TOLERANCE + 1);
+  const b = lowerBound(ends, fyEnd - 45);
+  return b - a === 3 ? a : -1;
 }
 
 /** Index of the period end closest to `target` within ±tol days, or -1. Ends are ascending. */

@@ -17,15 +17,28 @@ export function quarterAt(s: Series, end: number): number {
 
 /** Sum (or mean) of the four quarters ending at `end`; NaN unless all four are known. */
 export function ttmAt(s: Series, end: number, mean = false): number {
+  const idx = ttmIndices(s.end, end);
+  if (idx === null) return Number.NaN;
+  // Summed oldest first: one fixed order, so the statements' TTM and the metric's are the same double.
   let sum = 0;
+  for (let k = 3; k >= 0; k--) sum += s.val[idx[k]];
+  return mean ? sum / 4 : sum;
+}
+
+/**
+ * Indices of the four quarters ending at `end` (newest first), or null unless all four are
+ * known: the one definition of a trailing twelve months, used by the metrics and the statements.
+ */
+export function ttmIndices(ends: readonly number[], end: number): [number, number, number, number] | null {
+  const out: number[] = [];
   let prev = -1;
   for (let k = 0; k < 4; k++) {
-    const j = nearestIndex(s.end, quarterBack(end, k), END_TOLERANCE);
-    if (j < 0 || j === prev) return Number.NaN;
+    const j = nearestIndex(ends, quarterBack(end, k), END_TOLERANCE);
+    if (j < 0 || j === prev) return null;
     prev = j;
-    sum += s.val[j];
+    out.push(j);
   }
-  return mean ? sum / 4 : sum;
+  return out as [number, number, number, number];
 }
 
 /** Simple growth; NaN when the base is not positive (growth from a loss has no meaning). */

@@ -1,4 +1,5 @@
 import type { IsoDate } from '../../dates';
+import type { SplitEvent } from './share-basis';
 
 // Columnar inputs and outputs of the point-in-time engine. Days are epoch days (days since
 // 1970-01-01, see dates.ts) so the hot loops compare integers, never strings or Date objects.
@@ -43,6 +44,8 @@ export type SecurityInput = {
   tri: Float64Array;
   dividends: DividendColumns;
   facts: FactColumns;
+  /** The store's split actions (epoch day of the ex-date, ratio); without any, splits are inferred from the filings. */
+  splits?: SplitEvent[];
   /** Delisted securities are not listed after their last price day. */
   delisted: boolean;
   /** Trading days before `dates[0]` that were not loaded (a windowed load); 0 by default. */

@@ -50,10 +50,21 @@ const I = indices([
   'eps_cagr_3y',
 ] as const);
 
-export function computeValuation(row: Float64Array, ctx: FundamentalContext, price: number, sharesFactor: number): void {
-  // Shares as of the balance sheet, restated into the day's shares (sharesFactor = f(P) / f(D)).
+/**
+ * `sharesFactor` restates the filed share count into the day's shares (per-share metrics);
+ * `priceSharesFactor` into the shares of the price's basis (market cap): the same for prices as
+ * traded, the basis of the series' adjustment for split-adjusted prices without a raw close.
+ */
+export function computeValuation(
+  row: Float64Array,
+  ctx: FundamentalContext,
+  price: number,
+  sharesFactor: number,
+  priceSharesFactor = sharesFactor,
+): void {
   const shares = ctx.sharesOutstanding * sharesFactor;
-  const mcap = shares > 0 && price > 0 ? shares * price : Number.NaN;
+  const priceShares = ctx.sharesOutstanding * priceSharesFactor;
+  const mcap = priceShares > 0 && price > 0 ? priceShares * price : Number.NaN;
   row[I.shares_outstanding_adj] = shares > 0 ? shares : Number.NaN;
   row[I.market_cap] = mcap;
   const debt = row[I.total_debt];

@@ -1,4 +1,5 @@
 import { isMetricId } from '../../metrics/catalogue';
+import { shiftDecimal } from '../number-input';
 import {
   CATEGORY_FIELDS,
   COMPARE_OPS,
@@ -83,7 +84,14 @@ class Parser {
 
   prefix(): Expr {
     const t = this.next();
-    if (t.kind === 'num') return { t: 'num', value: t.value };
+    if (t.kind === 'num') {
+      // `5%` is the fraction 0.05, the way percentage metrics are stored.
+      if (this.isOp('%')) {
+        this.next();
+        return { t: 'num', value: shiftDecimal(String(t.value), -2) };
+      }
+      return { t: 'num', value: t.value };
+    }
     if (t.kind === 'op' && t.text === '-') return { t: 'neg', arg: this.expr(2.5) };
     if (t.kind === 'op' && t.text === '(') {
       const inner = this.expr(0);

@@ -1,3 +1,4 @@
+import { parseNumberInput } from '../number-input';
 import { ExpressionError, MAX_EXPRESSION_LENGTH } from './errors';
 
 // Tokens of the screen language. Columns are 1-based so messages match what a person counts.
@@ -23,10 +24,12 @@ export function tokenize(source: string): Token[] {
     }
     const col = i + 1;
     if ((c >= '0' && c <= '9') || (c === '.' && /[0-9]/.test(source[i + 1] ?? ''))) {
-      const m = /^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/.exec(source.slice(i));
+      // A scale suffix (300M, 1.2B, 5k) belongs to the number unless a name goes on (`1mo` is not 1M).
+      const m = /^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?(?:(?:bn|[kmbt])(?![A-Za-z0-9_]))?/i.exec(source.slice(i));
       const text = m ? m[0] : c;
-      const value = Number(text);
-      if (!Number.isFinite(value)) throw new ExpressionError(`Number "${text}" is out of range`, col);
+      const read = parseNumberInput(text);
+      if (!read.ok) throw new ExpressionError(`Number "${text}" is out of range`, col);
+      const value = read.value;
       out.push({ kind: 'num', text, value, col });
       i += text.length;
       continue;

@@ -28,7 +28,10 @@ export function adjustSeries(bars: Bar[], layout: Layout, permaticker: number, s
     const scale = (v: number | null) => (v === null ? null : v * toAdjusted);
     const dividendAdjusted = layout.basis === 'raw' ? bar.dividend / f : bar.dividend;
     const dividendRaw = layout.basis === 'raw' ? bar.dividend : bar.dividend * f;
-    if (hasActions) {
+    if (layout.basis === 'split-dividend-adjusted') {
+      // Dividends are already in the prices: the close is the total-return index.
+      tri = close;
+    } else if (hasActions) {
       // Reinvest the dividend at the close: the day's return is (close + dividend) / previous close.
       tri = t === 0 ? close : (tri * (close + dividendAdjusted)) / previousClose;
     } else {

@@ -2,7 +2,12 @@
 // what and on what basis its prices are, because the same word means different things:
 // Yahoo's "Close" is split-adjusted, Tiingo's "close" and Quandl's "close" are as traded.
 
-export type PriceBasis = 'raw' | 'split-adjusted';
+/**
+ * raw: as traded; split-adjusted: divided by later splits (as of the file's last bar);
+ * split-dividend-adjusted: also scaled for dividends (a total-return series, e.g. Yahoo's Adj Close alone).
+ */
+export type PriceBasis = 'raw' | 'split-adjusted' | 'split-dividend-adjusted';
+export const PRICE_BASES: readonly PriceBasis[] = ['raw', 'split-adjusted', 'split-dividend-adjusted'];
 
 export type Layout = {
   name: 'stooq' | 'stooq-bulk' | 'yahoo' | 'tiingo' | 'quandl' | 'zipline-csvdir' | 'plain' | 'panel';

@@ -191,7 +191,7 @@ describe.skipIf(!hasData)('real price files', () => {
     expect(parsed.layout.name).toBe('panel');
     expect(parsed.series.size).toBe(52);
     const rows = [...parsed.series.values()].reduce((n, b) => n + b.length, 0);
-    expect(rows + parsed.warnings.length).toBe(56_363);
+    expect(rows + parsed.warnings.filter((w) => /row skipped/.test(w)).length).toBe(56_363);
     expect(parsed.series.get('AAPL')!.find((b) => b.date === '2014-06-09')!.close).toBeLessThan(100);
   });
 
@@ -209,5 +209,30 @@ describe.skipIf(!hasData)('real price files', () => {
     expect(lenient.warnings.filter((w) => /row skipped/.test(w))).toEqual([
       expect.stringMatching(/AOS 2014-05-19: high 23\.595 is below low 23\.85, row skipped/),
     ]);
+    // A close far outside its day's range is named with its file and line.
+    const outside = lenient.warnings.filter((w) => /outside the day's low–high/.test(w));
+    expect(outside).toContainEqual(
+      expect.stringMatching(
+        /^.*sp500_stocks_daily_2013-2018\.csv\.gz:\d+: LNT 2016-05-19: close 17\.87 is outside the day's low–high 35\.085–35\.785$/,
+      ),
+    );
+    expect(outside.length).toBeLessThan(20);
+    // The panel is split-adjusted: Apple's 7:1 of 2014 is not an overnight move.
+    expect(lenient.warnings.filter((w) => /AAPL 2014-06-09/.test(w))).toEqual([]);
+  });
+
+  const lean = path.join(DATA, 'prices/lean_unadjusted_daily/AAPL.csv');
+  it.skipIf(!existsSync(lean))("Apple's raw prices without splits: each split day is a file:line warning, whatever the basis said", () => {
+    for (const basis of [undefined, 'raw'] as const) {
+      const parsed = parsePriceCsv(readFileSync(lean, 'utf8'), lean, { ticker: 'AAPL', basis });
+      const splits = parsed.warnings.filter((w) => /overnight/.test(w));
+      expect(splits.map((w) => /AAPL (\d{4}-\d{2}-\d{2}).*like a (\S+) split/.exec(w)!.slice(1))).toEqual([
+        ['2000-06-21', '2:1'],
+        ['2005-02-28', '2:1'],
+        ['2014-06-09', '7:1'],
+        ['2020-08-31', '4:1'],
+      ]);
+      expect(splits[2]).toMatch(/AAPL\.csv:\d+: AAPL 2014-06-09: price moved 645\.57 → 92\.69 overnight/);
+    }
   });
 });

@@ -1,7 +1,8 @@
 import { isIsoDate, type IsoDate } from '../../../dates';
 import { ImportFileError } from '../../store/records';
 import { csvRecords } from '../csv-records';
-import { detectLayout, type Layout } from './layouts';
+import { detectLayout, type Layout, type PriceBasis } from './layouts';
+import { seriesWarnings } from './series-checks';
 
 // Reads one OHLCV CSV (any layout of layouts.ts) into bars per ticker, checking every row.
 // Pure: the caller reads (and gunzips) the file and passes its text.
@@ -28,6 +29,8 @@ export type ParseOptions = {
   ticker: string | null;
   /** Skip rows with impossible values (with a warning) instead of rejecting the file. */
   skipBadRows?: boolean;
+  /** The prices' basis when the caller knows it (--basis); otherwise the layout's. */
+  basis?: PriceBasis;
 };
 
 /** `aapl.us.txt` → `AAPL`, `BRK.B.csv.gz` → `BRK.B`: Stooq names files by ticker plus market. */
@@ -44,6 +47,7 @@ export function parsePriceCsv(text: string, file: string, options: ParseOptions)
   if (records.length === 0) throw new ImportFileError(file, 1, 'empty file: no header');
   const layout = detectLayout(records[0].cells.map((h) => h.trim()));
   if ('error' in layout) throw new ImportFileError(file, 1, layout.error);
+  if (options.basis) layout.basis = options.basis;
   if (layout.columns.ticker === null && !options.ticker)
     throw new ImportFileError(file, 1, 'no ticker column and no ticker in the file name');
 
@@ -104,7 +108,10 @@ export function parsePriceCsv(text: string, file: string, options: ParseOptions)
     if (list) list.push(bar);
     else series.set(ticker, [bar]);
   }
-  for (const bars of series.values()) bars.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  for (const [ticker, bars] of series) {
+    bars.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    warnings.push(...seriesWarnings(bars, file, ticker));
+  }
   return { layout, series, warnings };
 }
 

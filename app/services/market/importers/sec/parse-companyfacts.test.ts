@@ -125,6 +125,16 @@ describe.skipIf(!hasSec)('parseCompanyFacts on real EDGAR companyfacts', () => {
     ]);
   });
 
+  it('AAPL Q4 FY2009 net income: FY − 9M of each time, and 2,532 M once the restated nine months are filed (2010-07-21)', () => {
+    const { parsed } = apple();
+    const q4 = pick(parsed.facts, 'net_income', 2009, 'Q4');
+    expect(q4.map((f) => [f.value, f.filed, f.form, f.sourceTag])).toEqual([
+      [1_665_000_000, '2009-10-27', '10-K', 'us-gaap:NetIncomeLoss (derived)'],
+      [4_196_000_000, '2010-01-25', '10-K/A', 'us-gaap:NetIncomeLoss (derived)'],
+      [2_532_000_000, '2010-07-21', '10-Q', 'us-gaap:NetIncomeLoss (derived)'],
+    ]);
+  });
+
   it("AAPL annual revenue equals the value in each year's 10-K, and its quarters add up to it", () => {
     const { doc, parsed } = apple();
     const raw = (

@@ -29,6 +29,8 @@ type Observation = {
 type Kind = 'Q1' | 'Q2' | 'Q3' | 'Q4' | 'Y2' | 'Y3' | 'FY';
 type Period = 'Q1' | 'Q2' | 'Q3' | 'Q4' | 'FY';
 const CLOSING_KIND: Record<Period, Kind> = { Q1: 'Q1', Q2: 'Y2', Q3: 'Y3', Q4: 'FY', FY: 'FY' };
+/** The year-to-date figure a derived quarter subtracts (Q4 = FY − 9M). */
+const OPENING_KIND: Partial<Record<Period, Kind>> = { Q2: 'Q1', Q3: 'Y2', Q4: 'Y3' };
 type Derived = { value: number; start: IsoDate | null; end: IsoDate; tag: string; derived: boolean };
 
 const SOURCE = 'sec';
@@ -146,9 +148,12 @@ function flowFacts(concept: Concept, observations: Observation[], calendar: Fisc
       for (const period of ['Q1', 'Q2', 'Q3', 'Q4', 'FY'] as const) {
         const p = periods[period];
         if (!p) continue;
-        // A derived quarter belongs to the filing that reports its closing year-to-date figure
-        // (Q4: the 10-K's FY), not to a later 10-Q that revises an earlier year-to-date input.
-        if (p.derived && !best.has(CLOSING_KIND[period])) continue;
+        // A derived quarter belongs to a filing that reports one of its two inputs: the 10-K's FY
+        // for Q4, and again a later 10-Q that restates the nine months, so that from then on Q4 is
+        // the latest full year minus the latest nine months (never a restated year minus nine
+        // months that were restated since). A filing reporting neither leaves it alone.
+        const opening = OPENING_KIND[period];
+        if (p.derived && !best.has(CLOSING_KIND[period]) && !(opening && best.has(opening))) continue;
         const last = emitted.get(period);
         if (last !== undefined && sameValue(last, p.value)) continue;
         emitted.set(period, p.value);

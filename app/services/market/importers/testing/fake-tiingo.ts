@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { strToU8, zipSync } from 'fflate';
 
 // A local stand-in for Tiingo's end-of-day API, speaking its documented wire format: JSON arrays
@@ -87,8 +88,10 @@ export async function startFakeTiingo(port: number, apiKey: string): Promise<Fak
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
+  // Port 0 takes a free one: test files of several checkouts may run at once.
+  const bound = (server.address() as AddressInfo).port;
   return Object.assign(fake, {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
 }

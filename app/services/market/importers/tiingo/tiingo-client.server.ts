@@ -93,11 +93,12 @@ export function createTiingoClient(options: TiingoClientOptions): TiingoClient {
   );
 
   /** The body of a successful answer; null for a 404; retries transient failures and cut-off bodies. */
-  async function get(url: string, read: (r: Response) => Promise<unknown>): Promise<unknown> {
+  async function get(address: string, read: (r: Response) => Promise<unknown>): Promise<unknown> {
+    const url = address.replace(/([?&])token=[^&]*&?/, '$1').replace(/[?&]$/, '');
     for (let attempt = 1; ; attempt++) {
       let response: Response;
       try {
-        response = await send(url);
+        response = await send(address);
       } catch (e) {
         if (attempt >= MAX_ATTEMPTS) throw new TiingoError(url, null, `Tiingo did not answer ${url}: ${(e as Error).message}`);
         await backoff(attempt, `Tiingo did not answer (${(e as Error).message})`);
@@ -145,6 +146,9 @@ export function createTiingoClient(options: TiingoClientOptions): TiingoClient {
       const query = new URLSearchParams({ format: 'json', resampleFreq: 'daily' });
       // Tiingo answers only the latest day without a startDate.
       query.set('startDate', startDate ?? '1900-01-01');
+      // Tiingo takes the key as a header or as `token`; both are sent so a proxy that only
+      // passes one still works. Messages show the address without it.
+      query.set('token', options.apiKey);
       const url = `${options.apiUrl}/tiingo/daily/${encodeURIComponent(toTiingoTicker(ticker))}/prices?${query}`;
       const body = await get(url, async (r) => JSON.parse(await r.text()) as unknown);
       if (body === null) return null;
@@ -152,7 +156,7 @@ export function createTiingoClient(options: TiingoClientOptions): TiingoClient {
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw new TiingoError(
-          url,
+          url.replace(/&token=[^&]*/, ''),
           200,
           `Tiingo's answer for ${ticker} is not a list of daily prices: ${issue.path.join('.')} ${issue.message}`,
         );

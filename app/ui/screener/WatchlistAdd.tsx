@@ -1,0 +1,79 @@
+import { useFetcher } from '@remix-run/react';
+import { useHydrated } from '~/ui/use-hydrated';
+
+// Adding screener results to a watchlist without leaving the results: with JavaScript the form
+// posts in the background (a fetcher, `inline=1`) and its answer shows beside the button; without
+// it the post redirects back to the same row (its #anchor) with the answer in a dialog.
+
+type Reply = { text: string; mode: 'success' | 'info' | 'error' };
+
+function Answer({ reply }: { reply: Reply | undefined }) {
+  return (
+    <span role="status" className={reply ? `inline-status inline-status--${reply.mode}` : 'inline-status'}>
+      {reply ? (
+        <>
+          <span aria-hidden="true">{reply.mode === 'success' ? '✓ ' : reply.mode === 'info' ? 'ℹ ' : '⚠ '}</span>
+          {reply.text}
+        </>
+      ) : null}
+    </span>
+  );
+}
+
+export function RowWatchlistAdd({ permaticker, ticker, returnTo }: { permaticker: number; ticker: string; returnTo: string }) {
+  const fetcher = useFetcher<Reply>();
+  const hydrated = useHydrated();
+  return (
+    <fetcher.Form method="post" action="/watchlist" className="inline-form" preventScrollReset>
+      <input type="hidden" name="intent" value="add" />
+      <input type="hidden" name="permaticker" value={permaticker} />
+      <input type="hidden" name="redirect_to" value={`${returnTo}#row-${permaticker}`} />
+      {hydrated ? <input type="hidden" name="inline" value="1" /> : null}
+      <button type="submit" className="button button--link" disabled={fetcher.state !== 'idle'}>
+        Add<span className="visually-hidden"> {ticker}</span> to watchlist
+      </button>
+      <Answer reply={fetcher.data} />
+    </fetcher.Form>
+  );
+}
+
+export const BULK_FORM_ID = 'screener-add-many';
+
+export function BulkWatchlistAdd({
+  lists,
+  query,
+  returnTo,
+  count,
+}: {
+  lists: { id: string; name: string; isDefault: boolean }[];
+  query: string;
+  returnTo: string;
+  count: number;
+}) {
+  const fetcher = useFetcher<Reply>();
+  const hydrated = useHydrated();
+  if (lists.length === 0 || count === 0) return null;
+  return (
+    <fetcher.Form method="post" action="/watchlist" id={BULK_FORM_ID} className="screener-bulk" preventScrollReset>
+      <input type="hidden" name="intent" value="add-many" />
+      <input type="hidden" name="query" value={query} />
+      <input type="hidden" name="redirect_to" value={`${returnTo}#results-heading`} />
+      {hydrated ? <input type="hidden" name="inline" value="1" /> : null}
+      <label htmlFor="bulk-list">Watchlist</label>
+      <select id="bulk-list" name="list" defaultValue={lists.find((l) => l.isDefault)?.id ?? lists[0].id}>
+        {lists.map((l) => (
+          <option key={l.id} value={l.id}>
+            {l.name}
+          </option>
+        ))}
+      </select>
+      <button type="submit" name="scope" value="selected" className="button" disabled={fetcher.state !== 'idle'}>
+        Add selected
+      </button>
+      <button type="submit" name="scope" value="all" className="button" disabled={fetcher.state !== 'idle'}>
+        Add all {count} results
+      </button>
+      <Answer reply={fetcher.data} />
+    </fetcher.Form>
+  );
+}
