@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { getDb } from '../db/db.server';
 import { DomainError, isDomainError } from '../http/errors';
 import { ScreenSchema } from '../screener/model';
@@ -12,6 +13,16 @@ import type { ComputeReply, ComputeRequest } from './compute-protocol';
 
 /** The job worker that started this process. */
 const parentPid = process.ppid;
+
+/** The parent process id now (process.ppid keeps the one at start-up); null where /proc is not there. */
+function currentParentPid(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
 
 /** Resident memory above which the process ends after its run. */
 const RECYCLE_RSS_BYTES = 1.5 * 2 ** 30;
@@ -43,7 +54,7 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
     // more) never crosses the IPC channel, and the web process never writes it on its thread.
     // A parent that died meanwhile has lost the job's lease: the run is not this process's to
     // store. The IPC channel may not have noticed yet; being handed to another parent has.
-    if (!process.connected || process.ppid !== parentPid) process.exit(0);
+    if (!process.connected || (currentParentPid() ?? parentPid) !== parentPid) process.exit(0);
     const db = await getDb();
     await db
       .updateTable('backtests')
