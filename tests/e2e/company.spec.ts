@@ -47,6 +47,14 @@ test('open a company from search: overview, axe', async ({ page }) => {
   await expect(page.getByTestId('as-of')).toContainText('latest');
   await expect(page.getByTestId('last-price')).toHaveText(/^\$\d/);
   await expect(page.getByTestId('watchlist-slot')).toBeVisible();
+  // Key statistics in a compact grid, grouped the way stock sites group them.
+  const stats = page.getByRole('region', { name: 'Key statistics' });
+  for (const group of ['Valuation', 'Growth', 'Profitability', 'Financial health', 'Dividends', 'Trading']) {
+    await expect(stats.getByRole('heading', { name: group, level: 4 })).toBeVisible();
+  }
+  await expect(stats.getByTestId('stat-market_cap').locator('dd')).toHaveText(/^\$\d/);
+  await expect(stats.getByTestId('stat-pe_ttm').locator('dt')).toHaveText('P/E (TTM)');
+  await expect(page.getByTestId('range-52w')).toContainText(/52-week range: \$\d.* – \$\d/);
   await expectNoAxeViolations(page);
 });
 

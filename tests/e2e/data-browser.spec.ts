@@ -63,6 +63,12 @@ test('compare three companies, switch scale and values, and download exactly the
   await expect(page).toHaveURL(new RegExp(`compare=${b.permaticker}%2C${c.permaticker}`));
   const header = await page.getByTestId('history-table').locator('thead th').allTextContents();
   expect(header).toEqual(['Date', a.ticker, b.ticker, c.ticker]);
+  // Several lines: a legend names each one.
+  await expect(page.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveText([
+    new RegExp(`^\\s*${a.ticker}`),
+    new RegExp(`^\\s*${b.ticker}`),
+    new RegExp(`^\\s*${c.ticker}`),
+  ]);
 
   await page.getByLabel('Log').check();
   await page.getByLabel('As first reported').check();
