@@ -4,6 +4,7 @@ import { ImportFileError, type Importer, type SecurityRecord } from '../store/re
 import { batchRows, BatchWriter } from './batch-writer.server';
 import { expandPaths, parseArgs, readText } from './files.server';
 import { adjustSeries } from './prices/adjust';
+import { priceOnlySecurity } from './prices/price-only-security';
 import { PRICE_BASES, type PriceBasis } from './prices/layouts';
 import { zipEntries } from './zip-entries.server';
 import { parsePriceCsv, tickerFromFileName } from './prices/parse-ohlcv';
@@ -72,22 +73,7 @@ export const pricesImporter: Importer = {
         const { prices, actions } = adjustSeries(bars, parsed.layout, permaticker, SOURCE);
         // Securities created by other sources keep their row (name, sector, CIK...).
         const security: SecurityRecord | null =
-          existing === null || createdHere !== undefined
-            ? {
-                permaticker,
-                ticker,
-                name: ticker,
-                exchange: null,
-                category: null,
-                sector: null,
-                industry: null,
-                cik: null,
-                firstPriceDate: prices[0].date,
-                lastPriceDate: prices[prices.length - 1].date,
-                isDelisted: false,
-                source: SOURCE,
-              }
-            : null;
+          existing === null || createdHere !== undefined ? priceOnlySecurity(permaticker, ticker, prices, SOURCE) : null;
         await batch.add({ permaticker, security, prices, actions });
         securities += 1;
         rows += prices.length;

@@ -3,6 +3,7 @@ import type { ImportContext, Importer, PricedSecurity, SecurityRecord, TiingoSet
 import { batchRows, BatchWriter } from './batch-writer.server';
 import { parseArgs } from './files.server';
 import { adjustSeries } from './prices/adjust';
+import { priceOnlySecurity } from './prices/price-only-security';
 import type { Layout } from './prices/layouts';
 import type { Bar } from './prices/parse-ohlcv';
 import { zipEntries } from './zip-entries.server';
@@ -86,22 +87,7 @@ export const tiingoImporter: Importer = {
       const permaticker = existing ?? (await batch.newPermaticker());
       const { prices, actions } = adjustSeries(usable.map(toBar), TIINGO_LAYOUT, permaticker, SOURCE);
       const security: SecurityRecord | null =
-        existing === null
-          ? {
-              permaticker,
-              ticker: target.ticker,
-              name: target.ticker,
-              exchange: target.listing?.exchange || null,
-              category: null,
-              sector: null,
-              industry: null,
-              cik: null,
-              firstPriceDate: prices[0].date,
-              lastPriceDate: prices[prices.length - 1].date,
-              isDelisted: false,
-              source: SOURCE,
-            }
-          : null;
+        existing === null ? priceOnlySecurity(permaticker, target.ticker, prices, SOURCE, target.listing?.exchange || null) : null;
       await batch.add({ permaticker, security, prices, actions });
       securities += 1;
       rows += prices.length;
