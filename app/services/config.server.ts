@@ -29,6 +29,7 @@ const EnvSchema = z.object({
   GTM_ID: z.string().optional(),
   TRUST_PROXY: flag,
   SEC_USER_AGENT: z.string().optional(),
+  SEC_EDGAR_URL: z.string().url().default('https://data.sec.gov'),
   // Online market data providers: keys, base URLs (proxies, tests) and plan limits.
   TIINGO_API_KEY: z.string().optional(),
   TIINGO_API_URL: z.string().url().default('https://api.tiingo.com'),
@@ -101,6 +102,8 @@ export type AppConfig = {
   gtmId?: string;
   trustProxy: boolean;
   secUserAgent?: string;
+  /** data.sec.gov, or a proxy / test server speaking its API. */
+  secEdgarUrl: string;
   providers: ProvidersConfig;
   jobs: { leaseMs: number; inApp: boolean; queuePrefix: string };
   guestMode: boolean;
@@ -328,6 +331,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     gtmId: e.GTM_ID || undefined,
     trustProxy: e.TRUST_PROXY,
     secUserAgent: e.SEC_USER_AGENT || undefined,
+    secEdgarUrl: e.SEC_EDGAR_URL.replace(/\/+$/, ''),
     providers: providersConfig(e),
     jobs: { leaseMs: e.JOB_LEASE_MS, inApp: e.JOBS_IN_APP, queuePrefix: e.JOBS_QUEUE_PREFIX ?? e.REDIS_PREFIX },
     guestMode: e.GUEST_MODE,

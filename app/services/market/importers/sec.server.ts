@@ -1,10 +1,18 @@
 import { readFileSync } from 'node:fs';
-import type { ImportContext, Importer, ImportSummary, SecurityRecord } from '../store/records';
+import type { FilingSecurity, ImportContext, Importer, ImportSummary, SecurityRecord } from '../store/records';
 import { ImportFileError } from '../store/records';
 import { batchRows, BatchWriter } from './batch-writer.server';
 import { expandPaths, parseArgs, parseJson, readText } from './files.server';
 import { zipEntries } from './zip-entries.server';
-import { companyFactsUrl, createEdgarClient, SecHttpError, submissionsUrl, TICKERS_URL } from './sec/edgar-client.server';
+import {
+  companyFactsUrl,
+  createEdgarClient,
+  DEFAULT_EDGAR_URL,
+  SecHttpError,
+  submissionsUrl,
+  TICKERS_URL,
+  type EdgarClient,
+} from './sec/edgar-client.server';
 import { normaliseCik, parseCompanyFacts } from './sec/parse-companyfacts';
 import { isCompanyTickers, parseCompanyTickers, type TickerListing } from './sec/parse-company-tickers';
 import { isSubmissionsOverflow, parseSubmissions, type SecProfile } from './sec/parse-submissions';
@@ -15,7 +23,9 @@ import { isSubmissionsOverflow, parseSubmissions, type SecProfile } from './sec/
 // killed run leaves the store as it was and a re-run redoes the same work in the same (CIK) order.
 
 const USAGE = `import sec <companyfacts.json|folder|companyfacts.zip|submissions.json|company_tickers.json>... [--tickers AAPL,MSFT] [--ciks 320193,...] [--batch-rows N]
-  import sec --online --tickers AAPL,MSFT   (needs SEC_USER_AGENT, e.g. "Jane Doe jane@example.com")`;
+  import sec --online --tickers AAPL,MSFT   (needs SEC_USER_AGENT, e.g. "Jane Doe jane@example.com")
+  import sec --refresh   (every company in the store with a CIK: companyfacts again only after a new 10-K/10-Q; what \`npm run data -- refresh\` runs)
+  SEC_EDGAR_URL points at a proxy or test server instead of https://data.sec.gov; at most 10 requests/s, 429 and 5xx retried.`;
 
 /** Where one company's companyfacts document comes from. */
 type FactsSource = { cik: string; label: string; load(): Promise<unknown> };
@@ -32,16 +42,27 @@ export const secImporter: Importer = {
     const listings = new Map<string, TickerListing>();
     let sources: FactsSource[];
 
-    if (flags.has('online')) {
+    const refresh = flags.has('refresh');
+    // Each company's newest SEC fact as the store has it, for --refresh: only a company with a
+    // periodic report filed after it has its companyfacts fetched again.
+    const held = new Map<string, FilingSecurity>();
+    let client: EdgarClient | null = null;
+    if (flags.has('online') || refresh) {
       if (!ctx.env.secUserAgent) {
         throw new Error(
-          'Online SEC import refused: set SEC_USER_AGENT to a name and e-mail (e.g. "Jane Doe jane@example.com"); the SEC blocks undeclared clients.',
+          `${refresh ? 'SEC refresh' : 'Online SEC import'} refused: set SEC_USER_AGENT to a name and e-mail (e.g. "Jane Doe jane@example.com"); the SEC blocks undeclared clients.`,
         );
       }
-      const fetchImpl = ctx.fetch ?? globalThis.fetch;
-      const client = createEdgarClient({ userAgent: ctx.env.secUserAgent, fetch: fetchImpl });
-      if (wantedTickers.length > 0) {
-        for (const l of parseCompanyTickers(await client.getJson(TICKERS_URL), TICKERS_URL)) addListing(listings, l);
+      const base = ctx.env.secEdgarUrl ?? DEFAULT_EDGAR_URL;
+      const edgar = createEdgarClient({ userAgent: ctx.env.secUserAgent, fetch: ctx.fetch ?? globalThis.fetch });
+      client = edgar;
+      if (refresh) {
+        for (const s of await ctx.writer.filingSecurities()) if (!held.has(s.cik)) held.set(s.cik, s);
+        if (held.size === 0)
+          throw new Error('Nothing to refresh from SEC: the store has no securities with a CIK (import SEC filings first).');
+        for (const cik of held.keys()) wantedCiks.add(cik);
+      } else if (wantedTickers.length > 0) {
+        for (const l of parseCompanyTickers(await edgar.getJson(TICKERS_URL), TICKERS_URL)) addListing(listings, l);
         for (const t of wantedTickers) {
           const hit = [...listings.values()].find((l) => l.ticker === t);
           if (!hit) throw new Error(`Unknown ticker ${t}: not in the SEC's ticker list`);
@@ -49,25 +70,33 @@ export const secImporter: Importer = {
         }
       }
       if (wantedCiks.size === 0) throw new Error(`Online SEC import needs --tickers or --ciks.\n${USAGE}`);
-      const ciks = [...wantedCiks].sort();
+      let ciks = [...wantedCiks].sort();
       ctx.progress.start('SEC submissions', ciks.length);
       for (const cik of ciks) {
         try {
-          profiles.set(cik, parseSubmissions(await client.getJson(submissionsUrl(cik)), submissionsUrl(cik)));
+          profiles.set(cik, parseSubmissions(await edgar.getJson(submissionsUrl(cik, base)), submissionsUrl(cik, base)));
         } catch (e) {
           if (!(e instanceof SecHttpError && e.status === 404)) throw e;
-          warnings.push(`${submissionsUrl(cik)}: not found; ticker and sector unknown`);
+          warnings.push(`${submissionsUrl(cik, base)}: not found; ticker and sector unknown`);
         }
         ctx.progress.tick();
       }
       ctx.progress.stop();
+      if (refresh) {
+        ciks = ciks.filter((cik) => {
+          const filed = profiles.get(cik)?.lastReportFiled ?? null;
+          const have = held.get(cik)?.lastFiled ?? null;
+          return filed !== null && (have === null || filed > have);
+        });
+        ctx.progress.log(`SEC: ${ciks.length} of ${held.size} companies have a new periodic report.`);
+      }
       sources = ciks.map((cik) => ({
         cik,
-        label: companyFactsUrl(cik),
+        label: companyFactsUrl(cik, base),
         // Downloaded inside the company loop, so memory holds one company at a time.
         async load() {
           try {
-            return await client.getJson(companyFactsUrl(cik));
+            return await edgar.getJson(companyFactsUrl(cik, base));
           } catch (e) {
             if (e instanceof SecHttpError && e.status === 404) return null;
             throw e;
@@ -117,6 +146,7 @@ export const secImporter: Importer = {
 
     let companies = 0;
     let rows = 0;
+    let newFacts = 0;
     const batch = new BatchWriter(ctx.writer, 'sec', batchRows(flags.get('batch-rows')));
     const created = new Map<string, number>();
     ctx.progress.start('SEC companyfacts', sources.length);
@@ -127,16 +157,21 @@ export const secImporter: Importer = {
         ctx.progress.tick();
         continue;
       }
-      const { written, warnings: w } = await importCompany(doc, source.label, profiles, listings, ctx, batch, created);
+      const { written, filedDates, warnings: w } = await importCompany(doc, source.label, profiles, listings, ctx, batch, created);
       warnings.push(...w);
       companies += 1;
       rows += written;
+      const since = held.get(source.cik)?.lastFiled ?? null;
+      newFacts += since === null ? written : filedDates.filter((d) => d > since).length;
       ctx.progress.tick();
     }
     await batch.flush();
     ctx.progress.stop();
-    const { snapshotId } = await ctx.writer.finish('sec', `${companies} companies, ${rows} facts`);
-    const summary: ImportSummary = { source: 'sec', securities: companies, rows, snapshotId, warnings };
+    const detail = refresh
+      ? `${companies} companies refreshed, ${newFacts} new facts, ${client?.requests ?? 0} requests`
+      : `${companies} companies, ${rows} facts`;
+    const { snapshotId } = await ctx.writer.finish('sec', detail);
+    const summary: ImportSummary = { source: 'sec', securities: companies, rows: refresh ? newFacts : rows, snapshotId, warnings };
     return summary;
   },
 };
@@ -149,7 +184,7 @@ async function importCompany(
   ctx: ImportContext,
   batch: BatchWriter,
   created: Map<string, number>,
-): Promise<{ written: number; warnings: string[] }> {
+): Promise<{ written: number; filedDates: string[]; warnings: string[] }> {
   // Parse first with a placeholder id so a bad document fails before anything is looked up.
   const probe = parseCompanyFacts(doc, label, 0);
   const profile = profiles.get(probe.cik);
@@ -181,7 +216,7 @@ async function importCompany(
   // classification; the filings only fill in what it lacks (name, CIK, exchange, sector).
   const ours = existing === null || createdHere !== undefined;
   await batch.add({ permaticker, security: ours ? record : null, details: ours ? undefined : record, facts });
-  return { written: facts.length, warnings };
+  return { written: facts.length, filedDates: facts.map((f) => f.filed), warnings };
 }
 
 /**
