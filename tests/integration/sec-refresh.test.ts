@@ -3,6 +3,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { resetConfigForTests } from '~/services/config.server';
 import { runDataCli, type CliIo } from '~/services/imports/data-cli.server';
 import { marketSources } from '~/services/imports/market-sources.server';
+import { enqueueRefreshNow, marketRefreshJob } from '~/services/imports/refresh-job.server';
+import { createUser } from '~/services/auth/users.server';
+import { jobRegistry } from '~/services/jobs/registry';
+import { runJob } from '~/services/jobs/runner.server';
+import { getJob } from '~/services/jobs/store.server';
 import { silentProgress } from '~/services/imports/progress.server';
 import {
   companyFactsPath,
@@ -184,5 +189,25 @@ forEachDatabase('SEC refresh', (target: DatabaseTarget) => {
     } finally {
       closeMarketReader();
     }
+  });
+
+  it('"Refresh now" (the daily job) runs the SEC refresh too', async () => {
+    setEnv(env());
+    const user = await createUser({
+      email: 'admin@example.com',
+      password: 'correct horse battery',
+      full_name: 'Admin',
+      access: true,
+      superuser: true,
+    });
+    const queued = await enqueueRefreshNow(user.id);
+    fake.requests.length = 0;
+    await runJob(queued.id, 'test-worker', 30_000, jobRegistry([marketRefreshJob]));
+    const done = await getJob(queued.id);
+    expect(done?.status, done?.error ?? '').toBe('succeeded');
+    // The 10-Q/A listed since the failed run is fetched now; its companyfacts add nothing new yet.
+    expect(done?.message).toMatch(/^Refreshed from sec: 1 companies, 0 new facts/);
+    expect(paths().filter((p) => p.startsWith('/api/'))).toEqual([companyFactsPath(MARVELL)]);
+    closeMarketReader();
   });
 });
