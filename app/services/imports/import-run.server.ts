@@ -28,6 +28,7 @@ export function importEnv(): ImportContext['env'] {
   return {
     secUserAgent: c.secUserAgent,
     secEdgarUrl: c.secEdgarUrl,
+    secArchivesUrl: c.secArchivesUrl,
     tiingo: c.providers.tiingo,
     nasdaqDataLink: c.providers.nasdaqDataLink,
     cacheDir: path.join(c.dataDir, 'providers'),

@@ -110,6 +110,8 @@ export type ImportContext = {
     secUserAgent?: string;
     /** Base URL of data.sec.gov (overridable for a proxy or a test server). */
     secEdgarUrl?: string;
+    /** Base URL of www.sec.gov, where the bulk archives are. */
+    secArchivesUrl?: string;
     tiingo?: TiingoSettings;
     nasdaqDataLink?: { apiKey?: string; apiUrl: string; exportPollMs?: number };
     cacheDir?: string;

@@ -16,8 +16,12 @@ export type FakeSecEdgar = {
   documents: Map<string, string>;
   /** Failures served, in order, before the path's real answer. */
   failures: Map<string, SecFailure[]>;
-  /** Every request's path and User-Agent. */
-  requests: { path: string; userAgent: string | null }[];
+  /** Binary documents (the bulk archives) by path, served with HTTP Range support. */
+  archives: Map<string, Buffer>;
+  /** When set, the next archive answer stops after this many bytes (a dropped connection). */
+  cutArchiveAfter: number | null;
+  /** Every request's path, User-Agent and Range header. */
+  requests: { path: string; userAgent: string | null; range?: string }[];
   close(): Promise<void>;
 };
 
@@ -25,16 +29,38 @@ export const submissionsPath = (cik: string) => `/submissions/CIK${cik.padStart(
 export const companyFactsPath = (cik: string) => `/api/xbrl/companyfacts/CIK${cik.padStart(10, '0')}.json`;
 
 export async function startFakeSecEdgar(port = 0): Promise<FakeSecEdgar> {
-  const fake: Omit<FakeSecEdgar, 'url' | 'close'> = { documents: new Map(), failures: new Map(), requests: [] };
+  const fake: Omit<FakeSecEdgar, 'url' | 'close'> = {
+    documents: new Map(),
+    archives: new Map(),
+    cutArchiveAfter: null,
+    failures: new Map(),
+    requests: [],
+  };
   const server: Server = createServer((req, res) => {
     const urlPath = new URL(req.url ?? '/', 'http://localhost').pathname;
     const userAgent = req.headers['user-agent'] ?? null;
-    fake.requests.push({ path: urlPath, userAgent });
+    const range = req.headers.range;
+    fake.requests.push({ path: urlPath, userAgent, ...(range ? { range } : {}) });
     const send = (status: number, body: string, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'Content-Type': status === 200 ? 'application/json' : 'text/html', ...headers });
       res.end(body);
     };
     if (!userAgent) return send(403, '<h1>Your Request Originates from an Undeclared Automated Tool</h1>');
+    const archive = fake.archives.get(urlPath);
+    if (archive) {
+      const from = range ? Number(/^bytes=(\d+)-$/.exec(range)?.[1] ?? 0) : 0;
+      const body = archive.subarray(from);
+      res.writeHead(range ? 206 : 200, {
+        'Content-Type': 'application/zip',
+        'Content-Length': String(body.length),
+        ...(range ? { 'Content-Range': `bytes ${from}-${archive.length - 1}/${archive.length}` } : {}),
+      });
+      const cut = fake.cutArchiveAfter;
+      if (cut === null) return res.end(body);
+      fake.cutArchiveAfter = null;
+      res.write(body.subarray(0, cut), () => res.destroy());
+      return;
+    }
     const failure = fake.failures.get(urlPath)?.shift();
     if (failure && 'truncated' in failure) return send(200, '{"cik":1835632,"entityName":"MARVELL TECHNOLOGY, INC","facts":{"us-gaap":{');
     if (failure && failure.status === 429) return send(429, 'Too Many Requests', { 'Retry-After': failure.retryAfter });
@@ -45,11 +71,11 @@ export async function startFakeSecEdgar(port = 0): Promise<FakeSecEdgar> {
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const { port: bound } = server.address() as AddressInfo;
-  return {
-    ...fake,
+  // The same object the server reads, so a test's changes (cutArchiveAfter) reach it.
+  return Object.assign(fake, {
     url: `http://127.0.0.1:${bound}`,
     close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
-  };
+  });
 }
 
 /** One of the recorded SEC payloads of ../shared/data (described in its SOURCES.md). */
