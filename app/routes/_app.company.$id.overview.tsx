@@ -9,8 +9,10 @@ import { pageError } from '~/services/http/page-errors';
 import { LineChart } from '~/ui/charts';
 import { AsOfLine, BadAsOf } from '~/ui/company/BadAsOf';
 import { FilingRef } from '~/ui/company/FilingRef';
-import { bigMoney, money, percent, ratio } from '~/ui/company/format';
+import { money } from '~/ui/company/format';
 import { Change } from '~/ui/Change';
+import { KeyStatistics } from '~/ui/company/KeyStatistics';
+import { RangeBar } from '~/ui/company/RangeBar';
 import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -31,8 +33,8 @@ export default function CompanyOverview() {
       <h2 id="overview-title">Overview</h2>
       <AsOfLine requested={asOf} date={overview.metrics.date} />
       {company.description ? <p className="company__description">{company.description}</p> : null}
-      <div className="overview-grid">
-        <div className="card">
+      <div className="overview-top">
+        <div className="card overview-price">
           <h3>Price</h3>
           <p className="big-number" data-testid="last-price">
             {money(m.price)}
@@ -40,29 +42,9 @@ export default function CompanyOverview() {
           <p>
             Change (1 day): <Change value={m.price_change_1d} testId="price-change" />
           </p>
-          <p>
-            52-week range: {money(m.low_52w)} – {money(m.high_52w)}
-          </p>
+          <RangeBar low={m.low_52w} high={m.high_52w} price={m.price} />
         </div>
-        <div className="card">
-          <h3>Key figures</h3>
-          <dl className="key-values">
-            <dt>Market cap</dt>
-            <dd data-testid="market-cap">{bigMoney(m.market_cap)}</dd>
-            <dt>Enterprise value</dt>
-            <dd>{bigMoney(m.enterprise_value)}</dd>
-            <dt>P/E (TTM)</dt>
-            <dd>{ratio(m.pe_ttm)}</dd>
-            <dt>P/S (TTM)</dt>
-            <dd>{ratio(m.ps_ttm)}</dd>
-            <dt>P/B</dt>
-            <dd>{ratio(m.pb)}</dd>
-            <dt>EV/EBITDA (TTM)</dt>
-            <dd>{ratio(m.ev_ebitda_ttm)}</dd>
-            <dt>Dividend yield</dt>
-            <dd>{percent(m.dividend_yield)}</dd>
-          </dl>
-        </div>
+        <KeyStatistics values={m} />
       </div>
       <h3>Price, last 12 months</h3>
       <LineChart

@@ -83,3 +83,69 @@ test.describe('signed in', () => {
     await expectNoAxeViolations(page);
   });
 });
+
+test.describe('layout at 1366 and 390 px wide', () => {
+  test.setTimeout(180_000);
+
+  async function pages(page: Page): Promise<string[]> {
+    const r = await page.request.get('/api/v1/companies?query=&limit=1');
+    const { results } = (await r.json()) as { results: { permaticker: number }[] };
+    const p = results[0].permaticker;
+    return [
+      '/',
+      '/company?query=a',
+      `/company/${p}/overview`,
+      `/company/${p}/chart`,
+      `/company/${p}/financial?period=quarterly`,
+      `/company/${p}/dividend`,
+      `/company/${p}/valuation`,
+      '/data-browser',
+      `/data-browser/${p}/revenue_ttm`,
+      '/profile',
+      '/no-such-page',
+    ];
+  }
+
+  for (const [width, height] of [
+    [1366, 900],
+    [390, 844],
+  ] as const) {
+    test(`no page scrolls sideways at ${width} px; the header is one row`, async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      for (const path of await pages(page)) {
+        await page.goto(path);
+        const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+          scrollWidth: document.documentElement.scrollWidth,
+          innerWidth: window.innerWidth,
+        }));
+        expect(scrollWidth, `width of ${path}`).toBeLessThanOrEqual(innerWidth);
+        const headerHeight = await page.locator('.app-header').evaluate((el) => el.getBoundingClientRect().height);
+        expect(headerHeight, `header height on ${path}`).toBeLessThan(70);
+      }
+    });
+  }
+
+  test('at 390 px the navigation is a menu that opens without JavaScript; wide tables scroll in their own region', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const paths = await pages(page);
+    await page.goto(paths[4]);
+    const main = page.getByRole('navigation', { name: 'Main' });
+    await expect(main).toBeHidden();
+    await page.locator('.nav-menu > summary').click();
+    await expect(main.getByRole('link', { name: 'Screener', exact: true })).toBeVisible();
+    await main.getByRole('link', { name: 'Watchlist' }).click();
+    await expect(page).toHaveURL(/\/watchlist$/);
+
+    await page.goto(paths[4]);
+    const region = page.getByRole('region', { name: 'Financial statement table' });
+    await expect(region).toHaveAttribute('tabindex', '0');
+    expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    await region.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    // Text boxes are tall enough for their text.
+    const inputHeight = await page.getByLabel('As of date').evaluate((el) => el.getBoundingClientRect().height);
+    expect(inputHeight).toBeGreaterThanOrEqual(32);
+    await expectNoAxeViolations(page);
+  });
+});

@@ -10,7 +10,7 @@ import { expect, test } from './support/shared-account';
 
 // Company pages with JavaScript on and off (projects js / nojs), signed in with an account that
 // has access: search → company, the five tabs, as-of dates, filings, keyboard only, axe, and the
-// 500 page of a second app instance whose market file is garbage.
+// 503 page of a second app instance whose market file is garbage.
 
 type Hit = { permaticker: number; ticker: string; name: string; is_demo: boolean };
 
@@ -47,6 +47,14 @@ test('open a company from search: overview, axe', async ({ page }) => {
   await expect(page.getByTestId('as-of')).toContainText('latest');
   await expect(page.getByTestId('last-price')).toHaveText(/^\$\d/);
   await expect(page.getByTestId('watchlist-slot')).toBeVisible();
+  // Key statistics in a compact grid, grouped the way stock sites group them.
+  const stats = page.getByRole('region', { name: 'Key statistics' });
+  for (const group of ['Valuation', 'Growth', 'Profitability', 'Financial health', 'Dividends', 'Trading']) {
+    await expect(stats.getByRole('heading', { name: group, level: 4 })).toBeVisible();
+  }
+  await expect(stats.getByTestId('stat-market_cap').locator('dd')).toHaveText(/^\$\d/);
+  await expect(stats.getByTestId('stat-pe_ttm').locator('dt')).toHaveText('P/E (TTM)');
+  await expect(page.getByTestId('range-52w')).toContainText(/52-week range: \$\d.* – \$\d/);
   await expectNoAxeViolations(page);
 });
 
@@ -257,10 +265,12 @@ test.describe('with a corrupt market file', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('a company page shows the Internal Server Error page with status 500', async ({ page }) => {
+  test('a company page answers 503 "market data unavailable" on the error page, without the file path', async ({ page }) => {
     const response = await page.goto(`${origin}/company/1/overview`);
-    expect(response?.status()).toBe(500);
+    expect(response?.status()).toBe(503);
     await expect(page.getByRole('heading', { name: 'Internal Server Error' })).toBeVisible();
+    await expect(page.getByRole('main')).toContainText('Market data unavailable');
+    await expect(page.locator('body')).not.toContainText(dir);
   });
 });
 

@@ -8,7 +8,7 @@ import { expect, expectNoAxeViolations, test } from './support/fixtures';
 // company and a metric, compare three companies, switch scale and values, download the CSV and
 // check it against the table, axe on every page.
 
-type Hit = { permaticker: number; ticker: string; is_delisted: boolean };
+type Hit = { permaticker: number; ticker: string; name: string; is_delisted: boolean };
 
 async function companies(page: Page, n: number): Promise<Hit[]> {
   // Company search is the company pages' (guests may not use it): the test looks companies up
@@ -63,6 +63,12 @@ test('compare three companies, switch scale and values, and download exactly the
   await expect(page).toHaveURL(new RegExp(`compare=${b.permaticker}%2C${c.permaticker}`));
   const header = await page.getByTestId('history-table').locator('thead th').allTextContents();
   expect(header).toEqual(['Date', a.ticker, b.ticker, c.ticker]);
+  // Several lines: a legend names each one.
+  await expect(page.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveText([
+    new RegExp(`^\\s*${a.ticker}`),
+    new RegExp(`^\\s*${b.ticker}`),
+    new RegExp(`^\\s*${c.ticker}`),
+  ]);
 
   await page.getByLabel('Log').check();
   await page.getByLabel('As first reported').check();
@@ -98,7 +104,7 @@ test('compare three companies, switch scale and values, and download exactly the
 
 test('"Add company" finds a company by its name; a name that matches nothing keeps the view with the reason', async ({ page }) => {
   const [a, b] = await companies(page, 2);
-  const named = (await (await page.request.get(`/api/v1/companies/${b.permaticker}`)).json()) as { name: string };
+  const named = { name: b.name };
   await page.goto(`/data-browser/${a.permaticker}/revenue_ttm`);
   await page.getByLabel('Add company (ticker, name or permaticker)').fill(named.name);
   await page.getByRole('button', { name: 'Add', exact: true }).click();

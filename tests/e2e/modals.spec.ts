@@ -153,8 +153,9 @@ test.describe('keyboard', () => {
     const dialog = await openPrompt(page);
     const focusInside = dialog.locator(':focus');
     if (javaScriptOn()) {
-      // The dialog takes the focus when it opens and Tab / Shift+Tab cycle inside it.
+      // The dialog takes the focus when it opens (its first field, not the ×) and Tab / Shift+Tab cycle inside it.
       await expect(focusInside).toHaveCount(1);
+      await expect(dialog.getByRole('textbox').first()).toBeFocused();
       for (let i = 0; i < 8; i++) {
         await page.keyboard.press('Tab');
         await expect(focusInside, `after Tab #${i + 1}`).toHaveCount(1);

@@ -81,7 +81,7 @@ forEachDatabase(
       const data = page.value as { errors: { message: string }[]; results: null };
       expect(data.results).toBeNull();
       expect(data.errors.map((e) => e.message)).toEqual(
-        expect.arrayContaining(['Rule 1: Unknown metric "revnue" at column 1', `As of: ${AS_OF_MESSAGE}`]),
+        expect.arrayContaining(['Rule 1: “revnue” is not a metric. Pick a metric from the suggestions.', `As of: ${AS_OF_MESSAGE}`]),
       );
       const huge = await callPage(screenerRoute.loader, `/screener?${'r=price+>+1&'.repeat(300)}`, a.cookie);
       expect((huge.value as { errors: { message: string }[] }).errors[0].message).toMatch(/at most 50 rules/);
@@ -167,14 +167,17 @@ forEachDatabase(
       expect((await listScreeners(a.id)).map((x) => x.name)).toEqual(['Trend 2 (copy)']);
     });
 
-    it('downloads exactly the shown page as CSV', async () => {
-      const q = '/screener?r=price+%3E+0&col=ret_3m&sort=ret_3m:desc';
-      const page = (await callPage(screenerRoute.loader, q, a.cookie)).value as { results: { rows: { ticker: string }[] } };
+    it('downloads every result as CSV, in the order shown, percentages as percents', async () => {
+      const q = '/screener?r=price+%3E+0&col=ret_3m&sort=ret_3m:desc&size=25';
+      const page = (await callPage(screenerRoute.loader, q, a.cookie)).value as {
+        results: { count: number; rows: { ticker: string }[] };
+      };
       const csv = await callPage(csvRoute.loader, q.replace('/screener', '/screener/csv'), a.cookie);
       expect(csv.status).toBe(200);
       const lines = csv.text.trim().split('\r\n');
-      expect(lines[0]).toBe('ticker,name,sector,industry,exchange,Price,Return (3 months)');
-      expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(page.results.rows.map((r) => r.ticker));
+      expect(lines[0]).toBe('ticker,name,sector,industry,exchange,Price,Return (3 months) (%)');
+      expect(lines).toHaveLength(page.results.count + 1);
+      expect(lines.slice(1, 1 + page.results.rows.length).map((l) => l.split(',')[0])).toEqual(page.results.rows.map((r) => r.ticker));
     });
 
     it('watchlists by form: add from results, note, column, sort, CSV; B gets 404', async () => {

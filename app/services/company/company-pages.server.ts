@@ -1,6 +1,7 @@
 import { addDays, addMonths, type IsoDate } from '../dates';
 import { notFound } from '../http/errors';
 import { resolveCompanyId } from './companies.server';
+import { OVERVIEW_GROUPS } from './overview-stats';
 import { companyPageMetrics, type MetricsAt } from '../metrics/company-metrics.server';
 import { adjustForSplits, annualTotals, type AnnualTotal, type DividendRow } from './dividend-history';
 import { buildStatement, type FactInput, type PeriodKind, type Statement, type StatementKind } from './financials';
@@ -66,20 +67,7 @@ export async function filingsAsOf(
   return rows.map((r) => ({ ...r, url: filingArchiveUrl(company.cik, r.accession, company.is_demo) }));
 }
 
-export const OVERVIEW_METRICS = [
-  'price',
-  'price_change_1d',
-  'market_cap',
-  'enterprise_value',
-  'pe_ttm',
-  'ps_ttm',
-  'pb',
-  'ev_ebitda_ttm',
-  'dividend_yield',
-  'high_52w',
-  'low_52w',
-  'volume',
-] as const;
+export const OVERVIEW_METRICS = ['price', 'price_change_1d', 'high_52w', 'low_52w', ...OVERVIEW_GROUPS.flatMap((g) => g.metrics)] as const;
 
 export type Overview = { metrics: MetricsAt; prices: PricePoint[]; filings: FilingRow[] };
 

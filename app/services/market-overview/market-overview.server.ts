@@ -119,10 +119,10 @@ async function computeMarketOverview(src: OverviewSource, asOf: IsoDate | null):
       )
     : await reader.all<{ date: IsoDate; ret: number | null }>(
         `WITH r AS (
-       SELECT date, coalesce(tri, close) / lag(coalesce(tri, close)) OVER (PARTITION BY permaticker ORDER BY date) - 1 AS ret
+       SELECT date, permaticker, coalesce(tri, close) / lag(coalesce(tri, close)) OVER (PARTITION BY permaticker ORDER BY date) - 1 AS ret
          FROM prices WHERE date >= $1::DATE - INTERVAL 10 DAY AND date <= $2::DATE
      )
-     SELECT date, avg(ret) AS ret FROM r WHERE date >= $1::DATE AND ret IS NOT NULL AND isfinite(ret) GROUP BY date ORDER BY date`,
+     SELECT date, list_avg(list(ret ORDER BY permaticker)) AS ret FROM r WHERE date >= $1::DATE AND ret IS NOT NULL AND isfinite(ret) GROUP BY date ORDER BY date`,
         [from, date],
       );
   const benchmark = equalWeightIndex(returns);

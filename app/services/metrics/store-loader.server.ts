@@ -249,11 +249,11 @@ export async function numericColumns(
 /** SQL for the equal-weighted market's daily return (tri, or close where a security has no tri). */
 export const MARKET_RETURNS_SQL = `
   WITH r AS (
-    SELECT date,
+    SELECT date, permaticker,
            coalesce(tri, close) / lag(coalesce(tri, close)) OVER (PARTITION BY permaticker ORDER BY date) - 1 AS ret
       FROM prices
   )
-  SELECT date, avg(ret) AS ret FROM r WHERE ret IS NOT NULL AND isfinite(ret) GROUP BY date`;
+  SELECT date, list_avg(list(ret ORDER BY permaticker)) AS ret FROM r WHERE ret IS NOT NULL AND isfinite(ret) GROUP BY date`;
 
 /** The market returns, from the stored table when the snapshots were built, else computed. */
 export async function loadMarketReturns(conn: DuckDBConnection): Promise<MarketReturns | null> {

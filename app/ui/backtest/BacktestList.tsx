@@ -4,6 +4,7 @@ import { REBALANCE_LABELS } from '~/services/backtest/form';
 import { percent } from '~/ui/company/format';
 import { Timestamp } from '~/ui/Timestamp';
 import { formatTimestamp } from '~/ui/timestamp-format';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
 // Past backtests of a screener, newest first, each opening its result; deleting one asks first
 // (the confirm modal of `deleteHref`).
@@ -21,7 +22,7 @@ const when = (iso: string) => formatTimestamp(iso);
 export function BacktestList({ backtests, deleteHref }: { backtests: BacktestListItem[]; deleteHref?: (id: string) => string }) {
   if (backtests.length === 0) return <p>No backtests yet.</p>;
   return (
-    <div className="table-scroll">
+    <ScrollRegion label="Past backtests table">
       <table className="data-table" data-testid="backtest-list">
         <caption className="visually-hidden">Past backtests, newest first</caption>
         <thead>
@@ -71,6 +72,6 @@ export function BacktestList({ backtests, deleteHref }: { backtests: BacktestLis
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

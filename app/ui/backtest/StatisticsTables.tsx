@@ -3,6 +3,7 @@ import type { BacktestStatistics, MonthlyReturnRow } from '~/services/backtest/e
 import { STATISTIC_ROWS, type StatisticFormat } from '~/services/backtest/statistics-rows';
 import { formatByFormat } from '~/services/metrics/format';
 import { percent } from '~/ui/company/format';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
 // The statistics table (each label links to its definition) and the monthly return table.
 
@@ -17,7 +18,7 @@ export function StatisticsTable({ statistics }: { statistics: Omit<BacktestStati
   return (
     <section aria-labelledby="statistics-title">
       <h2 id="statistics-title">Statistics</h2>
-      <div className="table-scroll">
+      <ScrollRegion label="Statistics table">
         <table className="data-table" data-testid="backtest-statistics">
           <caption className="visually-hidden">Statistics of the backtest; each name links to its definition</caption>
           <thead>
@@ -39,7 +40,7 @@ export function StatisticsTable({ statistics }: { statistics: Omit<BacktestStati
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { useHydrated } from '~/ui/use-hydrated';
 import { ChartTable } from './ChartTable';
 import {
   chooseScale,
+  positiveOnly,
   dateExtent,
   dateTicks,
   MAX_CHART_POINTS,
@@ -31,7 +32,7 @@ export type LineChartProps = {
   /** Show the data table instead of keeping it for screen readers only. */
   tableVisible?: boolean;
   maxPoints?: number;
-  /** Names the series by colour under the chart (for charts of several series). */
+  /** Names the series by colour under the chart; on by default when there are several. */
   legend?: boolean;
 };
 
@@ -63,13 +64,16 @@ export function LineChart({
   dataLabels = false,
   tableVisible = false,
   maxPoints = MAX_CHART_POINTS,
-  legend = false,
+  legend,
 }: LineChartProps) {
   const hydrated = useHydrated();
   const { ref, width } = useChartWidth(DEFAULT_WIDTH);
-  const data = toNivoSeries(series, maxPoints);
-  const extent = dateExtent(series);
   const effectiveScale = chooseScale(scale, series);
+  // On a log axis zero and negative values are gaps (never a NaN path); the note says how many.
+  const drawn = effectiveScale === 'log' ? positiveOnly(series) : { series: [...series], skipped: 0 };
+  const data = toNivoSeries(drawn.series, maxPoints);
+  const extent = dateExtent(series);
+  const showLegend = legend ?? series.length > 1;
   const span = extent ? toEpochDay(extent.to) - toEpochDay(extent.from) : 0;
   const ticks = extent ? dateTicks(extent.from, extent.to, Math.max(2, Math.floor(width / 110))) : [];
   const empty = data.every((s) => s.data.every((d) => d.y === null));
@@ -116,18 +120,27 @@ export function LineChart({
           />
         </div>
       )}
-      {legend && !empty ? (
-        <ul className="chart-legend">
-          {series.map((s, i) => (
+      {showLegend && !empty ? (
+        <ul className="chart-legend" aria-label="Legend">
+          {drawn.series.map((s, i) => (
             <li key={s.id}>
               <span className="chart-tooltip__swatch" style={{ background: CHART_COLORS[i % CHART_COLORS.length] }} aria-hidden="true" />{' '}
               {s.label}
+              {s.points.every((p) => p.value === null || !Number.isFinite(p.value)) ? (
+                <span className="muted"> (no values in this range)</span>
+              ) : null}
             </li>
           ))}
         </ul>
       ) : null}
       {effectiveScale !== scale ? (
         <figcaption className="muted">Log scale needs positive values; shown on a linear scale.</figcaption>
+      ) : null}
+      {drawn.skipped > 0 ? (
+        <p className="muted" data-testid="log-skipped">
+          {drawn.skipped === 1 ? '1 value' : `${drawn.skipped} values`} of zero or below cannot be drawn on a log scale and{' '}
+          {drawn.skipped === 1 ? 'is' : 'are'} left out of the chart (the table lists {drawn.skipped === 1 ? 'it' : 'them'}).
+        </p>
       ) : null}
       <ChartTable caption={`Data: ${label}`} series={series} format={format} visible={tableVisible} maxPoints={maxPoints} />
     </figure>

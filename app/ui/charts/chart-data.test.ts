@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { chooseScale, dateTicks, tableRows, thinPoints, tickLabel, toNivoSeries, valueExtent, type ChartSeries } from './chart-data';
+import {
+  chooseScale,
+  dateTicks,
+  positiveOnly,
+  tableRows,
+  thinPoints,
+  tickLabel,
+  toNivoSeries,
+  valueExtent,
+  type ChartSeries,
+} from './chart-data';
 
 const s = (id: string, values: [string, number | null][]): ChartSeries => ({
   id,
@@ -41,7 +51,21 @@ describe('thinPoints', () => {
 });
 
 describe('chooseScale', () => {
-  it('log only when every value is positive', () => {
+  it('log when any value is positive; non-positive values are left out of the drawing', () => {
+    const mixed = [
+      s('a', [
+        ['2024-01-01', 1],
+        ['2024-01-02', 0],
+        ['2024-01-03', -3],
+        ['2024-01-04', null],
+      ]),
+    ];
+    expect(chooseScale('log', mixed)).toBe('log');
+    const { series, skipped } = positiveOnly(mixed);
+    expect(skipped).toBe(2);
+    expect(series[0].points.map((p) => p.value)).toEqual([1, null, null, null]);
+  });
+  it('log only when some value is positive', () => {
     expect(
       chooseScale('log', [
         s('a', [
@@ -57,7 +81,7 @@ describe('chooseScale', () => {
           ['2024-01-02', 0],
         ]),
       ]),
-    ).toBe('linear');
+    ).toBe('log');
     expect(chooseScale('log', [s('a', [['2024-01-01', -2]])])).toBe('linear');
     expect(chooseScale('log', [s('a', [['2024-01-01', null]])])).toBe('linear');
     expect(chooseScale('linear', [s('a', [['2024-01-01', 5]])])).toBe('linear');

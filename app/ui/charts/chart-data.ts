@@ -39,20 +39,29 @@ export function toNivoSeries(series: readonly ChartSeries[], max = MAX_CHART_POI
 }
 
 /**
- * A log axis needs strictly positive values; a series with a zero or negative value falls back
- * to linear (and the page says so) rather than silently dropping points.
+ * A log axis needs strictly positive values: it is used when there is at least one, and the
+ * zero or negative values are left out of the drawing (the page says how many; the table keeps
+ * them). Without any positive value the chart falls back to linear.
  */
 export function chooseScale(requested: ScaleKind, series: readonly ChartSeries[]): ScaleKind {
   if (requested === 'linear') return 'linear';
-  let any = false;
-  for (const s of series) {
-    for (const p of s.points) {
-      if (p.value === null || !Number.isFinite(p.value)) continue;
-      if (p.value <= 0) return 'linear';
-      any = true;
-    }
-  }
-  return any ? 'log' : 'linear';
+  return series.some((s) => s.points.some((p) => p.value !== null && Number.isFinite(p.value) && p.value > 0)) ? 'log' : 'linear';
+}
+
+/** For a log axis: the series with non-positive values as gaps, and how many were left out. */
+export function positiveOnly(series: readonly ChartSeries[]): { series: ChartSeries[]; skipped: number } {
+  let skipped = 0;
+  const kept = series.map((s) => ({
+    ...s,
+    points: s.points.map((p) => {
+      if (p.value !== null && Number.isFinite(p.value) && p.value <= 0) {
+        skipped += 1;
+        return { ...p, value: null };
+      }
+      return p;
+    }),
+  }));
+  return { series: kept, skipped };
 }
 
 /** Min and max over every finite value (null when there is none). */

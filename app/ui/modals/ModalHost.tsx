@@ -103,6 +103,12 @@ function ArkModal({ state, onClosed }: { state: ModalState; onClosed: () => void
       // handing focus back to its trigger; that must not dismiss the new modal (a click outside
       // or Escape still does).
       onFocusOutside={(e) => e.preventDefault()}
+      // First the dialog's first field, else its first action: never the × in the corner.
+      initialFocusEl={() =>
+        document.querySelector<HTMLElement>(
+          '.modal input:not([type="hidden"]), .modal select, .modal textarea, .modal .modal-actions button, .modal .modal-actions a',
+        )
+      }
       onOpenChange={(d) => {
         if (!d.open) {
           if (state.kind === 'prompt' || state.kind === 'confirm') cancelThenClose();

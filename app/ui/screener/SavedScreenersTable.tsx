@@ -1,5 +1,6 @@
 import { Form, Link } from '@remix-run/react';
 import { Timestamp } from '~/ui/Timestamp';
+import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 
 // The saved screeners of /screener/manage: rules, when each last ran and how many matched, the
 // share link, and the actions (run, backtest, rename, duplicate, delete). Plain links and forms.
@@ -28,7 +29,7 @@ function PostButton({ intent, id, children }: { intent: string; id: string; chil
 
 export function SavedScreenersTable({ screeners, origin }: { screeners: SavedScreenerRow[]; origin: string }) {
   return (
-    <div className="table-scroll">
+    <ScrollRegion label="Saved screeners table">
       <table className="data-table" data-testid="saved-screeners">
         <caption className="visually-hidden">Your saved screeners</caption>
         <thead>
@@ -101,6 +102,6 @@ export function SavedScreenersTable({ screeners, origin }: { screeners: SavedScr
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

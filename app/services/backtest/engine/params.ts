@@ -98,4 +98,5 @@ export type Rebalance = BacktestParams['rebalance'];
 export type Weighting = BacktestParams['weighting'];
 
 /** Engine version stored with each result: bump when any number could change for the same inputs. */
-export const BACKTEST_ENGINE_VERSION = '2.0.0';
+// 2.1.0: screens see per-share values and market caps on one share basis across splits (metrics engine 3).
+export const BACKTEST_ENGINE_VERSION = '2.1.0';
