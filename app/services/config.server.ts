@@ -29,6 +29,7 @@ const EnvSchema = z.object({
   GTM_ID: z.string().optional(),
   TRUST_PROXY: flag,
   SEC_USER_AGENT: z.string().optional(),
+  SEC_EDGAR_URL: z.string().url().optional(),
   // Online market data providers: keys, base URLs (proxies, tests) and plan limits.
   TIINGO_API_KEY: z.string().optional(),
   TIINGO_API_URL: z.string().url().default('https://api.tiingo.com'),
@@ -101,6 +102,10 @@ export type AppConfig = {
   gtmId?: string;
   trustProxy: boolean;
   secUserAgent?: string;
+  /** data.sec.gov, or a proxy / test server speaking its API. */
+  secEdgarUrl: string;
+  /** www.sec.gov (the bulk archives, the ticker list), or the same proxy / test server. */
+  secArchivesUrl: string;
   providers: ProvidersConfig;
   jobs: { leaseMs: number; inApp: boolean; queuePrefix: string };
   guestMode: boolean;
@@ -328,6 +333,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     gtmId: e.GTM_ID || undefined,
     trustProxy: e.TRUST_PROXY,
     secUserAgent: e.SEC_USER_AGENT || undefined,
+    secEdgarUrl: (e.SEC_EDGAR_URL ?? 'https://data.sec.gov').replace(/\/+$/, ''),
+    secArchivesUrl: (e.SEC_EDGAR_URL ?? 'https://www.sec.gov').replace(/\/+$/, ''),
     providers: providersConfig(e),
     jobs: { leaseMs: e.JOB_LEASE_MS, inApp: e.JOBS_IN_APP, queuePrefix: e.JOBS_QUEUE_PREFIX ?? e.REDIS_PREFIX },
     guestMode: e.GUEST_MODE,

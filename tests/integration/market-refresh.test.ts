@@ -127,7 +127,7 @@ forEachDatabase('market refresh', (target: DatabaseTarget) => {
     fake.failures.set('BBB', [{ status: 400 }]);
     const io = capture();
     expect(await runDataCli(['refresh'], io)).toBe(1);
-    expect(io.stderr.join('\n')).toMatch(/Refresh failed, the store is unchanged: .*HTTP 400/);
+    expect(io.stderr.join('\n')).toMatch(/Refresh from tiingo failed, the store is unchanged by it: .*HTTP 400/);
     // The key travels as a header and as Tiingo's token parameter, but never into a message.
     expect(io.stderr.join('\n')).not.toContain(KEY);
     const [failed] = await query<{ source: string; status: string; detail: string }>(
@@ -212,7 +212,7 @@ forEachDatabase('market refresh', (target: DatabaseTarget) => {
     await runJob(job.id, 'test-worker', 30_000, jobRegistry([marketRefreshJob]));
     expect(await getJob(job.id)).toMatchObject({
       status: 'succeeded',
-      message: 'Nothing to refresh: the store has no real securities with prices yet.',
+      message: 'Nothing to refresh: the store has no real securities with prices or filings yet.',
     });
     expect(existsSync(missing)).toBe(false);
   });

@@ -8,7 +8,7 @@ import { createProgressReporter } from './progress.server';
 import { importAsJob, importSummaryLine } from './import-job.server';
 import { importerUsage, IMPORT_SOURCES, isImportSource } from './import-run.server';
 import type { ProgressReporter } from '../market/store/records';
-import { refreshProvider, REFRESH_ARGS, refreshSummaryLine } from './refresh-job.server';
+import { dueRefreshSources, NO_REFRESH_SOURCE, refreshSources, REFRESH_ARGS, refreshSummaryLine } from './refresh-job.server';
 import { readMarketStatus } from './data-status.server';
 import { MarketDataMissingError, openMarketReader, openWritableStore } from '../market/store/open-store.server';
 
@@ -26,8 +26,9 @@ Commands:
   import <sec|sharadar|prices|tiingo|nasdaq> ...args
       Run an importer into MARKET_DB; "import <source> --help" shows its arguments.
   refresh
-      Fetch what is new since the last run for every security in the store from the configured
-      price provider (TIINGO_API_KEY), publish it and rebuild the metric snapshots. The app runs the
+      Fetch what is new since the last run for every security in the store: new daily bars from the
+      configured price provider (TIINGO_API_KEY) and new filings from SEC EDGAR (SEC_USER_AGENT),
+      publish each and rebuild the metric snapshots. The app runs the
       same refresh every day at DATA_REFRESH_AT (default 22:30 America/New_York; off disables it).
   status [--file FILE]
       Snapshot id, row counts, price date range, whether the metric snapshots are current, and the last import runs.
@@ -125,25 +126,33 @@ async function runImport(args: string[], io: CliIo): Promise<number> {
 
 async function refresh(args: string[], io: CliIo): Promise<number> {
   parseFlags(args, []);
-  const source = refreshProvider();
-  if (!source) {
-    io.err('Nothing to refresh from: set TIINGO_API_KEY (the price provider the refresh asks for new days).');
+  if (refreshSources().length === 0) {
+    io.err(NO_REFRESH_SOURCE);
     return 1;
   }
-  const { job, summary } = await importAsJob(source, REFRESH_ARGS, io.progress, (queued) =>
-    io.out(`Refresh job ${queued.id} (listed on the admin page).`),
-  );
-  for (const w of summary?.warnings ?? []) io.err(`warning: ${w}`);
-  if (job.status === 'succeeded') {
-    io.out(summary ? refreshSummaryLine(summary) : (job.message ?? 'Refreshed.'));
+  const due = await dueRefreshSources();
+  if (due.length === 0) {
+    io.out('Nothing to refresh: the store has no real securities with prices or filings yet (import some first).');
     return 0;
   }
-  io.err(
-    job.status === 'cancelled'
-      ? 'Refresh cancelled, the store is unchanged.'
-      : `Refresh failed, the store is unchanged: ${job.error ?? job.message ?? 'unknown error'}`,
-  );
-  return 1;
+  let failed = false;
+  for (const source of due) {
+    const { job, summary } = await importAsJob(source, REFRESH_ARGS, io.progress, (queued) =>
+      io.out(`Refresh job ${queued.id} (${source}, listed on the admin page).`),
+    );
+    for (const w of summary?.warnings ?? []) io.err(`warning: ${w}`);
+    if (job.status === 'succeeded') {
+      io.out(summary ? refreshSummaryLine(summary) : (job.message ?? 'Refreshed.'));
+      continue;
+    }
+    failed = true;
+    io.err(
+      job.status === 'cancelled'
+        ? `Refresh from ${source} cancelled, the store is unchanged by it.`
+        : `Refresh from ${source} failed, the store is unchanged by it: ${job.error ?? job.message ?? 'unknown error'}`,
+    );
+  }
+  return failed ? 1 : 0;
 }
 
 async function status(args: string[], io: CliIo): Promise<number> {

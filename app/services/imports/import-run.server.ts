@@ -27,6 +27,8 @@ export function importEnv(): ImportContext['env'] {
   const c = config();
   return {
     secUserAgent: c.secUserAgent,
+    secEdgarUrl: c.secEdgarUrl,
+    secArchivesUrl: c.secArchivesUrl,
     tiingo: c.providers.tiingo,
     nasdaqDataLink: c.providers.nasdaqDataLink,
     cacheDir: path.join(c.dataDir, 'providers'),

@@ -1,7 +1,7 @@
 import { config } from '../config.server';
 import { MarketDataMissingError, marketReader } from '../market/store/open-store.server';
 import type { ImportRun } from './data-status.server';
-import { nextRefreshAt, refreshProvider } from './refresh-job.server';
+import { nextRefreshAt, refreshSources } from './refresh-job.server';
 
 // Admin › Market data: each source the store can be filled from, whether its key is set, its
 // last run and last error (from the store's import_runs) and when the daily refresh runs next.
@@ -35,7 +35,7 @@ export async function marketSources(now = Date.now()): Promise<MarketSources> {
   }
   const c = config();
   const next = nextRefreshAt(now)?.toISOString() ?? null;
-  const provider = refreshProvider();
+  const refreshed: string[] = refreshSources();
   const row = (id: MarketSource['id'], name: string, keyVar: string | null, keySet: boolean): MarketSource => {
     const mine = runs.filter((r) => r.source === id);
     const newest = [...mine].sort((a, b) => (a.started_at < b.started_at ? 1 : -1))[0] ?? null;
@@ -47,7 +47,7 @@ export async function marketSources(now = Date.now()): Promise<MarketSources> {
       lastRun: newest,
       lastSuccess: mine.find((r) => r.status === 'done') ?? null,
       lastError: mine.find((r) => r.status === 'failed') ?? null,
-      nextRun: provider === id ? next : null,
+      nextRun: refreshed.includes(id) ? next : null,
     };
   };
   return {
@@ -57,7 +57,7 @@ export async function marketSources(now = Date.now()): Promise<MarketSources> {
       row('sec', 'SEC EDGAR fundamentals', 'SEC_USER_AGENT', Boolean(c.secUserAgent)),
       row('prices', 'Price files (Stooq, Yahoo, CSV)', null, true),
     ],
-    canRefresh: provider !== null,
+    canRefresh: refreshed.length > 0,
     refreshOff: c.providers.refreshAt === null,
   };
 }

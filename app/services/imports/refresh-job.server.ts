@@ -11,7 +11,7 @@ import { silentProgress } from './progress.server';
 import { MarketDataMissingError, marketReader } from '../market/store/open-store.server';
 
 // The daily refresh: new bars for every security in the store from the configured price
-// provider, published like any import (a failure leaves the store as it was and is recorded).
+// provider and new filings from SEC EDGAR, each published like any import (a failure leaves the store as it was and is recorded).
 // Every worker's schedule enqueues it under the id of the New York day once DATA_REFRESH_AT has
 // passed, so it runs once a day however many workers there are.
 
@@ -19,33 +19,64 @@ export const MARKET_REFRESH_JOB = 'market-refresh';
 export const MARKET_TIME_ZONE = 'America/New_York';
 const REFRESH_TIMEOUT_MS = 6 * 60 * 60_000;
 
-/** The provider the refresh asks for new bars: the one whose key is set. */
-export function refreshProvider(): ImportSource | null {
-  return config().providers.tiingo.apiKey ? 'tiingo' : null;
+/**
+ * What the refresh asks for what is new: the price provider whose key is set (new bars) and,
+ * with SEC_USER_AGENT set, SEC EDGAR (new filings). Each is its own import, published on its own,
+ * so a failing one leaves the store as the others made it.
+ */
+export function refreshSources(): ImportSource[] {
+  const c = config();
+  const sources: ImportSource[] = [];
+  if (c.providers.tiingo.apiKey) sources.push('tiingo');
+  if (c.secUserAgent) sources.push('sec');
+  return sources;
 }
 
 export const REFRESH_ARGS = ['--refresh'];
+export const NO_REFRESH_SOURCE = 'Nothing to refresh from: set TIINGO_API_KEY (new daily bars) or SEC_USER_AGENT (new SEC filings).';
 
 export function refreshSummaryLine(s: ImportSummary): string {
-  return `Refreshed from ${s.source}: ${s.securities} securities, ${s.rows} new prices. Snapshot ${s.snapshotId}.`;
+  const what = s.source === 'sec' ? 'new facts' : 'new prices';
+  return `Refreshed from ${s.source}: ${s.securities} ${s.source === 'sec' ? 'companies' : 'securities'}, ${s.rows} ${what}. Snapshot ${s.snapshotId}.`;
+}
+
+/** The configured sources that have something in the store to bring up to date. */
+export async function dueRefreshSources(): Promise<ImportSource[]> {
+  const sources = refreshSources();
+  const due: ImportSource[] = [];
+  for (const source of sources) if (await hasRealData(source)) due.push(source);
+  return due;
 }
 
 export const marketRefreshJob = defineJob({
   kind: MARKET_REFRESH_JOB,
   payload: z.object({}),
   async run(_payload, ctx) {
-    const source = refreshProvider();
-    if (!source) throw new JobInputError('No price provider is configured: set TIINGO_API_KEY.');
+    if (refreshSources().length === 0) throw new JobInputError(NO_REFRESH_SOURCE);
     // Nothing real to bring up to date (no store yet, or only the demo): leave the store alone
     // rather than record a failure in it.
-    if (!(await hasRealPrices())) return { message: 'Nothing to refresh: the store has no real securities with prices yet.' };
-    const summary = await runMarketImport(source, REFRESH_ARGS, jobProgress(ctx, silentProgress), () => ctx.checkpoint());
-    return { message: refreshSummaryLine(summary).slice(0, 1000) };
+    const due = await dueRefreshSources();
+    if (due.length === 0) return { message: 'Nothing to refresh: the store has no real securities with prices or filings yet.' };
+    const lines: string[] = [];
+    const failures: string[] = [];
+    for (const source of due) {
+      try {
+        lines.push(
+          refreshSummaryLine(await runMarketImport(source, REFRESH_ARGS, jobProgress(ctx, silentProgress), () => ctx.checkpoint())),
+        );
+      } catch (e) {
+        // Recorded in import_runs by runMarketImport; the other sources still run.
+        failures.push(`${source}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    if (failures.length > 0)
+      throw new Error([...lines, `Refresh failed, the store is unchanged by it: ${failures.join('; ')}`].join(' ').slice(0, 1000));
+    return { message: lines.join(' ').slice(0, 1000) };
   },
   recurring: {
     everyMs: 24 * 60 * 60_000,
     timeoutMs: REFRESH_TIMEOUT_MS,
-    enabled: () => config().providers.refreshAt !== null && refreshProvider() !== null,
+    enabled: () => config().providers.refreshAt !== null && refreshSources().length > 0,
     periodAt: (now) => {
       const at = config().providers.refreshAt;
       return at ? dailyPeriod(now, at, MARKET_TIME_ZONE) : null;
@@ -53,12 +84,11 @@ export const marketRefreshJob = defineJob({
   },
 });
 
-async function hasRealPrices(): Promise<boolean> {
+async function hasRealData(source: ImportSource): Promise<boolean> {
+  const where = source === 'sec' ? 'cik IS NOT NULL' : 'last_price_date IS NOT NULL';
   try {
     const reader = await marketReader();
-    const [row] = await reader.all<{ n: number }>(
-      `SELECT count(*)::INTEGER AS n FROM securities WHERE NOT is_demo AND last_price_date IS NOT NULL`,
-    );
+    const [row] = await reader.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM securities WHERE NOT is_demo AND ${where}`);
     return Number(row?.n ?? 0) > 0;
   } catch (e) {
     if (e instanceof MarketDataMissingError) return false;
@@ -69,12 +99,12 @@ async function hasRealPrices(): Promise<boolean> {
 /** When the scheduled refresh runs next; null when DATA_REFRESH_AT=off or no provider is set. */
 export function nextRefreshAt(now = Date.now()): Date | null {
   const at = config().providers.refreshAt;
-  if (!at || refreshProvider() === null) return null;
+  if (!at || refreshSources().length === 0) return null;
   return new Date(nextDailyRun(now, at, MARKET_TIME_ZONE));
 }
 
 /** "Refresh now" from the admin page: a refresh job any worker runs. */
 export async function enqueueRefreshNow(userId: string): Promise<JobRow> {
-  if (!refreshProvider()) throw new JobInputError('No price provider is configured: set TIINGO_API_KEY to refresh.');
+  if (refreshSources().length === 0) throw new JobInputError(NO_REFRESH_SOURCE);
   return enqueueJob(marketRefreshJob.newJob({}, { userId, maxAttempts: 1, timeoutMs: REFRESH_TIMEOUT_MS }));
 }

@@ -60,7 +60,10 @@ export function MarketSourcesPanel({ data }: { data: MarketSources }) {
           </button>
         </Form>
       ) : (
-        <p>Set TIINGO_API_KEY to fetch new daily prices; the refresh then runs every day after the US close.</p>
+        <p>
+          Set TIINGO_API_KEY to fetch new daily prices, or SEC_USER_AGENT to fetch new SEC filings; the refresh then runs every day after
+          the US close.
+        </p>
       )}
       {data.refreshOff ? <p>The daily refresh is off (DATA_REFRESH_AT=off).</p> : null}
     </section>

@@ -69,9 +69,13 @@ export interface MarketWriter {
   findPermaticker(by: { cik?: string | null; ticker?: string | null }): Promise<number | null>;
   /** The store's securities that have prices, real ones only (a refresh brings these up to date). */
   pricedSecurities(): Promise<PricedSecurity[]>;
+  /** Real securities with a CIK, with the newest filing date of their SEC facts (null: none yet). */
+  filingSecurities(): Promise<FilingSecurity[]>;
   /** Recompute the data snapshot id from the store's content and derived tables. */
   finish(source: string, detail?: string): Promise<{ snapshotId: string }>;
 }
+
+export type FilingSecurity = { permaticker: number; ticker: string; cik: string; lastFiled: IsoDate | null };
 
 export type PricedSecurity = {
   permaticker: number;
@@ -104,6 +108,10 @@ export type ImportContext = {
   /** The clock and environment come in from the CLI so importers stay testable. */
   env: {
     secUserAgent?: string;
+    /** Base URL of data.sec.gov (overridable for a proxy or a test server). */
+    secEdgarUrl?: string;
+    /** Base URL of www.sec.gov, where the bulk archives are. */
+    secArchivesUrl?: string;
     tiingo?: TiingoSettings;
     nasdaqDataLink?: { apiKey?: string; apiUrl: string; exportPollMs?: number };
     cacheDir?: string;

@@ -8,6 +8,7 @@ import type {
   MarketWriteTx,
   PriceRecord,
   PricedSecurity,
+  FilingSecurity,
   SecurityRecord,
   TickerPeriodRecord,
 } from './records';
@@ -271,6 +272,18 @@ export function createMarketWriter(store: WritableStore, clock: () => Date = () 
              FROM securities
             WHERE NOT is_demo AND first_price_date IS NOT NULL AND last_price_date IS NOT NULL
             ORDER BY ticker, permaticker`,
+        ),
+      );
+    },
+    filingSecurities() {
+      return serial(() =>
+        queryRows<FilingSecurity>(
+          connection,
+          `SELECT s.permaticker, s.ticker, s.cik,
+                  (SELECT strftime(max(f.filed), '%Y-%m-%d') FROM facts f WHERE f.permaticker = s.permaticker AND f.source = 'sec') AS "lastFiled"
+             FROM securities s
+            WHERE NOT s.is_demo AND s.cik IS NOT NULL
+            ORDER BY s.cik, s.permaticker`,
         ),
       );
     },

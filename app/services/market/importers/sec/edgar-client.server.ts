@@ -16,7 +16,10 @@ export class SecHttpError extends Error {
   }
 }
 
-export type EdgarClient = { getJson(url: string): Promise<unknown> };
+export type EdgarClient = {
+  getJson(url: string): Promise<unknown>;
+  /** Requests sent so far, retries included. */ readonly requests: number;
+};
 
 export type EdgarClientOptions = {
   userAgent: string;
@@ -48,12 +51,27 @@ export function createEdgarClient(options: EdgarClientOptions): EdgarClient {
     return next;
   };
 
+  let requests = 0;
   return {
+    get requests() {
+      return requests;
+    },
     async getJson(url) {
       for (let attempt = 1; ; attempt++) {
         await slot();
+        requests += 1;
         const response = await options.fetch(url, { headers: { 'User-Agent': options.userAgent, Accept: 'application/json' } });
-        if (response.ok) return response.json();
+        if (response.ok) {
+          const body = await response.text();
+          try {
+            return JSON.parse(body) as unknown;
+          } catch (e) {
+            // A connection cut mid-document: say which document rather than only where JSON broke.
+            throw new Error(
+              `${url}: the answer is not valid JSON (${body.length} bytes; cut off?): ${e instanceof Error ? e.message : String(e)}`,
+            );
+          }
+        }
         if (RETRY_STATUSES.has(response.status) && attempt < MAX_ATTEMPTS) {
           const retryAfter = Number(response.headers.get('retry-after'));
           await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 500 * 2 ** (attempt - 1));
@@ -65,6 +83,8 @@ export function createEdgarClient(options: EdgarClientOptions): EdgarClient {
   };
 }
 
-export const companyFactsUrl = (cik: string) => `https://data.sec.gov/api/xbrl/companyfacts/CIK${cik}.json`;
-export const submissionsUrl = (cik: string) => `https://data.sec.gov/submissions/CIK${cik}.json`;
+export const DEFAULT_EDGAR_URL = 'https://data.sec.gov';
+/** `base` is data.sec.gov or what SEC_EDGAR_URL points at (a proxy, a test server). */
+export const companyFactsUrl = (cik: string, base = DEFAULT_EDGAR_URL) => `${base}/api/xbrl/companyfacts/CIK${cik}.json`;
+export const submissionsUrl = (cik: string, base = DEFAULT_EDGAR_URL) => `${base}/submissions/CIK${cik}.json`;
 export const TICKERS_URL = 'https://www.sec.gov/files/company_tickers_exchange.json';

@@ -16,7 +16,27 @@ export type SecProfile = {
   industry: string | null;
   /** No current ticker or exchange: the SEC lists none for delisted filers. */
   isDelisted: boolean;
+  /** Filing date of the newest periodic report (10-K, 10-Q, 20-F, 40-F and amendments) among the recent filings. */
+  lastReportFiled: string | null;
 };
+
+// The forms whose XBRL financial statements feed companyfacts; 8-Ks, proxies and ownership forms
+// add nothing the store keeps.
+const REPORT_FORM = /^(10-K|10-Q|10-KT|10-QT|20-F|40-F)(\/A)?$/;
+
+function lastReportFiled(filings: unknown): string | null {
+  const recent = typeof filings === 'object' && filings !== null ? (filings as Record<string, unknown>).recent : null;
+  if (typeof recent !== 'object' || recent === null) return null;
+  const { form, filingDate } = recent as Record<string, unknown>;
+  if (!Array.isArray(form) || !Array.isArray(filingDate)) return null;
+  let newest: string | null = null;
+  form.forEach((f, i) => {
+    const date = filingDate[i];
+    if (typeof f === 'string' && REPORT_FORM.test(f) && typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date))
+      if (newest === null || date > newest) newest = date;
+  });
+  return newest;
+}
 
 export function isSubmissionsOverflow(raw: unknown): boolean {
   return typeof raw === 'object' && raw !== null && 'accessionNumber' in raw && !('cik' in raw);
@@ -40,5 +60,6 @@ export function parseSubmissions(raw: unknown, file: string): SecProfile {
     sector: sectorForSic(sicNumber),
     industry: typeof o.sicDescription === 'string' && o.sicDescription !== '' ? o.sicDescription : null,
     isDelisted: tickers.length === 0,
+    lastReportFiled: lastReportFiled(o.filings),
   };
 }
