@@ -54,7 +54,9 @@ function parentOf(pid) {
 const parent = process.ppid;
 const grandparent = parentOf(parent);
 setInterval(() => {
-  const orphaned = process.ppid !== parent || (grandparent !== null && grandparent > 1 && parentOf(parent) !== grandparent);
+  // process.ppid is read once at start-up (Node 20): ask /proc for the parent of now.
+  const now = parentOf(process.pid);
+  const orphaned = (now !== null && now !== parent) || (grandparent !== null && grandparent > 1 && parentOf(parent) !== grandparent);
   if (!orphaned) return;
   console.error('[start] the process that started the app is gone: stopping.');
   process.kill(process.pid, 'SIGTERM');

@@ -9,7 +9,7 @@ import { isDomainError } from '~/services/http/errors';
 import { intent, intentAction } from '~/services/http/intent-action.server';
 import { orPageError } from '~/services/http/page-errors';
 import { readPageForm } from '~/services/http/request-body.server';
-import { PermatickerSchema } from '~/services/watchlist/model';
+import { PermatickerSchema, StoredPermatickerSchema } from '~/services/watchlist/model';
 import { screenPermatickers } from '~/services/screener/page.server';
 import { addManyToWatchlist, addOutcomeMessage, addToWatchlist, MAX_BULK_ADD, watchlistPageData } from '~/services/watchlist/page.server';
 import {
@@ -56,7 +56,7 @@ export async function action({ request }: ActionFunctionArgs) {
       add: intent(
         z.object({
           list: List.optional(),
-          permaticker: PermatickerSchema.optional(),
+          permaticker: StoredPermatickerSchema.optional(),
           security: z.string().max(40).optional(),
           redirect_to: z.string().max(4000).optional(),
           inline: z.literal('1').optional(),
@@ -95,12 +95,12 @@ export async function action({ request }: ActionFunctionArgs) {
         },
         { refusals: 'modal' },
       ),
-      remove: intent(OnList.extend({ permaticker: PermatickerSchema }), async (v) => {
+      remove: intent(OnList.extend({ permaticker: StoredPermatickerSchema }), async (v) => {
         await removeItem(user.id, v.list, v.permaticker);
         return stay();
       }),
       note: intent(
-        OnList.extend({ permaticker: PermatickerSchema, note: z.string().max(5000).default('') }),
+        OnList.extend({ permaticker: StoredPermatickerSchema, note: z.string().max(5000).default('') }),
         async (v) => {
           await setItemNote(user.id, v.list, v.permaticker, v.note);
           return stay();

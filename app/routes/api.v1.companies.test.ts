@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '~/services/auth/users.server';
+import { issueUserToken } from '~/services/auth/tokens.server';
 import { resetConfigForTests } from '~/services/config.server';
+import { closeDb } from '~/services/db/db.server';
 import { closeMarketReader } from '~/services/market/store/open-store.server';
 import { writeMarketFixture } from '~/services/market/store/test-fixture.server';
 import { contractProblem } from '../../tests/support/api-contract';
@@ -12,6 +15,7 @@ import { loader as profileLoader } from './api.v1.companies.$id';
 import { loader as pricesLoader } from './api.v1.prices.$permaticker';
 
 let dir: string;
+let token = '';
 const saved = { MARKET_DB: process.env.MARKET_DB, DATA_DIR: process.env.DATA_DIR };
 
 beforeAll(async () => {
@@ -20,10 +24,14 @@ beforeAll(async () => {
   process.env.MARKET_DB = path.join(dir, 'market.duckdb');
   resetConfigForTests();
   await writeMarketFixture(process.env.MARKET_DB);
+  // Company data is for accounts with access, as on the company pages.
+  const user = await createUser({ email: 'reader@example.com', password: 'correct horse battery', full_name: 'Reader', access: true });
+  token = (await issueUserToken(user.id)).access_token;
 });
 
-afterAll(() => {
+afterAll(async () => {
   closeMarketReader();
+  await closeDb();
   for (const [k, v] of Object.entries(saved)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
@@ -33,8 +41,8 @@ afterAll(() => {
 });
 
 type Loader = (args: LoaderFunctionArgs) => Promise<Response>;
-async function call(loader: Loader, url: string, params: Record<string, string> = {}) {
-  const request = new Request(`http://localhost${url}`);
+async function call(loader: Loader, url: string, params: Record<string, string> = {}, auth: string | null = `Bearer ${token}`) {
+  const request = new Request(`http://localhost${url}`, { headers: auth ? { Authorization: auth } : {} });
   const response = await loader({ request, params, context: {} } as LoaderFunctionArgs);
   const body = (await response.json()) as Record<string, unknown>;
   const type = response.headers.get('Content-Type');
@@ -49,6 +57,12 @@ describe('GET /api/v1/companies', () => {
     expect(type).toContain('application/json');
     expect(body.query).toBe('acm');
     expect((body.results as { ticker: string }[]).map((r) => r.ticker)).toEqual(['ACM', 'ACME']);
+  });
+
+  it('answers 401 {detail} to a caller without a token', async () => {
+    const { status, body } = await call(searchLoader, '/api/v1/companies?query=acm', {}, null);
+    expect(status).toBe(401);
+    expect(body.detail).toMatch(/sign/i);
   });
 
   it('answers 422 {detail} for a bad limit and 405 for other methods', async () => {

@@ -3,7 +3,7 @@ import { readApiBody, requireAccount } from '~/services/auth/api.server';
 import { notFound } from '~/services/http/errors';
 import { handleApi, jsonResponse, methodNotAllowed, noContent } from '~/services/http/api.server';
 import { ItemPatchBody, itemJson } from '~/services/watchlist/api.server';
-import { PermatickerSchema } from '~/services/watchlist/model';
+import { StoredPermatickerSchema } from '~/services/watchlist/model';
 import { removeItem, setItemNote } from '~/services/watchlist/watchlists.server';
 
 // DELETE /api/v1/watchlists/{id}/items/{permaticker} => 204. PATCH {note} => the item.
@@ -12,8 +12,9 @@ export const loader = () => methodNotAllowed(['PATCH', 'DELETE']);
 
 export const action = ({ request, params }: ActionFunctionArgs) =>
   handleApi(async () => {
-    const parsed = PermatickerSchema.safeParse(params.permaticker);
-    if (!parsed.success) throw notFound('This security is not on the watchlist.');
+    // Not a number at all: a 404. A number is looked up as stored, so a bad row stays removable.
+    const parsed = /^-?\d{1,10}$/.test(params.permaticker ?? '') ? StoredPermatickerSchema.safeParse(params.permaticker) : null;
+    if (!parsed?.success) throw notFound('This security is not on the watchlist.');
     const id = params.id ?? '';
     switch (request.method) {
       case 'DELETE': {

@@ -13,7 +13,8 @@ import { getDb } from '~/services/db/db.server';
 import { TOKEN_EXPIRED_DETAIL } from '~/services/http/errors';
 import { GUEST_DETAIL } from '~/services/auth/api.server';
 import { CODE_TTL_MS } from '~/services/auth/one-time-codes.server';
-import { closeRateLimits, RATE_LIMITS, resetRateLimitsForTests } from '~/services/auth/rate-limit.server';
+import { GUESS_LIMITS } from '~/services/auth/guessing-limits.server';
+import { closeRateLimits, resetRateLimitsForTests } from '~/services/auth/rate-limit.server';
 import { USER_TOKEN_TTL_MS } from '~/services/auth/tokens.server';
 import { closeMailer } from '~/services/mail/mailer.server';
 import { callRoute, type ApiAnswer, type RouteModule } from '../support/api';
@@ -333,9 +334,10 @@ forEachDatabase('auth JSON API', () => {
     });
   });
 
-  it('rate limits sign-in per e-mail with 429 and Retry-After', async () => {
+  it('slows down wrong passwords per e-mail with 429 and Retry-After', async () => {
     const email = newEmail('brute');
-    const allowed = RATE_LIMITS.signin.email.points;
+    // The free failures, and the one that starts the delay.
+    const allowed = GUESS_LIMITS.slowAfter + 1;
     for (let i = 0; i < allowed; i++) {
       expectDetail(await callRoute(signInRoute, { json: { email, password: `guess ${i}` } }), 400, 'Incorrect e-mail or password.');
     }
@@ -343,7 +345,7 @@ forEachDatabase('auth JSON API', () => {
     expectDetail(limited, 429, /^Too many attempts\. Try again in \d+ seconds\.$/);
     const retryAfter = Number(limited.headers.get('Retry-After'));
     expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(RATE_LIMITS.signin.email.durationSeconds);
+    expect(retryAfter).toBeLessThanOrEqual(GUESS_LIMITS.maxDelaySeconds);
     // Another e-mail is not affected.
     expectDetail(await callRoute(signInRoute, { json: { email: newEmail('other'), password: 'guess' } }), 400);
   });

@@ -13,6 +13,8 @@ import { marketOverview } from '~/services/market-overview/market-overview.serve
 import { closeMarketReader, openMarketReader } from '~/services/market/store/open-store.server';
 import { companyMetricsAt, companyPageMetrics } from '~/services/metrics/company-metrics.server';
 import { buildSnapshots } from '~/services/metrics/snapshots.server';
+import { createUser } from '~/services/auth/users.server';
+import { issueUserToken } from '~/services/auth/tokens.server';
 import { callRoute } from '../support/api';
 import { useDatabase } from '../support/databases';
 
@@ -20,7 +22,8 @@ import { useDatabase } from '../support/databases';
 // the snapshots after an import. The same demo universe is written twice: once with the derived
 // tables and once without (the per-request computation they replace); every answer must agree.
 // Then the caching headers of the market data answers: ETag from the store's version, public for
-// anonymous callers, 304 for a caller that already has it.
+// anonymous callers of what guests may read (the data browser's series), private for callers
+// with credentials, 304 for a caller that already has it.
 
 const db = useDatabase('sqlite', 'derived-market-data');
 const DEMO = { companies: 30, years: 6, seed: 11 };
@@ -116,32 +119,65 @@ describe('caching headers of the market data answers', () => {
     else process.env.MARKET_DB = saved;
   });
 
+  let token = '';
+  beforeAll(async () => {
+    const user = await createUser({
+      email: 'cache-reader@example.com',
+      password: 'correct horse battery',
+      full_name: 'Cache Reader',
+      access: true,
+    });
+    token = (await issueUserToken(user.id)).access_token;
+  });
+
   it('tags an anonymous answer with the snapshot id and lets shared caches keep it', async () => {
     const reader = await openMarketReader(derived);
     const [{ value: snapshotId }] = await reader.all<{ value: string }>(`SELECT value FROM meta WHERE key = 'snapshot_id'`);
     reader.close();
-    const r = await callRoute(valuationApi, { path: `/api/v1/valuation/${companies[0].ticker}`, params: { id: companies[0].ticker } });
+    const p = companies[0].permaticker;
+    const r = await callRoute(dataApi, {
+      path: `/api/v1/data/${p}/revenue_ttm`,
+      params: { permaticker: String(p), metric: 'revenue_ttm' },
+    });
     expect(r.status).toBe(200);
     expect(r.headers.get('ETag')).toMatch(new RegExp(`^W/"${snapshotId}\\.e\\d+"$`));
     expect(r.headers.get('Cache-Control')).toBe('public, max-age=300');
     expect(r.headers.get('Vary')).toBe('Authorization, Cookie');
-    const m = await callRoute(marketApi, { path: '/api/v1/market-overview' });
-    expect(m.headers.get('ETag')).toBe(r.headers.get('ETag'));
+    // Company data needs an account with access: the same version tag, kept by the caller only.
+    const v = await callRoute(valuationApi, {
+      path: `/api/v1/valuation/${companies[0].ticker}`,
+      params: { id: companies[0].ticker },
+      token,
+    });
+    expect(v.status).toBe(200);
+    expect(v.headers.get('ETag')).toBe(r.headers.get('ETag'));
+    expect(v.headers.get('Cache-Control')).toBe('private, no-cache');
+    const anonymous = await callRoute(valuationApi, {
+      path: `/api/v1/valuation/${companies[0].ticker}`,
+      params: { id: companies[0].ticker },
+    });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('ETag')).toBeNull();
   });
 
   it('answers 304 without a body to a caller that has the current version, 200 to one with an older one', async () => {
-    const first = await callRoute(marketApi, { path: '/api/v1/market-overview?format=csv&table=movers' });
+    const first = await callRoute(marketApi, { path: '/api/v1/market-overview?format=csv&table=movers', token });
     const etag = first.headers.get('ETag') as string;
     const again = await callRoute(marketApi, {
       path: '/api/v1/market-overview?format=csv&table=movers',
       headers: { 'If-None-Match': etag },
+      token,
     });
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
     expect(again.headers.get('ETag')).toBe(etag);
-    const listed = await callRoute(marketApi, { path: '/api/v1/market-overview', headers: { 'If-None-Match': `W/"older", ${etag}` } });
+    const listed = await callRoute(marketApi, {
+      path: '/api/v1/market-overview',
+      headers: { 'If-None-Match': `W/"older", ${etag}` },
+      token,
+    });
     expect(listed.status).toBe(304);
-    const stale = await callRoute(marketApi, { path: '/api/v1/market-overview', headers: { 'If-None-Match': 'W/"0123.e1"' } });
+    const stale = await callRoute(marketApi, { path: '/api/v1/market-overview', headers: { 'If-None-Match': 'W/"0123.e1"' }, token });
     expect(stale.status).toBe(200);
     expect((stale.body as { sectors: unknown[] }).sectors.length).toBeGreaterThan(2);
   });
@@ -151,7 +187,7 @@ describe('caching headers of the market data answers', () => {
     const signed = await callRoute(dataApi, {
       path: `/api/v1/data/${p}/revenue_ttm`,
       params: { permaticker: String(p), metric: 'revenue_ttm' },
-      authorization: 'bearer not-checked-by-this-endpoint',
+      token,
     });
     expect(signed.status).toBe(200);
     expect(signed.headers.get('Cache-Control')).toBe('private, no-cache');
@@ -163,7 +199,7 @@ describe('caching headers of the market data answers', () => {
     expect(missing.status).toBe(404);
     expect(missing.headers.get('ETag')).toBeNull();
     expect(missing.headers.get('Cache-Control')).toBe('no-store');
-    const bad = await callRoute(marketApi, { path: '/api/v1/market-overview?as_of=2023-02-30' });
+    const bad = await callRoute(marketApi, { path: '/api/v1/market-overview?as_of=2023-02-30', token });
     expect(bad.status).toBe(422);
     expect(bad.headers.get('Cache-Control')).toBe('no-store');
   });

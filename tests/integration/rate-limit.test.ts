@@ -50,15 +50,15 @@ describe('rate limits in memory', () => {
   it('limits per e-mail and answers 429 with Retry-After', async () => {
     restore = withEnv({ REDIS_URL: undefined });
     resetRateLimitsForTests();
-    const { points, durationSeconds } = RATE_LIMITS.signin.email;
-    expect(await hits('signin', { email: 'a@example.com' }, points)).toEqual([]);
-    const [err] = await hits('signin', { email: 'A@Example.com' }, 1);
+    const { points, durationSeconds } = RATE_LIMITS.signup.email;
+    expect(await hits('signup', { email: 'a@example.com' }, points)).toEqual([]);
+    const [err] = await hits('signup', { email: 'A@Example.com' }, 1);
     expect(err.status).toBe(429);
     expect(err.detail).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
     const retryAfter = Number(err.headers?.['Retry-After']);
     expect(retryAfter).toBeGreaterThan(durationSeconds - 5);
     expect(retryAfter).toBeLessThanOrEqual(durationSeconds);
-    expect(await hits('signin', { email: 'b@example.com' }, 1)).toEqual([]);
+    expect(await hits('signup', { email: 'b@example.com' }, 1)).toEqual([]);
     // Actions count separately.
     expect(await hits('otp', { email: 'a@example.com' }, 1)).toEqual([]);
   });
@@ -113,46 +113,46 @@ describe.skipIf(!REDIS_URL)(`rate limits in Redis${REDIS_URL ? '' : ' (skipped: 
   it('uses Redis when REDIS_URL is set', async () => {
     restore = withEnv({ REDIS_URL });
     resetRateLimitsForTests();
-    expect(limiterFor('signin', 'email')).toBeInstanceOf(RateLimiterRedis);
+    expect(limiterFor('signup', 'email')).toBeInstanceOf(RateLimiterRedis);
   });
 
   it('two limiter instances (two processes) share one count', async () => {
     const ns = `shared${Date.now().toString(36)}`;
-    const { points } = RATE_LIMITS.signin.email;
+    const { points } = RATE_LIMITS.signup.email;
     // "Process" one: the app's own limiter.
     resetRateLimitsForTests(ns);
-    expect(await hits('signin', { email: 'shared@example.com' }, points - 1)).toEqual([]);
+    expect(await hits('signup', { email: 'shared@example.com' }, points - 1)).toEqual([]);
     // "Process" two: a separate Redis connection and limiter with the same configuration.
     const other = new Redis(REDIS_URL!);
     clients.push(other);
     const twin = new RateLimiterRedis({
       storeClient: other,
       points,
-      duration: RATE_LIMITS.signin.email.durationSeconds,
+      duration: RATE_LIMITS.signup.email.durationSeconds,
       keyPrefix: `quarry:rl:${ns}:signin:email`,
     });
     const consumed = await twin.consume('shared@example.com');
     expect(consumed.consumedPoints).toBe(points);
     // Back in process one: the bucket is full because of the other process.
-    const errors = await hits('signin', { email: 'shared@example.com' }, 1);
+    const errors = await hits('signup', { email: 'shared@example.com' }, 1);
     expect(errors.map((e) => e.status)).toEqual([429]);
     expect(Number(errors[0].headers?.['Retry-After'])).toBeGreaterThan(0);
   });
   it('deployments with different REDIS_PREFIX on one Redis count apart; the keys carry the prefix', async () => {
     const ns = `prefixed${Date.now().toString(36)}`;
-    const { points } = RATE_LIMITS.signin.email;
+    const { points } = RATE_LIMITS.signup.email;
     const address = 'tenant@example.com';
     restore();
     restore = withEnv({ REDIS_URL, REDIS_PREFIX: 'tenant-a' });
     resetRateLimitsForTests(ns);
-    expect(await hits('signin', { email: address }, points)).toEqual([]);
-    expect((await hits('signin', { email: address }, 1)).map((e) => e.status)).toEqual([429]);
+    expect(await hits('signup', { email: address }, points)).toEqual([]);
+    expect((await hits('signup', { email: address }, 1)).map((e) => e.status)).toEqual([429]);
 
     // Deployment B: same Redis, same address, its own prefix: a fresh count.
     restore();
     restore = withEnv({ REDIS_URL, REDIS_PREFIX: 'tenant-b' });
     resetRateLimitsForTests(ns);
-    expect(await hits('signin', { email: address }, points)).toEqual([]);
+    expect(await hits('signup', { email: address }, points)).toEqual([]);
 
     const inspector = new Redis(REDIS_URL!);
     clients.push(inspector);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedWithoutAccess, backtestQueryRedirect, isNoAuthPath, routeRedirect } from './access-rules';
+import { allowedWithoutAccess, backtestQueryRedirect, decide, decideRoute, isNoAuthPath, routeRedirect } from './access-rules';
 
 const guest = { isGuest: true, hasAccess: false, isSuperuser: false };
 const noAccess = { isGuest: false, hasAccess: false, isSuperuser: false };
@@ -72,5 +72,32 @@ describe('superuser and query rules', () => {
     expect(isNoAuthPath('/oauth/github')).toBe(true);
     expect(isNoAuthPath('/loginx')).toBe(false);
     expect(isNoAuthPath('/profile')).toBe(false);
+  });
+});
+
+describe('one decision for pages and API', () => {
+  const on = { guestMode: true };
+  const off = { guestMode: false };
+  it('names what is needed: sign in (401), an account with access or a superuser (403)', () => {
+    expect(decide('/screener', 'anonymous', on)).toMatchObject({ refuse: { need: 'sign-in', status: 401, redirect: '/data-browser' } });
+    expect(decide('/data-browser', 'anonymous', on)).toEqual({ allow: true });
+    expect(decide('/data-browser', 'anonymous', off)).toMatchObject({ refuse: { status: 401, redirect: '/login' } });
+    expect(decide('/data-browser', guest, off)).toMatchObject({
+      refuse: { status: 401, detail: expect.stringMatching(/Guest access is turned off/) },
+    });
+    expect(decide('/company', guest, on)).toMatchObject({
+      refuse: { need: 'access', status: 403, detail: expect.stringMatching(/guests may only use the data browser/) },
+    });
+    expect(decide('/backtest', noAccess, on)).toMatchObject({ refuse: { need: 'access', status: 403, redirect: '/data-browser' } });
+    expect(decide('/admin', member, on)).toMatchObject({ refuse: { need: 'superuser', status: 403, redirect: '/' } });
+    expect(decide('/login', 'anonymous', off)).toEqual({ allow: true });
+  });
+  it('decides API routes as the page that shows the same data', () => {
+    expect(decideRoute('api.v1.screener.run', noAccess, on)).toEqual(decide('/screener', noAccess, on));
+    expect(decideRoute('api.v1.company-overview.$id', 'anonymous', on)).toMatchObject({ refuse: { status: 401 } });
+    expect(decideRoute('api.v1.company-overview.$id', noAccess, on)).toEqual({ allow: true });
+    expect(decideRoute('api.v1.auth.me', guest, { ...on, method: 'GET' })).toEqual({ allow: true });
+    expect(decideRoute('api.v1.auth.me', guest, { ...on, method: 'PATCH' })).toMatchObject({ refuse: { need: 'account', status: 403 } });
+    expect(decideRoute('api.v2.auth.signup', 'anonymous', off)).toEqual({ allow: true });
   });
 });

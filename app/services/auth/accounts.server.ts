@@ -4,6 +4,7 @@ import { sendMail } from '../mail/mailer.server';
 import { resetCodeMail, signInCodeMail } from '../mail/templates';
 import { CODE_TTL_MS, consumeCode, issueCode } from './one-time-codes.server';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.server';
+import { assertMayGuess, clearGuesses, recordFailedGuess, type GuessKind } from './guessing-limits.server';
 import { limit } from './rate-limit.server';
 import {
   OtpVerifySchema,
@@ -45,10 +46,15 @@ export async function signUp(input: SignUpInput, ctx: RequestContext): Promise<{
 /** Checks the password server-side, then mails a sign-in code. The caller shows the code step. */
 export async function startSignIn(input: SignInInput, ctx: RequestContext): Promise<{ email: string }> {
   const clean = parseInput(SignInSchema, input);
-  await limit('signin', { email: clean.email, clientAddress: ctx.clientAddress });
+  const keys = { email: clean.email, clientAddress: ctx.clientAddress };
+  await assertMayGuess('password', keys);
   const row = await findUserRowByEmail(clean.email);
   const ok = row?.password_hash ? await verifyPassword(row.password_hash, clean.password) : await verifyAgainstDummy(clean.password);
-  if (!row || !ok) throw badRequest(INCORRECT_CREDENTIALS_DETAIL);
+  if (!row || !ok) {
+    await recordFailedGuess('password', keys);
+    throw badRequest(INCORRECT_CREDENTIALS_DETAIL);
+  }
+  await clearGuesses('password', clean.email);
   if (row.disabled) throw new DomainError(403, ACCOUNT_DISABLED_DETAIL);
   const { code } = await issueCode({ purpose: 'signin', email: row.email, userId: row.id });
   await sendMail({ to: row.email, ...signInCodeMail({ code, minutes: CODE_MINUTES }) });
@@ -57,8 +63,7 @@ export async function startSignIn(input: SignInInput, ctx: RequestContext): Prom
 
 export async function verifySignIn(input: OtpVerifyInput, ctx: RequestContext): Promise<{ user: AccountUser; token: IssuedToken }> {
   const clean = parseInput(OtpVerifySchema, input);
-  await limit('otp', { email: clean.email, clientAddress: ctx.clientAddress });
-  const consumed = await consumeCode({ purpose: 'signin', email: clean.email, code: clean.token });
+  const consumed = await guessCode('signin', clean.email, clean.token, ctx);
   const row = await findUserRowByEmail(clean.email);
   if (!row || (consumed.userId !== null && consumed.userId !== row.id)) {
     throw badRequest('The code is wrong or has expired.');
@@ -66,6 +71,21 @@ export async function verifySignIn(input: OtpVerifyInput, ctx: RequestContext): 
   if (row.disabled) throw new DomainError(403, ACCOUNT_DISABLED_DETAIL);
   const token = await issueUserToken(row.id);
   return { user: await loadAccountUser(row), token };
+}
+
+/** Uses up a one-time code, counting a wrong one against the account's guesses. */
+async function guessCode(purpose: 'signin' | 'reset', email: string, code: string, ctx: RequestContext) {
+  const kind: GuessKind = 'code';
+  const keys = { email, clientAddress: ctx.clientAddress };
+  await assertMayGuess(kind, keys);
+  try {
+    const consumed = await consumeCode({ purpose, email, code });
+    await clearGuesses(kind, email);
+    return consumed;
+  } catch (e) {
+    if (e instanceof DomainError && e.status < 500) await recordFailedGuess(kind, keys);
+    throw e;
+  }
 }
 
 export function resetLink(email: string, code: string): string {
@@ -92,12 +112,13 @@ export async function requestPasswordReset(input: ResetRequestInput, ctx: Reques
 /** Sets the new password, uses up the code and signs the account out everywhere. */
 export async function confirmPasswordReset(input: ResetConfirmInput, ctx: RequestContext): Promise<void> {
   const clean = parseInput(ResetConfirmSchema, input);
-  await limit('otp', { email: clean.email, clientAddress: ctx.clientAddress });
-  const consumed = await consumeCode({ purpose: 'reset', email: clean.email, code: clean.token });
+  const consumed = await guessCode('reset', clean.email, clean.token, ctx);
   const row = await findUserRowByEmail(clean.email);
   if (!row || (consumed.userId !== null && consumed.userId !== row.id)) {
     throw badRequest('The code is wrong or has expired.');
   }
   await setPasswordHash(row.id, await hashPassword(clean.password));
   await revokeAllUserTokens(row.id);
+  // A new password, proven by a mailed code, unlocks password sign-in for its owner.
+  await clearGuesses('password', row.email);
 }

@@ -28,10 +28,6 @@ export function requestContext(request: Request): RequestContext {
   return { clientAddress: clientAddress(request) };
 }
 
-export function callerOf(request: Request): Promise<Caller> {
-  return resolveCaller(request.headers.get('Authorization'));
-}
-
 /**
  * The token of an API request: the Authorization header, or for a plain GET/HEAD (a page's
  * "JSON"/"CSV" link) the session cookie's token. Writes need the header, so a cross-site form

@@ -1,6 +1,6 @@
 import { badRequest, notFound } from '../http/errors';
 import { hashPassword, verifyPassword } from './passwords.server';
-import { limit } from './rate-limit.server';
+import { assertMayGuess, clearGuesses, recordFailedGuess } from './guessing-limits.server';
 import { passwordChangeSchema, type PasswordChangeInput } from './schemas';
 import { revokeAllUserTokens } from './tokens.server';
 import type { RequestContext } from './types';
@@ -21,11 +21,14 @@ export async function checkCurrentPassword(
   ctx: RequestContext,
 ): Promise<void> {
   if (!row.password_hash) return;
-  await limit('reauth', { email: row.email, clientAddress: ctx.clientAddress });
+  const keys = { email: row.email, clientAddress: ctx.clientAddress };
+  await assertMayGuess('password', keys);
   if (!password) throw badRequest('Enter your current password.', { current_password: ['Enter your current password.'] });
   if (!(await verifyPassword(row.password_hash, password))) {
+    await recordFailedGuess('password', keys);
     throw badRequest(CURRENT_PASSWORD_WRONG_DETAIL, { current_password: [CURRENT_PASSWORD_WRONG_DETAIL] });
   }
+  await clearGuesses('password', row.email);
 }
 
 /** Whether the account has a password (to show or hide the current-password fields). */

@@ -3,24 +3,19 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { config } from '../config.server';
 import { tooManyRequests } from '../http/errors';
 
-// Rate limits for the account flows: per e-mail, per client address when we know it,
-// and always one global bucket per action. In memory by default; in Redis when REDIS_URL is set,
+// Rate limits on requests of the account flows that send mail or check an e-mail-change code:
+// per e-mail, per client address when we know it, and one global bucket per action. Password
+// and sign-in/reset code guesses have their own limits, on failures only (guessing-limits.server.ts). In memory by default; in Redis when REDIS_URL is set,
 // so every app process shares the same counts.
 
-export type LimitedAction = 'signin' | 'otp' | 'signup' | 'reset' | 'reauth' | 'email_change';
+export type LimitedAction = 'otp' | 'signup' | 'reset' | 'email_change';
 export type LimitScope = 'email' | 'address' | 'global';
 export type LimitRule = { points: number; durationSeconds: number };
 
 const MINUTE = 60;
 
 export const RATE_LIMITS: Record<LimitedAction, Record<LimitScope, LimitRule>> = {
-  // Password checks: 10 per e-mail per 15 minutes stops online guessing against one account.
-  signin: {
-    email: { points: 10, durationSeconds: 15 * MINUTE },
-    address: { points: 50, durationSeconds: 15 * MINUTE },
-    global: { points: 300, durationSeconds: MINUTE },
-  },
-  // Code checks: each code also dies after 5 wrong tries; this bounds guesses across new codes.
+  // E-mail change codes: each code also dies after 5 wrong tries; this bounds guesses across new codes.
   otp: {
     email: { points: 30, durationSeconds: 15 * MINUTE },
     address: { points: 100, durationSeconds: 15 * MINUTE },
@@ -36,13 +31,6 @@ export const RATE_LIMITS: Record<LimitedAction, Record<LimitScope, LimitRule>> =
     email: { points: 5, durationSeconds: 60 * MINUTE },
     address: { points: 20, durationSeconds: 60 * MINUTE },
     global: { points: 100, durationSeconds: MINUTE },
-  },
-  // The current password typed again on the profile (password and e-mail change): a stolen
-  // session must not turn into unlimited guesses at the password.
-  reauth: {
-    email: { points: 10, durationSeconds: 15 * MINUTE },
-    address: { points: 50, durationSeconds: 15 * MINUTE },
-    global: { points: 300, durationSeconds: MINUTE },
   },
   // Each request mails a code to an address the account holder typed: low, like reset.
   email_change: {
@@ -67,20 +55,26 @@ function redisClient(url: string): Redis {
   return redis;
 }
 
-/** The limiter of one action and scope (one instance per process, created on first use). */
-export function limiterFor(action: LimitedAction, scope: LimitScope): RateLimiterAbstract {
-  const key = `${action}:${scope}`;
-  let limiter = limiters.get(key);
+/**
+ * A limiter named `name` (one instance per process, created on first use): in Redis when
+ * REDIS_URL is set, with an in-memory insurance limiter for outages; in memory otherwise.
+ */
+export function storedLimiter(name: string, rule: LimitRule): RateLimiterAbstract {
+  let limiter = limiters.get(name);
   if (!limiter) {
-    const rule = RATE_LIMITS[action][scope];
-    const base = { points: rule.points, duration: rule.durationSeconds, keyPrefix: `${config().redisPrefix}:rl:${namespace}:${key}` };
+    const base = { points: rule.points, duration: rule.durationSeconds, keyPrefix: `${config().redisPrefix}:rl:${namespace}:${name}` };
     const url = config().redisUrl;
     limiter = url
       ? new RateLimiterRedis({ ...base, storeClient: redisClient(url), insuranceLimiter: new RateLimiterMemory(base) })
       : new RateLimiterMemory(base);
-    limiters.set(key, limiter);
+    limiters.set(name, limiter);
   }
   return limiter;
+}
+
+/** The limiter of one action and scope. */
+export function limiterFor(action: LimitedAction, scope: LimitScope): RateLimiterAbstract {
+  return storedLimiter(`${action}:${scope}`, RATE_LIMITS[action][scope]);
 }
 
 /**

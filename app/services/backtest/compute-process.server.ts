@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { config } from '../config.server';
@@ -14,6 +15,8 @@ import type { ComputeReply, ComputeRequest } from './compute-protocol';
 // dies with the child.
 
 const ENTRY = path.join('scripts', 'backtest-compute.ts');
+/** The compute process's niceness (0 is the web process's; 19 the lowest priority). */
+const COMPUTE_NICENESS = 10;
 
 /** The checkout the app runs from: the folder above this module (or the built bundle) with the entry script. */
 function appRoot(): string {
@@ -49,6 +52,15 @@ function start(): Child {
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  // Pages first: on a machine with few cores the engine would otherwise take its share of CPU
+  // time from the web process that serves them.
+  if (proc.pid !== undefined) {
+    try {
+      setPriority(proc.pid, COMPUTE_NICENESS);
+    } catch {
+      // Not permitted here (some containers): the run still works, at the same priority.
+    }
+  }
   const ready = new Promise<void>((resolve, reject) => {
     const onMessage = (m: ComputeReply) => {
       if (m.type !== 'ready') return;
@@ -84,11 +96,11 @@ export function stopComputeProcess(): void {
 export type ComputeOutcome = Extract<ComputeReply, { type: 'done' } | { type: 'failed' }>;
 
 /**
- * Runs one backtest in the compute process. `onProgress` may throw to stop the run (the job was
+ * Runs one backtest in the compute process, which stores the result in the backtest's row. `onProgress` may throw to stop the run (the job was
  * cancelled or lost): the compute process is then killed, and a fresh one serves the next run.
  */
 export function computeInChild(
-  request: { screen: unknown; params: unknown },
+  request: { backtestId: string; screen: unknown; params: unknown },
   onProgress: (fraction: number, message: string) => Promise<void>,
 ): Promise<ComputeOutcome> {
   const run = queue.then(() => runOne(request, onProgress));
@@ -97,7 +109,7 @@ export function computeInChild(
 }
 
 async function runOne(
-  request: { screen: unknown; params: unknown },
+  request: { backtestId: string; screen: unknown; params: unknown },
   onProgress: (fraction: number, message: string) => Promise<void>,
 ): Promise<ComputeOutcome> {
   const c = start();

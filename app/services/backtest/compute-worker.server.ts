@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { getDb } from '../db/db.server';
 import { DomainError, isDomainError } from '../http/errors';
 import { ScreenSchema } from '../screener/model';
 import { computeBacktest } from './compute.server';
@@ -8,6 +10,19 @@ import type { ComputeReply, ComputeRequest } from './compute-protocol';
 // The compute process's side of the protocol (compute-protocol.ts): one request at a time, each
 // answered by progress messages and one final reply. After a run that left this process large,
 // it exits so that its parent starts a fresh one for the next run (memory goes back to the OS).
+
+/** The job worker that started this process. */
+const parentPid = process.ppid;
+
+/** The parent process id now (process.ppid keeps the one at start-up); null where /proc is not there. */
+function currentParentPid(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
 
 /** Resident memory above which the process ends after its run. */
 const RECYCLE_RSS_BYTES = 1.5 * 2 ** 30;
@@ -34,14 +49,26 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
       (fraction, message) => send({ type: 'progress', id: req.id, fraction, message }),
       () => cancelled,
     );
-    await send({
-      type: 'done',
-      id: req.id,
-      result: encodeResult(out.stored),
-      summary: JSON.stringify(summaryOf(out.stored)),
-      snapshotId: out.snapshotId,
-      engineVersion: out.engineVersion,
-    });
+    await send({ type: 'progress', id: req.id, fraction: 0.995, message: 'Saving the result' });
+    // Stored from here: a large result (a daily run of hundreds of names is a hundred MB and
+    // more) never crosses the IPC channel, and the web process never writes it on its thread.
+    // A parent that died meanwhile has lost the job's lease: the run is not this process's to
+    // store. The IPC channel may not have noticed yet; being handed to another parent has.
+    if (!process.connected || (currentParentPid() ?? parentPid) !== parentPid) process.exit(0);
+    const db = await getDb();
+    await db
+      .updateTable('backtests')
+      .set({
+        result: encodeResult(out.stored),
+        summary: JSON.stringify(summaryOf(out.stored)),
+        snapshot_id: out.snapshotId,
+        engine_version: out.engineVersion,
+        updated_at: new Date().toISOString(),
+      })
+      .where('id', '=', req.backtestId)
+      .where('result', 'is', null)
+      .execute();
+    await send({ type: 'done', id: req.id });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     if (e instanceof BacktestCancelledError) await send({ type: 'failed', id: req.id, kind: 'cancelled', message });

@@ -21,25 +21,14 @@ async function runBacktestJob({ backtestId }: BacktestJobPayload, ctx: JobContex
   const row = await db.selectFrom('backtests').select(['id', 'screen', 'params', 'result']).where('id', '=', backtestId).executeTakeFirst();
   if (!row) throw new JobInputError('The backtest was deleted');
   if (row.result) return { message: 'Done' };
-  const outcome = await computeInChild({ screen: JSON.parse(row.screen), params: JSON.parse(row.params) }, (f, m) => ctx.progress(f, m));
+  const outcome = await computeInChild({ backtestId, screen: JSON.parse(row.screen), params: JSON.parse(row.params) }, (f, m) =>
+    ctx.progress(f, m),
+  );
   if (outcome.type === 'failed') {
     if (outcome.kind === 'cancelled') throw new BacktestCancelledError();
     if (outcome.kind === 'input') throw new JobInputError(outcome.message);
     throw new Error(outcome.message);
   }
-  await ctx.progress(0.995, 'Saving the result');
-  await db
-    .updateTable('backtests')
-    .set({
-      result: outcome.result,
-      summary: outcome.summary,
-      snapshot_id: outcome.snapshotId,
-      engine_version: outcome.engineVersion,
-      updated_at: new Date().toISOString(),
-    })
-    .where('id', '=', backtestId)
-    .where('result', 'is', null)
-    .execute();
   return { message: 'Done' };
 }
 

@@ -113,7 +113,7 @@ export const WATCHLIST_API: readonly ApiOperation[] = [
       201: { description: 'Added', json: WatchlistItemJson },
       200: { description: 'It was already there', json: WatchlistItemJson },
     },
-    errors: [409],
+    errors: [409, 503],
   },
   {
     method: 'patch',

@@ -17,10 +17,11 @@ export const WatchlistPatchBody = z
   .strict();
 export const ItemCreateBody = z
   .object({
+    // Any whole number: one that names no company is a 404 with that message.
     permaticker: z
       .number()
       .int()
-      .positive()
+      .min(-(2 ** 31))
       .max(2 ** 31 - 1),
     note: z.string().max(5000).nullable().optional(),
   })

@@ -36,6 +36,17 @@ export const PermatickerSchema = z.coerce
   .int('Not a permaticker')
   .positive('Not a permaticker')
   .max(2 ** 31 - 1, 'Not a permaticker');
+/**
+ * A permaticker as rows may hold it: lists kept ids of securities that never existed (0) before
+ * adding checked them, and such a row must still be removable.
+ */
+export const StoredPermatickerSchema = z.coerce
+  .number()
+  .int('Not a permaticker')
+  .min(-(2 ** 31), 'Not a permaticker')
+  .max(2 ** 31 - 1, 'Not a permaticker');
+
+export const unknownSecurityDetail = (permaticker: number) => `No company with the permaticker ${permaticker}.`;
 
 export type Watchlist = {
   id: string;

@@ -1,8 +1,8 @@
-import { isDomainError, unprocessable } from '../http/errors';
+import { unprocessable } from '../http/errors';
 import { loadSecurityMeta } from '../screener/securities.server';
 import { addItem, defaultWatchlistId, getWatchlist, listWatchlists } from './watchlists.server';
 import { watchlistView, type WatchlistView } from './view.server';
-import type { Watchlist } from './model';
+import { unknownSecurityDetail, type Watchlist } from './model';
 
 // What /watchlist shows: the user's lists and the selected one with its rows.
 
@@ -15,20 +15,16 @@ export async function watchlistPageData(userId: string, listId: string | null): 
 /** A permaticker from a typed ticker or number ("AAPL", "101"); 422 with a message when unknown. */
 export async function resolveSecurity(input: string): Promise<{ permaticker: number; ticker: string }> {
   const text = input.trim();
-  let securities: Awaited<ReturnType<typeof loadSecurityMeta>> = [];
-  try {
-    securities = await loadSecurityMeta();
-  } catch (e) {
-    if (!isDomainError(e)) throw e;
-  }
+  const securities = await loadSecurityMeta();
   const upper = text.toUpperCase();
   // Prefer a listed security when a ticker was recycled.
   const byTicker = securities.filter((s) => s.ticker.toUpperCase() === upper).sort((a, b) => Number(a.isDelisted) - Number(b.isDelisted));
   if (byTicker.length > 0) return { permaticker: byTicker[0].permaticker, ticker: byTicker[0].ticker };
-  if (/^\d{1,9}$/.test(text)) {
+  if (/^-?\d{1,10}$/.test(text)) {
     const n = Number(text);
     const known = securities.find((s) => s.permaticker === n);
-    return { permaticker: n, ticker: known?.ticker ?? text };
+    if (!known) throw unprocessable(unknownSecurityDetail(n), { security: ['Unknown company'] });
+    return { permaticker: n, ticker: known.ticker };
   }
   throw unprocessable(`No security with the ticker "${text.slice(0, 20)}".`, { security: ['Unknown ticker'] });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getDb, type DB } from '../db/db.server';
 import type { WatchlistsTable } from '../db/schema';
 import { conflict, notFound, unprocessable } from '../http/errors';
+import { loadSecurityMeta } from '../screener/securities.server';
 import {
   ColumnsSchema,
   DEFAULT_WATCHLIST_COLUMNS,
@@ -9,6 +10,7 @@ import {
   MAX_ITEMS_PER_WATCHLIST,
   MAX_WATCHLISTS_PER_USER,
   NoteSchema,
+  unknownSecurityDetail,
   WatchlistNameSchema,
   WatchlistSortSchema,
   type Watchlist,
@@ -245,6 +247,9 @@ export async function addItem(
     .where('watchlist_id', '=', watchlistId)
     .executeTakeFirstOrThrow();
   if (Number(n) >= MAX_ITEMS_PER_WATCHLIST) throw conflict(`A watchlist holds at most ${MAX_ITEMS_PER_WATCHLIST} securities.`);
+  // Only companies of the market data: an id that names none would be a row nobody can read.
+  const securities = await loadSecurityMeta();
+  if (!securities.some((s) => s.permaticker === input.permaticker)) throw notFound(unknownSecurityDetail(input.permaticker));
   const item = { watchlist_id: watchlistId, permaticker: input.permaticker, note: note ?? null, added_at: new Date().toISOString() };
   try {
     await db.insertInto('watchlist_items').values(item).execute();

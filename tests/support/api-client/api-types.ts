@@ -3309,6 +3309,15 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        /** @description Unavailable for now: no market data yet, or the payment provider cannot be reached */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
       };
     };
     delete?: never;
