@@ -4,6 +4,7 @@ import { Link, useLoaderData } from '@remix-run/react';
 import { guard } from '~/services/auth/guard.server';
 import { asOfQuery } from '~/services/http/as-of';
 import { companyOverview } from '~/services/company/company-pages.server';
+import { companyPeers } from '~/services/company/peers.server';
 import { companyPageContext } from '~/services/company/company-route.server';
 import { pageError } from '~/services/http/page-errors';
 import { LineChart } from '~/ui/charts';
@@ -11,6 +12,7 @@ import { AsOfLine, BadAsOf } from '~/ui/company/BadAsOf';
 import { FilingRef } from '~/ui/company/FilingRef';
 import { money } from '~/ui/company/format';
 import { Change } from '~/ui/Change';
+import { PeersTable } from '~/ui/company/PeersTable';
 import { KeyStatistics } from '~/ui/company/KeyStatistics';
 import { RangeBar } from '~/ui/company/RangeBar';
 import { ScrollRegion } from '~/ui/tables/ScrollRegion';
@@ -18,14 +20,14 @@ import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await guard(request);
   const { company, asOf, asOfError } = await companyPageContext(request, params.id);
-  if (asOfError) return data({ error: asOfError, company, asOf, overview: null }, { status: 400 });
-  const overview = await companyOverview(company, asOf).catch(pageError);
-  return { error: null, company, asOf, overview };
+  if (asOfError) return data({ error: asOfError, company, asOf, overview: null, peers: null }, { status: 400 });
+  const [overview, peers] = await Promise.all([companyOverview(company, asOf), companyPeers(company, asOf)]).catch(pageError);
+  return { error: null, company, asOf, overview, peers };
 }
 
 export default function CompanyOverview() {
-  const { error, company, asOf, overview } = useLoaderData<typeof loader>();
-  if (error || !overview) return <BadAsOf message={error ?? ''} />;
+  const { error, company, asOf, overview, peers } = useLoaderData<typeof loader>();
+  if (error || !overview || !peers) return <BadAsOf message={error ?? ''} />;
   const m = overview.metrics.values;
   const q = asOfQuery(asOf);
   return (
@@ -57,6 +59,7 @@ export default function CompanyOverview() {
         <Link to={`/company/${company.permaticker}/chart${q}`}>Full price chart</Link> ·{' '}
         <Link to={`/data-browser/${company.permaticker}/price`}>Price in the data browser</Link>
       </p>
+      <PeersTable peers={peers} sector={company.sector} industry={company.industry} query={q} />
       <h3 id="filings-title">Latest filings</h3>
       {company.is_demo ? (
         <p className="muted">Demo company: accession numbers are fictional, so filings are listed without SEC links.</p>

@@ -55,7 +55,20 @@ test('open a company from search: overview, axe', async ({ page }) => {
   await expect(stats.getByTestId('stat-market_cap').locator('dd')).toHaveText(/^\$\d/);
   await expect(stats.getByTestId('stat-pe_ttm').locator('dt')).toHaveText('P/E (TTM)');
   await expect(page.getByTestId('range-52w')).toContainText(/52-week range: \$\d.* – \$\d/);
+  // Peers: other companies of the same industry (or sector), each linking to its own overview.
+  await expect(page.getByTestId('peers-basis')).toContainText(
+    /Largest companies of the same (industry|sector): .+, as of \d{4}-\d{2}-\d{2}/,
+  );
+  const peers = page.getByRole('region', { name: 'Peers table' }).getByTestId('peer-row');
+  expect(await peers.count()).toBeGreaterThan(0);
+  const peerLink = peers.first().getByRole('link');
+  await expect(peerLink).toHaveAttribute('href', /^\/company\/\d+\/overview$/);
+  expect(await peerLink.getAttribute('href')).not.toBe(`/company/${c.permaticker}/overview`);
+  await expect(peers.first().locator('td').nth(1)).toHaveText(/^\$\d/);
   await expectNoAxeViolations(page);
+  const peerTicker = (await peerLink.textContent()) ?? '';
+  await peerLink.click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(peerTicker);
 });
 
 for (const [tab, heading] of [

@@ -62,7 +62,7 @@ test('compare three companies, switch scale and values, and download exactly the
   }
   await expect(page).toHaveURL(new RegExp(`compare=${b.permaticker}%2C${c.permaticker}`));
   const header = await page.getByTestId('history-table').locator('thead th').allTextContents();
-  expect(header).toEqual(['Date', a.ticker, b.ticker, c.ticker]);
+  expect(header).toEqual(['Date', ...[a, b, c].flatMap((x) => [x.ticker, `${x.ticker} filing`])]);
   // Several lines: a legend names each one.
   await expect(page.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveText([
     new RegExp(`^\\s*${a.ticker}`),
@@ -84,7 +84,12 @@ test('compare three companies, switch scale and values, and download exactly the
   const csv = readFileSync((await download.path())!, 'utf8')
     .trim()
     .split('\r\n');
-  expect(csv[0]).toBe(`date,${a.ticker} (${a.permaticker}),${b.ticker} (${b.permaticker}),${c.ticker} (${c.permaticker})`);
+  expect(csv[0]).toBe(
+    [
+      'date',
+      ...[a, b, c].flatMap((x) => [`${x.ticker} (${x.permaticker})`, `${x.ticker} form`, `${x.ticker} filed`, `${x.ticker} accession`]),
+    ].join(','),
+  );
 
   const rows = page.getByTestId('history-table').locator('tbody tr');
   const count = await rows.count();
@@ -94,19 +99,46 @@ test('compare three companies, switch scale and values, and download exactly the
     const cells = await rows.nth(k).locator('th, td').allTextContents();
     const fields = csv[k + 1].split(',');
     expect(fields[0]).toBe(cells[0]);
-    expect(fields.slice(1).map((f) => formatMetricValue(metric, f === 'n/a' ? null : Number(f)))).toEqual(cells.slice(1));
+    for (let i = 0; i < 3; i++) {
+      const [value, form, filed] = fields.slice(1 + 4 * i, 4 + 4 * i);
+      expect(formatMetricValue(metric, value === 'n/a' ? null : Number(value))).toBe(cells[1 + 2 * i]);
+      expect(cells[2 + 2 * i]).toEqual(
+        filed === 'n/a' ? '—' : expect.stringMatching(new RegExp(`^${form === 'n/a' ? '' : `${form} `}filed ${filed}`)),
+      );
+    }
   }
 
   // Remove one company again by its link.
   await page.getByRole('link', { name: `Remove ${b.ticker} from the comparison` }).click();
-  await expect(page.getByTestId('history-table').locator('thead th')).toHaveText(['Date', a.ticker, c.ticker]);
+  await expect(page.getByTestId('history-table').locator('thead th')).toHaveText([
+    'Date',
+    a.ticker,
+    `${a.ticker} filing`,
+    c.ticker,
+    `${c.ticker} filing`,
+  ]);
+});
+
+test('each value names the filing it comes from; values resting on prices alone name none', async ({ page }) => {
+  const [a] = await companies(page, 1);
+  await page.goto(`/data-browser/${a.permaticker}/revenue_ttm`);
+  await expect(page.getByTestId('history-table').locator('thead th')).toHaveText(['Date', a.ticker, 'Filing']);
+  const filings = page.getByTestId('value-filing');
+  expect(await filings.count()).toBeGreaterThan(1);
+  // The newest value comes from a filing known by its form and filed date (demo filings: no SEC link).
+  await expect(filings.first()).toHaveText(/^\S+ filed \d{4}-\d{2}-\d{2}/);
+  await expectNoAxeViolations(page);
+
+  await page.goto(`/data-browser/${a.permaticker}/price`);
+  await expect(page.getByTestId('history-table').locator('thead th')).toHaveText(['Date', a.ticker, 'Filing']);
+  await expect(page.getByTestId('value-filing').first()).toHaveText('—');
+  await expect(page.getByTestId('value-filing').last()).toHaveText('—');
 });
 
 test('"Add company" finds a company by its name; a name that matches nothing keeps the view with the reason', async ({ page }) => {
   const [a, b] = await companies(page, 2);
-  const named = { name: b.name };
   await page.goto(`/data-browser/${a.permaticker}/revenue_ttm`);
-  await page.getByLabel('Add company (ticker, name or permaticker)').fill(named.name);
+  await page.getByLabel('Add company (ticker, name or permaticker)').fill(b.name);
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Companies (2 of 10)' })).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`compare=${b.permaticker}$`));

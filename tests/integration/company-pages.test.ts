@@ -200,7 +200,15 @@ describe('data browser', () => {
     expect(lines.length - 1).toBe(page.value.result.rows.length);
     const newest = page.value.result.rows.at(-1);
     expect(lines[1].split(',')[0]).toBe(newest.date);
-    expect(lines[1].split(',').slice(1)).toEqual(newest.values.map((v: number | null) => csvCell(v)));
+    const newestFilings = page.value.result.filings.at(-1);
+    expect(lines[1].split(',').slice(1)).toEqual(
+      newest.values.flatMap((v: number | null, k: number) => {
+        const f = newestFilings[k];
+        return [csvCell(v), csvCell(f?.form ?? null), csvCell(f?.filed ?? null), csvCell(f?.accession ?? null)];
+      }),
+    );
+    // Revenue rests on filings: the newest row names one for the first company.
+    expect(newestFilings[0]).toMatchObject({ filed: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
   });
 
   it('answers 400 on the page and 422 in the API for bad parameters', async () => {

@@ -60,11 +60,25 @@ export function valuationTable(v: Valuation): CsvTable {
   return { header: ['metric', 'date', 'company', 'sector_median'], rows };
 }
 
-/** The data browser's table exactly as shown: newest date first, one column per company. */
+/**
+ * The data browser's table exactly as shown: newest date first, per company its value and the
+ * filing it comes from (form, filed date, accession; n/a for values resting on prices alone).
+ */
 export function browserTable(b: BrowserData): CsvTable {
   return {
-    header: ['date', ...b.companies.map((c) => `${c.ticker} (${c.permaticker})`)],
-    rows: [...b.rows].reverse().map((r) => [r.date, ...r.values]),
+    header: [
+      'date',
+      ...b.companies.flatMap((c) => [`${c.ticker} (${c.permaticker})`, `${c.ticker} form`, `${c.ticker} filed`, `${c.ticker} accession`]),
+    ],
+    rows: b.rows
+      .map((r, i): CsvRow => [
+        r.date,
+        ...r.values.flatMap((v, k) => {
+          const f = b.filings[i][k];
+          return [v, f?.form ?? null, f?.filed ?? null, f?.accession ?? null];
+        }),
+      ])
+      .reverse(),
   };
 }
 

@@ -2,9 +2,20 @@ import { addMonths, type IsoDate } from '../dates';
 import { notFound } from '../http/errors';
 import { getMetric, type MetricDefinition } from '../metrics/catalogue';
 import { companyMetricSeries } from '../metrics/company-metrics.server';
-import { alignSeries, companyList, type BrowserMode, type SeriesInput, type TableRow } from './data-browser';
+import {
+  alignSeries,
+  alignSources,
+  companyList,
+  type BrowserMode,
+  type SeriesInput,
+  type TableRow,
+  type ValueSource,
+} from './data-browser';
 import { readMarket, type MarketReadOptions } from '../market/store/read.server';
 import type { SecurityColumns } from '../market/store/security';
+import { COMPANY_FILINGS_TABLE } from '../market/store/filings-table.server';
+import { storeHasTable } from '../market/store/tables.server';
+import { filingArchiveUrl } from '../market/sec-links';
 
 // The data browser's table: one metric for up to ten companies, in one fact mode and range.
 // The page, its JSON endpoint and its CSV download all come from here, so they show the same rows.
@@ -19,7 +30,12 @@ export type BrowserData = {
   to: IsoDate | null;
   series: SeriesInput[];
   rows: TableRow[];
+  /** Per row and company, the filing its value comes from (null for price-only values). */
+  filings: (ValueFiling | null)[][];
 };
+
+/** A value's filing: its form, and the SEC archive address when the accession is a real one. */
+export type ValueFiling = ValueSource & { form: string | null; url: string | null };
 
 export async function browserCompanies(permatickers: readonly number[], options: MarketReadOptions = {}): Promise<BrowserCompany[]> {
   if (permatickers.length === 0) return [];
@@ -60,5 +76,39 @@ export async function browseMetric(
     const points = await companyMetricSeries(c.permaticker, metricId, { from, to: view.to, asOf: view.asOf, mode: view.mode }, options);
     series.push({ permaticker: c.permaticker, ticker: c.ticker, points });
   }
-  return { metric, companies, missing, dropped, from, to: view.to, series, rows: alignSeries(series) };
+  const filings = await valueFilings(companies, series, options);
+  return { metric, companies, missing, dropped, from, to: view.to, series, rows: alignSeries(series), filings };
+}
+
+/** alignSources' filings with their forms and SEC links, read from the companies' filings. */
+async function valueFilings(
+  companies: readonly BrowserCompany[],
+  series: readonly SeriesInput[],
+  options: MarketReadOptions,
+): Promise<(ValueFiling | null)[][]> {
+  const sources = alignSources(series);
+  if (!sources.some((row) => row.some((s) => s !== null))) return sources.map((row) => row.map(() => null));
+  const reader = await readMarket(options);
+  const list = companies.map((c) => Number(c.permaticker)).join(',');
+  const from = (await storeHasTable(reader, COMPANY_FILINGS_TABLE)) ? COMPANY_FILINGS_TABLE : 'facts';
+  const forms = await reader.all<{ permaticker: number; filed: IsoDate; accession: string | null; form: string | null }>(
+    `SELECT DISTINCT permaticker, filed, accession, form FROM ${from} WHERE permaticker IN (${list})`,
+  );
+  const key = (p: number, filed: IsoDate, accession: string | null) => `${p}|${filed}|${accession ?? ''}`;
+  const formOf = new Map(forms.map((f) => [key(Number(f.permaticker), f.filed, f.accession), f.form]));
+  const ciks = await reader.all<{ permaticker: number; cik: string | null }>(
+    `SELECT permaticker, cik FROM securities WHERE permaticker IN (${list})`,
+  );
+  const cikOf = new Map(ciks.map((c) => [Number(c.permaticker), c.cik]));
+  return sources.map((row) =>
+    row.map((s, k) => {
+      if (!s) return null;
+      const c = companies[k];
+      return {
+        ...s,
+        form: formOf.get(key(c.permaticker, s.filed, s.accession)) ?? null,
+        url: filingArchiveUrl(cikOf.get(c.permaticker), s.accession, c.is_demo),
+      };
+    }),
+  );
 }

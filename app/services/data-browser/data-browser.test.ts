@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignSeries, companyList, parseView, viewQuery } from './data-browser';
+import { alignSeries, alignSources, companyList, parseView, viewQuery } from './data-browser';
 
 describe('data browser view', () => {
   it('parses the URL with defaults and drops duplicate companies', () => {
@@ -42,6 +42,25 @@ describe('alignSeries', () => {
       { date: '2024-01-01', values: [1, null] },
       { date: '2024-02-01', values: [1, 10] },
       { date: '2024-04-01', values: [2, 10] },
+    ]);
+  });
+
+  it('names the filing each carried value rests on, and none for price-only values', () => {
+    const series = [
+      {
+        permaticker: 1,
+        ticker: 'A',
+        points: [
+          { date: '2024-01-01', value: 1, filed: '2023-12-20', accession: '0000000001-23-000001' },
+          { date: '2024-04-01', value: 2, filed: '2024-03-30', accession: null },
+        ],
+      },
+      { permaticker: 2, ticker: 'B', points: [{ date: '2024-02-01', value: 10, filed: null, accession: null }] },
+    ];
+    expect(alignSources(series)).toEqual([
+      [{ filed: '2023-12-20', accession: '0000000001-23-000001' }, null],
+      [{ filed: '2023-12-20', accession: '0000000001-23-000001' }, null],
+      [{ filed: '2024-03-30', accession: null }, null],
     ]);
   });
 });

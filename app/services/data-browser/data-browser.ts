@@ -100,19 +100,32 @@ export type SeriesInput = {
 };
 export type TableRow = { date: IsoDate; values: (number | null)[] };
 
+type SeriesPointInput = SeriesInput['points'][number];
+
+/** Per date on which any company's value changed, each company's point in force on it (null before its first). */
+function pointsInForce(series: readonly SeriesInput[]): { date: IsoDate; points: (SeriesPointInput | null)[] }[] {
+  const dates = [...new Set(series.flatMap((s) => s.points.map((p) => p.date)))].sort();
+  const cursors = series.map(() => -1);
+  return dates.map((date) => ({
+    date,
+    points: series.map((s, k) => {
+      while (cursors[k] + 1 < s.points.length && s.points[cursors[k] + 1].date <= date) cursors[k]++;
+      return cursors[k] >= 0 ? s.points[cursors[k]] : null;
+    }),
+  }));
+}
+
 /**
  * One row per date on which any company's value changed, each column carrying the company's
  * value in force on that date (the last known one), so a quarterly metric compared with another
  * company's different reporting calendar still reads across.
  */
 export function alignSeries(series: readonly SeriesInput[]): TableRow[] {
-  const dates = [...new Set(series.flatMap((s) => s.points.map((p) => p.date)))].sort();
-  const cursors = series.map(() => -1);
-  return dates.map((date) => ({
-    date,
-    values: series.map((s, k) => {
-      while (cursors[k] + 1 < s.points.length && s.points[cursors[k] + 1].date <= date) cursors[k]++;
-      return cursors[k] >= 0 ? s.points[cursors[k]].value : null;
-    }),
-  }));
+  return pointsInForce(series).map((r) => ({ date: r.date, values: r.points.map((p) => p?.value ?? null) }));
+}
+
+/** The filing each value of alignSeries' rows rests on (same rows and columns); null for price-only values. */
+export type ValueSource = { filed: IsoDate; accession: string | null };
+export function alignSources(series: readonly SeriesInput[]): (ValueSource | null)[][] {
+  return pointsInForce(series).map((r) => r.points.map((p) => (p?.filed ? { filed: p.filed, accession: p.accession } : null)));
 }
