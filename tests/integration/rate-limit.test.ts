@@ -129,7 +129,7 @@ describe.skipIf(!REDIS_URL)(`rate limits in Redis${REDIS_URL ? '' : ' (skipped: 
       storeClient: other,
       points,
       duration: RATE_LIMITS.signup.email.durationSeconds,
-      keyPrefix: `quarry:rl:${ns}:signin:email`,
+      keyPrefix: `quarry:rl:${ns}:signup:email`,
     });
     const consumed = await twin.consume('shared@example.com');
     expect(consumed.consumedPoints).toBe(points);
