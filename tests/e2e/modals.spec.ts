@@ -167,7 +167,15 @@ test.describe('keyboard', () => {
       await dialog.getByLabel('Full name').fill('Escaped Name');
       await page.keyboard.press('Escape');
     } else {
-      // Without JavaScript: every control of the dialog is reachable and usable by keyboard.
+      // Without JavaScript the dialog's field has the focus as the page loads, and the page
+      // behind it is inert: Tab never reaches it.
+      await expect(dialog.getByLabel('Full name')).toBeFocused();
+      await expect(page.locator('.page-root')).toHaveAttribute('inert', '');
+      for (let i = 0; i < 8; i++) {
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => Boolean(document.activeElement?.closest('.page-root'))), `after Tab #${i + 1}`).toBe(false);
+      }
+      // Every control of the dialog is reachable and usable by keyboard.
       await dialog.getByLabel('Full name').fill('Escaped Name');
       await dialog.getByRole('button', { name: 'Close modal' }).focus();
       await expect(focusInside).toHaveCount(1);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { testMarket, type TestMarket } from '../support/backtest-market';
 import { startAppProcess } from './support/app-process';
-import { E2E_EXTRA_APP_PORTS } from './support/env';
+import { E2E_APP_PORT, E2E_EXTRA_APP_PORTS } from './support/env';
 import { expect, test } from './support/fixtures';
 
 // `npm start` under a process manager: SIGTERM (what systemd, Docker and Kubernetes send) to the
@@ -114,7 +114,8 @@ test.describe('stopping the app', () => {
 
   test('NODE_ENV=development serves the built app (no dev server needed) and says so', async () => {
     test.setTimeout(90_000);
-    const port = E2E_EXTRA_APP_PORTS[2];
+    // A port of its own: the server of the kill -9 test above may still be letting go of its port.
+    const port = E2E_APP_PORT + 8;
     const url = `http://127.0.0.1:${port}`;
     let output = '';
     const app = spawn(process.execPath, ['scripts/start.mjs'], {

@@ -12,7 +12,7 @@ export type ModalParts = {
   Title: (p: { children: ReactNode; id: string }) => ReactNode;
   Description: (p: { children: ReactNode; id: string }) => ReactNode;
   /** Closes an error or info modal: a link without JS, a button with it. */
-  Close: (p: { children: ReactNode; className: string; label?: string }) => ReactNode;
+  Close: (p: { children: ReactNode; className: string; label?: string; autoFocus?: boolean }) => ReactNode;
 };
 
 export function modalTitle(state: ModalState): string {
@@ -76,7 +76,21 @@ export function CloseModalButton({ state }: { state: PromptModalState | ConfirmM
   );
 }
 
-export function ModalBody({ state, parts, onCancel }: { state: ModalState; parts: ModalParts; onCancel?: () => void }) {
+/**
+ * `autoFocusFirst`: the server-rendered dialog (no JavaScript) marks its first field, else its
+ * first action, with `autofocus`, so the browser puts the focus in it as the page loads.
+ */
+export function ModalBody({
+  state,
+  parts,
+  onCancel,
+  autoFocusFirst = false,
+}: {
+  state: ModalState;
+  parts: ModalParts;
+  onCancel?: () => void;
+  autoFocusFirst?: boolean;
+}) {
   const titleId = `modal-title-${state.kind}`;
   const descId = `modal-desc-${state.kind}`;
   const { Title, Description, Close } = parts;
@@ -93,7 +107,7 @@ export function ModalBody({ state, parts, onCancel }: { state: ModalState; parts
       {state.kind === 'prompt' || state.kind === 'confirm' ? (
         <CloseModalButton state={state} />
       ) : (
-        <Close className="modal-close" label={CLOSE_MODAL_LABEL}>
+        <Close className="modal-close" label={CLOSE_MODAL_LABEL} autoFocus={autoFocusFirst && state.kind === 'error'}>
           <span aria-hidden="true">×</span>
         </Close>
       )}
@@ -112,7 +126,9 @@ export function ModalBody({ state, parts, onCancel }: { state: ModalState; parts
         <>
           {prelude(state.content)}
           <div className="modal-actions">
-            <Close className="button button--primary">OK</Close>
+            <Close className="button button--primary" autoFocus={autoFocusFirst}>
+              OK
+            </Close>
           </div>
         </>
       );
@@ -133,6 +149,7 @@ export function ModalBody({ state, parts, onCancel }: { state: ModalState; parts
               maxLength={state.maxLength ?? 200}
               defaultValue={state.defaultValue}
               autoComplete="off"
+              autoFocus={autoFocusFirst}
             />
             <div className="modal-actions">
               <button type="submit" form={cancelFormId(state)} className="button">
@@ -156,7 +173,7 @@ export function ModalBody({ state, parts, onCancel }: { state: ModalState; parts
             <input type="hidden" name="confirmed" value="true" />
             <input type="hidden" name="cancelled" value="false" />
             <div className="modal-actions">
-              <button type="submit" form={cancelFormId(state)} className="button">
+              <button type="submit" form={cancelFormId(state)} className="button" autoFocus={autoFocusFirst}>
                 Cancel
               </button>
               <button type="submit" className={`button ${state.danger ? 'button--danger' : 'button--primary'}`}>

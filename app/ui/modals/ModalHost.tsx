@@ -39,8 +39,8 @@ function StaticModal({ state, href }: { state: ModalState; href: string }) {
         {children}
       </p>
     ),
-    Close: ({ children, className, label }) => (
-      <Link to={href} className={className} aria-label={label} replace>
+    Close: ({ children, className, label, autoFocus }) => (
+      <Link to={href} className={className} aria-label={label} replace autoFocus={autoFocus}>
         {children}
       </Link>
     ),
@@ -58,7 +58,7 @@ function StaticModal({ state, href }: { state: ModalState; href: string }) {
           data-state="open"
           style={{ width: modalWidth(state) }}
         >
-          <ModalBody state={state} parts={parts} />
+          <ModalBody state={state} parts={parts} autoFocusFirst />
         </div>
       </div>
     </div>
