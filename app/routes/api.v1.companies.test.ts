@@ -16,12 +16,15 @@ import { loader as pricesLoader } from './api.v1.prices.$permaticker';
 
 let dir: string;
 let token = '';
-const saved = { MARKET_DB: process.env.MARKET_DB, DATA_DIR: process.env.DATA_DIR };
+// The account lives in this test's own SQLite file, never in a shared PostgreSQL database.
+const saved = { MARKET_DB: process.env.MARKET_DB, DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL };
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'quarry-companies-api-'));
   process.env.DATA_DIR = dir;
   process.env.MARKET_DB = path.join(dir, 'market.duckdb');
+  delete process.env.DATABASE_URL;
+  await closeDb();
   resetConfigForTests();
   await writeMarketFixture(process.env.MARKET_DB);
   // Company data is for accounts with access, as on the company pages.

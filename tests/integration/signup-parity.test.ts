@@ -1,6 +1,7 @@
-import { expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import * as registerPage from '~/routes/_welcome.register';
 import * as signupApi from '~/routes/api.v2.auth.signup';
+import { resetRateLimitsForTests } from '~/services/auth/rate-limit.server';
 import { getDb } from '~/services/db/db.server';
 import { callRoute } from '../support/api';
 import { forEachDatabase } from '../support/databases';
@@ -24,6 +25,8 @@ async function storedAccount(email: string) {
 }
 
 forEachDatabase('sign-up parity', () => {
+  // Each run signs up the same addresses: sign-up limits per address must not carry over.
+  beforeEach(() => resetRateLimitsForTests());
   it('leaves the account in the same state from the API as from the page', async () => {
     const form = { email: 'page@example.com', full_name: 'Ada Page', password: PASSWORD, password_confirmation: PASSWORD };
     const page = await callPage(registerPage.action, '/register', { form });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -78,9 +78,19 @@ export async function startFakeSecEdgar(port = 0): Promise<FakeSecEdgar> {
   });
 }
 
+const samplePath = (kind: 'companyfacts' | 'submissions', cik: string) =>
+  path.resolve('../shared/data/fundamentals/sec', kind, `CIK${cik.padStart(10, '0')}.json`);
+
 /** One of the recorded SEC payloads of ../shared/data (described in its SOURCES.md). */
 export function secSample(kind: 'companyfacts' | 'submissions', cik: string): string {
-  return readFileSync(path.resolve('../shared/data/fundamentals/sec', kind, `CIK${cik.padStart(10, '0')}.json`), 'utf8');
+  return readFileSync(samplePath(kind, cik), 'utf8');
+}
+
+/** Whether ../shared/data holds both payloads of every company: tests on them skip (and say so) without. */
+export function hasSecSamples(ciks: readonly string[]): boolean {
+  const has = ciks.every((cik) => existsSync(samplePath('companyfacts', cik)) && existsSync(samplePath('submissions', cik)));
+  if (!has) console.warn('Skipping tests on the recorded SEC payloads: ../shared/data/fundamentals/sec is absent');
+  return has;
 }
 
 /** The submissions document with one more filing on top of its recent filings, as EDGAR lists a new one. */
