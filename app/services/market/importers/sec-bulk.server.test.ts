@@ -33,7 +33,7 @@ function zip64(files: Record<string, string>): Promise<Buffer> {
   });
 }
 
-const samples = hasSecSamples(['320193', '1835632', '789019']);
+const samples = hasSecSamples(['320193', '1835632']) && hasSecSamples(['789019'], ['submissions']);
 
 beforeAll(async () => {
   if (!samples) return;

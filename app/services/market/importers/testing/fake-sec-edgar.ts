@@ -87,8 +87,11 @@ export function secSample(kind: 'companyfacts' | 'submissions', cik: string): st
 }
 
 /** Whether ../shared/data holds both payloads of every company: tests on them skip (and say so) without. */
-export function hasSecSamples(ciks: readonly string[]): boolean {
-  const has = ciks.every((cik) => existsSync(samplePath('companyfacts', cik)) && existsSync(samplePath('submissions', cik)));
+export function hasSecSamples(
+  ciks: readonly string[],
+  kinds: readonly ('companyfacts' | 'submissions')[] = ['companyfacts', 'submissions'],
+): boolean {
+  const has = ciks.every((cik) => kinds.every((kind) => existsSync(samplePath(kind, cik))));
   if (!has) console.warn('Skipping tests on the recorded SEC payloads: ../shared/data/fundamentals/sec is absent');
   return has;
 }
