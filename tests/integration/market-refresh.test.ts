@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetConfigForTests } from '~/services/config.server';
-import { runDataCli, type CliIo } from '~/services/imports/data-cli.server';
-import { silentProgress } from '~/services/imports/progress.server';
+import { runDataCli } from '~/services/imports/data-cli.server';
 import { MARKET_REFRESH_JOB, marketRefreshJob, nextRefreshAt } from '~/services/imports/refresh-job.server';
 import { dailyPeriod, nextDailyRun } from '~/services/jobs/daily-at';
 import { jobRegistry } from '~/services/jobs/registry';
@@ -16,7 +14,8 @@ import { issueUserToken } from '~/services/auth/tokens.server';
 import { createUser } from '~/services/auth/users.server';
 import { callRoute } from '../support/api';
 import { startFakeTiingo, weekdayBars, type FakeTiingo } from '~/services/market/importers/testing/fake-tiingo';
-import { closeMarketReader, openMarketReader } from '~/services/market/store/open-store.server';
+import { closeMarketReader } from '~/services/market/store/open-store.server';
+import { captureCli, queryStore, setEnv } from '../support/data-cli';
 import { forEachDatabase, type DatabaseTarget } from '../support/databases';
 
 // `npm run data -- import tiingo` then `refresh` against a local server speaking Tiingo's
@@ -31,29 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-
-function capture(): CliIo & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, out: (l) => stdout.push(l), err: (l) => stderr.push(l), progress: silentProgress };
-}
-
-async function query<T = Record<string, unknown>>(file: string, sql: string): Promise<T[]> {
-  const reader = await openMarketReader(file);
-  try {
-    return await reader.all<T>(sql);
-  } finally {
-    reader.close();
-  }
-}
-
-function setEnv(patch: Record<string, string | undefined>) {
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  resetConfigForTests();
-}
 
 forEachDatabase('market refresh', (target: DatabaseTarget) => {
   const env = () => ({
@@ -73,7 +49,7 @@ forEachDatabase('market refresh', (target: DatabaseTarget) => {
     const aaa = weekdayBars('2024-01-02', 30, 100, 0.5);
     fake.bars.set('AAA', aaa);
     fake.bars.set('BBB', weekdayBars('2024-01-02', 30, 40, 0.1));
-    const imported = capture();
+    const imported = captureCli();
     expect(await runDataCli(['import', 'tiingo', '--tickers', 'AAA,BBB'], imported), imported.stderr.join('\n')).toBe(0);
     expect(imported.stdout.join('\n')).toMatch(/Imported tiingo: 2 securities, 60 rows/);
     const lastClose = aaa[aaa.length - 1].close;
@@ -92,12 +68,12 @@ forEachDatabase('market refresh', (target: DatabaseTarget) => {
     });
     fake.bars.get('BBB')!.push({ date: newDay, open: 43, high: 44, low: 42, close: 43.5, volume: 1e6 });
     fake.requests.length = 0;
-    const refreshed = capture();
+    const refreshed = captureCli();
     expect(await runDataCli(['refresh'], refreshed), refreshed.stderr.join('\n')).toBe(0);
     expect(refreshed.stdout.join('\n')).toMatch(/Refreshed from tiingo: 2 securities, 2 new prices/);
     expect(fake.requests.map((r) => r.startDate)).toEqual([aaa[aaa.length - 2].date, aaa[aaa.length - 2].date]);
 
-    const prices = await query<{ date: string; close: number; close_unadj: number }>(
+    const prices = await queryStore<{ date: string; close: number; close_unadj: number }>(
       file,
       `SELECT strftime(p.date, '%Y-%m-%d') AS date, p.close, p.close_unadj FROM prices p JOIN securities s USING (permaticker)
         WHERE s.ticker = 'AAA' ORDER BY p.date`,
@@ -106,17 +82,20 @@ forEachDatabase('market refresh', (target: DatabaseTarget) => {
     expect(prices[0].close_unadj).toBe(100);
     expect(prices[0].close).toBe(50);
     expect(prices[30]).toEqual({ date: newDay, close: lastClose / 2 + 0.25, close_unadj: lastClose / 2 + 0.25 });
-    const actions = await query(file, `SELECT strftime(date, '%Y-%m-%d') AS date, action, value FROM corporate_actions ORDER BY action`);
+    const actions = await queryStore(
+      file,
+      `SELECT strftime(date, '%Y-%m-%d') AS date, action, value FROM corporate_actions ORDER BY action`,
+    );
     expect(actions).toEqual([
       { date: newDay, action: 'dividend', value: 0.5 },
       { date: newDay, action: 'split', value: 2 },
     ]);
     // The snapshots were rebuilt through the new day on split-consistent prices: that day's
     // market return is a small gain, not the −50 % an unadjusted 2-for-1 split would show.
-    const [market] = await query<{ ret: number }>(file, `SELECT ret FROM metric_market_returns WHERE date = DATE '${newDay}'`);
+    const [market] = await queryStore<{ ret: number }>(file, `SELECT ret FROM metric_market_returns WHERE date = DATE '${newDay}'`);
     expect(market.ret).toBeGreaterThan(0);
     expect(market.ret).toBeLessThan(0.05);
-    const status = capture();
+    const status = captureCli();
     expect(await runDataCli(['status', '--file', file], status)).toBe(0);
     expect(status.stdout.join('\n')).not.toMatch(/stale/i);
   });
@@ -125,19 +104,19 @@ forEachDatabase('market refresh', (target: DatabaseTarget) => {
     setEnv(env());
     const file = env().MARKET_DB;
     fake.failures.set('BBB', [{ status: 400 }]);
-    const io = capture();
+    const io = captureCli();
     expect(await runDataCli(['refresh'], io)).toBe(1);
     expect(io.stderr.join('\n')).toMatch(/Refresh from tiingo failed, the store is unchanged by it: .*HTTP 400/);
     // The key travels as a header and as Tiingo's token parameter, but never into a message.
     expect(io.stderr.join('\n')).not.toContain(KEY);
-    const [failed] = await query<{ source: string; status: string; detail: string }>(
+    const [failed] = await queryStore<{ source: string; status: string; detail: string }>(
       file,
       `SELECT source, status, detail FROM import_runs WHERE status = 'failed'`,
     );
     expect(failed).toMatchObject({ source: 'tiingo', status: 'failed' });
     expect(failed.detail).toMatch(/HTTP 400/);
     // Only the failure record was added: the prices are those of the last good refresh.
-    const [count] = await query<{ n: number }>(file, `SELECT count(*)::INTEGER AS n FROM prices`);
+    const [count] = await queryStore<{ n: number }>(file, `SELECT count(*)::INTEGER AS n FROM prices`);
     expect(count.n).toBe(62);
   });
 

@@ -1,14 +1,12 @@
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { resetConfigForTests } from '~/services/config.server';
-import { runDataCli, type CliIo } from '~/services/imports/data-cli.server';
+import { runDataCli } from '~/services/imports/data-cli.server';
 import { marketSources } from '~/services/imports/market-sources.server';
 import { enqueueRefreshNow, marketRefreshJob } from '~/services/imports/refresh-job.server';
 import { createUser } from '~/services/auth/users.server';
 import { jobRegistry } from '~/services/jobs/registry';
 import { runJob } from '~/services/jobs/runner.server';
 import { getJob } from '~/services/jobs/store.server';
-import { silentProgress } from '~/services/imports/progress.server';
 import {
   companyFactsPath,
   hasSecSamples,
@@ -19,7 +17,8 @@ import {
   withNewFiling,
   type FakeSecEdgar,
 } from '~/services/market/importers/testing/fake-sec-edgar';
-import { closeMarketReader, openMarketReader } from '~/services/market/store/open-store.server';
+import { closeMarketReader } from '~/services/market/store/open-store.server';
+import { captureCli, queryStore, setEnv } from '../support/data-cli';
 import { forEachDatabase, type DatabaseTarget } from '../support/databases';
 
 // `npm run data -- refresh` fetching new SEC filings, against a local server speaking
@@ -40,29 +39,6 @@ afterAll(async () => {
   await fake?.close();
 });
 
-function capture(): CliIo & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, out: (l) => stdout.push(l), err: (l) => stderr.push(l), progress: silentProgress };
-}
-
-async function query<T = Record<string, unknown>>(file: string, sql: string): Promise<T[]> {
-  const reader = await openMarketReader(file);
-  try {
-    return await reader.all<T>(sql);
-  } finally {
-    reader.close();
-  }
-}
-
-function setEnv(patch: Record<string, string | undefined>) {
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  resetConfigForTests();
-}
-
 const paths = () => fake.requests.map((r) => r.path);
 
 forEachDatabase(samples ? 'SEC refresh' : 'SEC refresh (skipped: ../shared/data/fundamentals/sec is absent)', (target: DatabaseTarget) => {
@@ -79,7 +55,7 @@ forEachDatabase(samples ? 'SEC refresh' : 'SEC refresh (skipped: ../shared/data/
   });
   afterAll(() => setEnv({ MARKET_DB: undefined, SEC_USER_AGENT: undefined, SEC_EDGAR_URL: undefined, DATA_REFRESH_AT: undefined }));
   const marvellRevenue = (file: string) =>
-    query<{ value: number; filed: string; form: string; fiscal_period: string }>(
+    queryStore<{ value: number; filed: string; form: string; fiscal_period: string }>(
       file,
       `SELECT f.value, strftime(f.filed, '%Y-%m-%d') AS filed, f.form, f.fiscal_period FROM facts f JOIN securities s USING (permaticker)
         WHERE s.cik = '000${MARVELL}' AND f.concept = 'revenue' AND f.period_end = DATE '2026-08-01'`,
@@ -88,10 +64,10 @@ forEachDatabase(samples ? 'SEC refresh' : 'SEC refresh (skipped: ../shared/data/
   it('refuses without SEC_USER_AGENT, naming the setting', async () => {
     setEnv({ ...env(), SEC_USER_AGENT: undefined });
     fake.requests.length = 0;
-    const io = capture();
+    const io = captureCli();
     expect(await runDataCli(['refresh'], io)).toBe(1);
     expect(io.stderr.join('\n')).toMatch(/set TIINGO_API_KEY .* or SEC_USER_AGENT/);
-    const direct = capture();
+    const direct = captureCli();
     expect(await runDataCli(['import', 'sec', '--refresh'], direct)).toBe(1);
     expect(direct.stderr.join('\n')).toMatch(/SEC refresh refused: set SEC_USER_AGENT/);
     expect(fake.requests).toEqual([]);
@@ -105,15 +81,15 @@ forEachDatabase(samples ? 'SEC refresh' : 'SEC refresh (skipped: ../shared/data/
       fake.documents.set(submissionsPath(cik), secSample('submissions', cik));
       fake.documents.set(companyFactsPath(cik), secSample('companyfacts', cik));
     }
-    const imported = capture();
+    const imported = captureCli();
     expect(await runDataCli(['import', 'sec', '--online', '--ciks', `${APPLE},${MARVELL}`], imported), imported.stderr.join('\n')).toBe(0);
     expect(fake.requests.every((r) => r.userAgent === AGENT)).toBe(true);
     expect(await marvellRevenue(file)).toEqual([]);
-    const [before] = await query<{ n: number }>(file, `SELECT count(*)::INTEGER AS n FROM facts`);
+    const [before] = await queryStore<{ n: number }>(file, `SELECT count(*)::INTEGER AS n FROM facts`);
 
     // Nothing new at the SEC: only the two submissions documents are asked for.
     fake.requests.length = 0;
-    const idle = capture();
+    const idle = captureCli();
     expect(await runDataCli(['refresh'], idle), idle.stderr.join('\n')).toBe(0);
     expect(idle.stdout.join('\n')).toMatch(/Refreshed from sec: 0 companies, 0 new facts/);
     expect(paths().sort()).toEqual([submissionsPath(APPLE), submissionsPath(MARVELL)].sort());
@@ -145,21 +121,21 @@ forEachDatabase(samples ? 'SEC refresh' : 'SEC refresh (skipped: ../shared/data/
     );
     fake.failures.set(companyFactsPath(MARVELL), [{ status: 429, retryAfter: '1' }]);
     fake.requests.length = 0;
-    const refreshed = capture();
+    const refreshed = captureCli();
     expect(await runDataCli(['refresh'], refreshed), refreshed.stderr.join('\n')).toBe(0);
     expect(refreshed.stdout.join('\n')).toMatch(/Refreshed from sec: 1 companies, 1 new facts/);
     // Apple had no new filing: its companyfacts were not fetched again.
     // The 429 was waited out and asked again: two requests, both for Marvell.
     expect(paths().filter((p) => p.startsWith('/api/'))).toEqual([companyFactsPath(MARVELL), companyFactsPath(MARVELL)]);
     expect(await marvellRevenue(file)).toEqual([{ value: 2_600_000_000, filed: '2026-08-27', form: '10-Q', fiscal_period: 'Q2' }]);
-    const [after] = await query<{ n: number }>(file, `SELECT count(*)::INTEGER AS n FROM facts`);
+    const [after] = await queryStore<{ n: number }>(file, `SELECT count(*)::INTEGER AS n FROM facts`);
     expect(after.n).toBe(before.n + 1);
   });
 
   it('a failing SEC refresh leaves the store unchanged, is recorded, and shows in Admin › Market data sources', async () => {
     setEnv(env());
     const file = env().MARKET_DB;
-    const [before] = await query<{ n: number }>(file, `SELECT count(*)::INTEGER AS n FROM facts`);
+    const [before] = await queryStore<{ n: number }>(file, `SELECT count(*)::INTEGER AS n FROM facts`);
     const accn = '0001835632-26-000040';
     fake.documents.set(
       submissionsPath(MARVELL),
@@ -172,12 +148,12 @@ forEachDatabase(samples ? 'SEC refresh' : 'SEC refresh (skipped: ../shared/data/
     );
     // The companyfacts answer is cut off mid-document.
     fake.failures.set(companyFactsPath(MARVELL), [{ truncated: true }]);
-    const io = capture();
+    const io = captureCli();
     expect(await runDataCli(['refresh'], io)).toBe(1);
     expect(io.stderr.join('\n')).toMatch(/Refresh from sec failed, the store is unchanged by it: /);
-    const [after] = await query<{ n: number }>(file, `SELECT count(*)::INTEGER AS n FROM facts`);
+    const [after] = await queryStore<{ n: number }>(file, `SELECT count(*)::INTEGER AS n FROM facts`);
     expect(after.n).toBe(before.n);
-    const [failed] = await query<{ source: string; detail: string }>(
+    const [failed] = await queryStore<{ source: string; detail: string }>(
       file,
       `SELECT source, detail FROM import_runs WHERE status = 'failed'`,
     );
