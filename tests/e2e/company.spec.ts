@@ -318,11 +318,14 @@ test('home: market overview as of a date, links into the screener and data brows
   await expectNoAxeViolations(page);
   await page.getByLabel('As of date').fill('2023-03-15');
   await page.getByRole('button', { name: 'Show' }).click();
+  await expect(page).toHaveURL(/as_of=2023-03-15/);
   await expect(page.getByTestId('as-of')).toContainText('2023-03-15');
-  const filed = await page
+  // Read the filings once the page of that date shows them (not the one it replaced).
+  const filedCells = page
     .locator('section', { has: page.getByRole('heading', { name: 'Most recent filings' }) })
-    .locator('tbody td:nth-child(3)')
-    .allTextContents();
+    .locator('tbody td:nth-child(3)');
+  await expect(filedCells.first()).toBeVisible();
+  const filed = await filedCells.allTextContents();
   expect(filed.length).toBeGreaterThan(0);
   for (const t of filed) expect(t.match(/\d{4}-\d{2}-\d{2}/)![0] < '2023-03-15').toBe(true);
 });
