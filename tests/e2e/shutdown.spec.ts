@@ -12,6 +12,20 @@ import { expect, test } from './support/fixtures';
 // exits by itself with status 0 instead of waiting to be killed. The next start on the same
 // DATA_DIR opens the same SQLite file. About the server, not the browser: project js only.
 
+/** Waits until the app at `url` serves its sign-in page. */
+async function answersLogin(url: string): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        fetch(`${url}/login`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      { timeout: 60_000 },
+    )
+    .toBe(200);
+}
+
 test.describe('stopping the app', () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'runs in the js project only: it tests the server, once is enough');
 
@@ -85,16 +99,7 @@ test.describe('stopping the app', () => {
       },
     );
     try {
-      await expect
-        .poll(
-          () =>
-            fetch(`${url}/login`).then(
-              (r) => r.status,
-              () => 0,
-            ),
-          { timeout: 60_000 },
-        )
-        .toBe(200);
+      await answersLogin(url);
       launcher.kill('SIGKILL');
       // The shell and the app notice they lost their parent and stop: the port is free again.
       await expect
@@ -136,16 +141,7 @@ test.describe('stopping the app', () => {
     app.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     app.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     try {
-      await expect
-        .poll(
-          () =>
-            fetch(`${url}/login`).then(
-              (r) => r.status,
-              () => 0,
-            ),
-          { timeout: 60_000 },
-        )
-        .toBe(200);
+      await answersLogin(url);
       expect(output).toContain('[start] NODE_ENV=development: serving the built app');
       expect(output).not.toContain('Dev server origin not set');
       const refused = await fetch(`${url}/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
