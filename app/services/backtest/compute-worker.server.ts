@@ -4,6 +4,7 @@ import { DomainError, isDomainError } from '../http/errors';
 import { ScreenSchema } from '../screener/model';
 import { computeBacktest } from './compute.server';
 import { BacktestCancelledError, BacktestInputError, BacktestParamsSchema } from './engine';
+import { MAX_STORED_RESULT_BYTES, storedSizeProblem } from './limits';
 import { encodeResult, summaryOf } from './stored-result';
 import type { ComputeReply, ComputeRequest } from './compute-protocol';
 
@@ -22,6 +23,12 @@ function currentParentPid(): number | null {
   } catch {
     return null;
   }
+}
+
+/** The stored-result bound in force: MAX_STORED_RESULT_BYTES, or a smaller one set by a test (NODE_ENV=test only). */
+function storedResultLimit(): number {
+  const forTest = process.env.NODE_ENV === 'test' ? Number(process.env.QUARRY_TEST_MAX_RESULT_BYTES ?? 0) : 0;
+  return forTest > 0 ? Math.min(forTest, MAX_STORED_RESULT_BYTES) : MAX_STORED_RESULT_BYTES;
 }
 
 /** Resident memory above which the process ends after its run. */
@@ -55,11 +62,16 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
     // A parent that died meanwhile has lost the job's lease: the run is not this process's to
     // store. The IPC channel may not have noticed yet; being handed to another parent has.
     if (!process.connected || (currentParentPid() ?? parentPid) !== parentPid) process.exit(0);
+    const result = encodeResult(out.stored);
+    // The bound on a stored result holds for the real size too (the estimate checked before the
+    // run can be low for numbers that compress badly): the run fails, and nothing is stored.
+    const limit = storedResultLimit();
+    if (result.length > limit) throw new BacktestInputError(storedSizeProblem(result.length, false, limit));
     const db = await getDb();
     await db
       .updateTable('backtests')
       .set({
-        result: encodeResult(out.stored),
+        result,
         summary: JSON.stringify(summaryOf(out.stored)),
         snapshot_id: out.snapshotId,
         engine_version: out.engineVersion,
