@@ -4,7 +4,7 @@ import { DomainError, isDomainError } from '../http/errors';
 import { ScreenSchema } from '../screener/model';
 import { computeBacktest } from './compute.server';
 import { BacktestCancelledError, BacktestInputError, BacktestParamsSchema } from './engine';
-import { MAX_STORED_RESULT_BYTES, storedSizeProblem } from './limits';
+import { storedResultLimit, storedSizeProblem } from './limits';
 import { encodeResult, summaryOf } from './stored-result';
 import type { ComputeReply, ComputeRequest } from './compute-protocol';
 
@@ -23,12 +23,6 @@ function currentParentPid(): number | null {
   } catch {
     return null;
   }
-}
-
-/** The stored-result bound in force: MAX_STORED_RESULT_BYTES, or a smaller one set by a test (NODE_ENV=test only). */
-function storedResultLimit(): number {
-  const forTest = process.env.NODE_ENV === 'test' ? Number(process.env.QUARRY_TEST_MAX_RESULT_BYTES ?? 0) : 0;
-  return forTest > 0 ? Math.min(forTest, MAX_STORED_RESULT_BYTES) : MAX_STORED_RESULT_BYTES;
 }
 
 /** Resident memory above which the process ends after its run. */

@@ -22,6 +22,13 @@ export const MAX_COMPUTED_SNAPSHOT_ROWS = 25_000_000;
  * top-500 inverse-volatility run of 2007–2026 on the demo data (2.5 M positions) takes about 75 MB.
  */
 export const MAX_STORED_RESULT_BYTES = 128 * 2 ** 20;
+/** The stored-result bound in force: MAX_STORED_RESULT_BYTES, or a smaller one a test sets (NODE_ENV=test only). */
+export function storedResultLimit(): number {
+  const env: Record<string, string | undefined> = typeof process === 'undefined' ? {} : process.env;
+  const forTest = env.NODE_ENV === 'test' ? Number(env.QUARRY_TEST_MAX_RESULT_BYTES ?? 0) : 0;
+  return forTest > 0 ? Math.min(forTest, MAX_STORED_RESULT_BYTES) : MAX_STORED_RESULT_BYTES;
+}
+
 /**
  * Estimated stored bytes per position (a holding and about one trade): the weight and the trade's
  * value are doubles that do not compress (about 22 bytes with the rest of the row, base64
@@ -82,7 +89,8 @@ export function limitProblem(params: BacktestParams, listedCompanies: number, me
       `the limit is ${n(MAX_HOLDING_ROWS)} positions per backtest. Rebalance less often, hold fewer names or shorten the period.`
     );
   const bytes = estimatedResultBytes(rows, metrics);
-  if (bytes > MAX_STORED_RESULT_BYTES) return storedSizeProblem(bytes, true);
+  const limit = storedResultLimit();
+  if (bytes > limit) return storedSizeProblem(bytes, true, limit);
   if (COMPUTES_SNAPSHOTS.has(params.rebalance)) {
     const computed = dates * listedCompanies;
     if (computed > MAX_COMPUTED_SNAPSHOT_ROWS)
