@@ -41,7 +41,7 @@ describe('share basis', () => {
       obs('eps_basic', 10, 20, 4.2),
       obs('eps_basic', 10, 100, 1.05),
     ]);
-    expect(two).toEqual([{ day: 100, ratio: 4 }]);
+    expect(two).toEqual([{ day: 100, ratio: 4, known: 100 }]);
     expect(shareBasis(two, 99)).toBe(1);
     expect(shareBasis(two, 100)).toBe(4);
   });
