@@ -114,7 +114,12 @@ export default function CompanyFinancial() {
                             <br />
                             <small>
                               <FilingRef url={c.url} accession={c.accession} filed={c.filed} form={c.form} compact />
-                              {c.derived ? <abbr title="Derived: computed from filed values, see the note below the table"> *</abbr> : null}
+                              {c.derived ? (
+                                <abbr title={`Derived: ${c.derivation ?? 'computed from filed values'} (see the note below the table)`}>
+                                  {' '}
+                                  *
+                                </abbr>
+                              ) : null}
                             </small>
                           </>
                         ) : (
@@ -139,9 +144,17 @@ export default function CompanyFinancial() {
           </ScrollRegion>
           <p className="muted">
             * derived, not a value as filed: a fourth quarter is the latest fiscal year known on this date minus the latest nine months
-            known (both on the same share basis), TTM is four quarters, free cash flow is operating cash flow minus capex; the date is that
-            of the newest filing used. Per-share values and share counts are adjusted for splits to the share basis of this date (the JSON
-            and CSV downloads carry each value as filed beside it).
+            known (both on the same share basis); for EPS that is the nine-month EPS the third-quarter 10-Q reports, and only where none was
+            filed the year minus its three quarters (the marker&apos;s title and the downloads say which). TTM is four quarters, free cash
+            flow is operating cash flow minus capex; the date is that of the newest filing used. Per-share values and share counts are
+            adjusted for splits to the share basis of this date (the JSON and CSV downloads carry each value as filed beside it).
+          </p>
+          <p className="muted">
+            Precision as reported: SEC&apos;s company facts carry no XBRL decimals, so each value&apos;s precision is read from the
+            company&apos;s filings: amounts to their trailing zeros (a company stating millions gives 394,328,000,000), per-share values to
+            their decimal places, at least cents. A split adjustment adds the digits the ratio moves (44.15 ÷ 28 = 1.5768, four places); a
+            derived value (Q4, TTM, free cash flow) is rounded to the coarsest precision among its parts (0.17 − 0.117 = 0.05), and growth
+            rates and margins are computed from the values as shown. The JSON gives each value&apos;s decimals.
           </p>
         </>
       )}

@@ -133,6 +133,18 @@ const CellJson = z
       .describe(
         'The value as filed; per-share values and share counts in `value` are adjusted for splits to the as-of date. Null when derived',
       ),
+    decimals: z
+      .number()
+      .int()
+      .describe(
+        'Decimal places the value is given to, as reported (−6: millions). SEC companyfacts carry no XBRL decimals, so a filed value keeps the precision of its filing (the finest among its values of one unit); a split adjustment adds the digits the ratio moves (÷28: two); a derived value is rounded to the coarsest precision of its parts',
+      ),
+    derivation: z
+      .string()
+      .nullable()
+      .describe(
+        'How a derived value was computed: "FY − 9M" (fiscal year minus the nine months to date), "FY − Q1 − Q2 − Q3" (only when no nine-month figure was filed), "6M − Q1", "9M − 6M", "FY average", "sum of 4 quarters", "mean of 4 quarters", "operating cash flow − capex". Null when filed',
+      ),
   })
   .strict();
 const RatioRowJson = z.object({ id: z.string(), label: z.string(), values: z.array(z.number().nullable()) }).strict();

@@ -1,8 +1,16 @@
 import { toEpochDay, type IsoDate } from '../dates';
 import { CONCEPTS } from '../market/store/schema';
 import { filingArchiveUrl } from '../market/sec-links';
-import { firstQuarterOfYear, withDerivedQ4, type Series } from '../metrics/engine/fundamental-state';
-import { onBasis, PER_SHARE_CONCEPTS, SHARE_COUNT_CONCEPTS, splitsFor, type SplitEvent } from '../metrics/engine/share-basis';
+import { firstQuarterOfYear, nineMonthsOfYear, withDerivedQ4, type Series } from '../metrics/engine/fundamental-state';
+import {
+  onBasis,
+  perShareFactor,
+  PER_SHARE_CONCEPTS,
+  SHARE_COUNT_CONCEPTS,
+  splitsFor,
+  type SplitEvent,
+} from '../metrics/engine/share-basis';
+import { decimalsAfterFactor, reportedDecimals, roundToDecimals } from '../http/numbers';
 import { ttmAt, ttmIndices } from '../metrics/engine/ttm';
 import { growthRate, ratio } from '../stats';
 
@@ -89,6 +97,14 @@ export type Cell = {
   derived: boolean;
   /** The value as filed, before the split adjustment (per-share values and share counts); null when derived. */
   reported: number | null;
+  /** How a derived value was computed (e.g. "FY − 9M", "FY − Q1 − Q2 − Q3", "sum of 4 quarters"); null when filed. */
+  derivation: string | null;
+  /**
+   * Decimal places `value` is given to (−6: millions), as reported: a filed value keeps its
+   * filing's precision (more places after a split divides it), a derived value the coarsest of
+   * its parts', and `value` is rounded to it.
+   */
+  decimals: number;
 };
 
 export type Column = { key: IsoDate; label: string; periodEnd: IsoDate };
@@ -108,6 +124,8 @@ export type Statement = {
 type Known = {
   value: number;
   reported: number;
+  /** Decimal places of `value` (see Cell.decimals). */
+  decimals: number;
   derived: boolean;
   filed: IsoDate;
   accession: string | null;
@@ -119,10 +137,14 @@ type Known = {
 
 const isFlow = (c: string) => (CONCEPTS as Record<string, { kind: string }>)[c]?.kind === 'flow';
 
-function periodOf(f: FactInput): 'FY' | 'Q' | 'I' | null {
+/** FY a fiscal year, Q a quarter, N the nine months to date (per-share values), I an instant. */
+type PeriodCode = 'FY' | 'Q' | 'N' | 'I';
+
+function periodOf(f: FactInput): PeriodCode | null {
   if (!(f.concept in CONCEPTS)) return null;
   if (!isFlow(f.concept)) return 'I';
   if (f.fiscal_period === 'FY') return 'FY';
+  if (f.fiscal_period === '9M') return 'N';
   if (f.fiscal_period && /^Q[1-4]$/.test(f.fiscal_period)) {
     if (f.period_start && toEpochDay(f.period_end) - toEpochDay(f.period_start) > 120) return null; // a year-to-date value
     return 'Q';
@@ -136,6 +158,7 @@ function periodOf(f: FactInput): 'FY' | 'Q' | 'I' | null {
  */
 export function latestKnown(facts: readonly FactInput[], asOf: IsoDate | null): Map<string, Known> {
   const out = new Map<string, Known>();
+  const precision = reportedPrecision(facts, asOf);
   for (const f of facts) {
     if (asOf !== null && f.filed >= asOf) continue;
     if (!Number.isFinite(f.value)) continue;
@@ -147,6 +170,7 @@ export function latestKnown(facts: readonly FactInput[], asOf: IsoDate | null): 
     out.set(key, {
       value: f.value,
       reported: f.value,
+      decimals: precision.get(unitOf(f.concept)) ?? 0,
       derived: (f.source_tag ?? '').includes('(derived)'),
       filed: f.filed,
       accession: f.accession,
@@ -155,6 +179,27 @@ export function latestKnown(facts: readonly FactInput[], asOf: IsoDate | null): 
       fiscalPeriod: f.fiscal_period,
       start: f.period_start,
     });
+  }
+  return out;
+}
+
+const unitOf = (concept: string) => (CONCEPTS as Record<string, { unit: string }>)[concept]?.unit ?? '';
+
+/**
+ * The precision a company reports each unit to (USD, USD/shares, shares): the finest among its
+ * values of that unit known on the as-of date. The companyfacts API has no XBRL `decimals`, so
+ * they are read back from the values: trailing zeros for amounts and counts (a company stating
+ * its amounts in millions has every amount a multiple of 1,000,000; taking the finest over all
+ * its filings keeps a round 1,000,000,000 from passing for billions), decimal places for
+ * per-share values, never fewer than two (EPS is stated to the cent; 0.20 arrives as 0.2).
+ */
+function reportedPrecision(facts: readonly FactInput[], asOf: IsoDate | null): Map<string, number> {
+  const out = new Map<string, number>([['USD/shares', 2]]);
+  for (const f of facts) {
+    if (!Number.isFinite(f.value) || f.value === 0 || (asOf !== null && f.filed >= asOf)) continue;
+    const unit = unitOf(f.concept);
+    const d = reportedDecimals(f.value);
+    if (d > (out.get(unit) ?? Number.NEGATIVE_INFINITY)) out.set(unit, d);
   }
   return out;
 }
@@ -172,7 +217,7 @@ function onAsOfBasis(
   const cut = asOf === null ? Number.POSITIVE_INFINITY : toEpochDay(asOf);
   const splits = splitsFor(storeSplits, () =>
     facts
-      .filter((f) => PER_SHARE_CONCEPTS.has(f.concept) && f.filed < (asOf ?? '9999-12-31'))
+      .filter((f) => (PER_SHARE_CONCEPTS.has(f.concept) || SHARE_COUNT_CONCEPTS.has(f.concept)) && f.filed < (asOf ?? '9999-12-31'))
       .map((f) => ({
         concept: f.concept,
         kind: periodOf(f) ?? '',
@@ -185,7 +230,10 @@ function onAsOfBasis(
   for (const [key, k] of known) {
     const concept = key.slice(0, key.indexOf('|'));
     if (!PER_SHARE_CONCEPTS.has(concept) && !SHARE_COUNT_CONCEPTS.has(concept)) continue;
-    k.value = onBasis(concept, k.reported, splits, toEpochDay(k.filed), cut - 1);
+    const f = perShareFactor(splits, toEpochDay(k.filed), cut - 1);
+    if (f === 1) continue;
+    k.decimals = decimalsAfterFactor(k.decimals, PER_SHARE_CONCEPTS.has(concept) ? f : 1 / f);
+    k.value = roundToDecimals(onBasis(concept, k.reported, splits, toEpochDay(k.filed), cut - 1), k.decimals);
   }
 }
 
@@ -196,26 +244,36 @@ type Ctx = {
   flows: Map<string, { series: Series; cells: Map<number, Cell> }>;
 };
 
-function cellOf(ctx: Ctx, k: Known, derived = k.derived): Cell {
+/** What the importer subtracted for a quarter it derived from year-to-date figures. */
+const IMPORTER_DERIVATION: Record<string, string> = { Q2: '6M − Q1', Q3: '9M − 6M', Q4: 'FY − 9M' };
+
+function cellOf(ctx: Ctx, k: Known): Cell {
   return {
     value: k.value,
     filed: k.filed,
     accession: k.accession,
     form: k.form,
     url: filingArchiveUrl(ctx.cik, k.accession, ctx.isDemo),
-    derived,
-    reported: derived ? null : k.reported,
+    derived: k.derived,
+    reported: k.derived ? null : k.reported,
+    derivation: k.derived ? (IMPORTER_DERIVATION[k.fiscalPeriod ?? ''] ?? 'year to date − previous year to date') : null,
+    decimals: k.decimals,
   };
 }
 
-function get(ctx: Ctx, concept: string, p: 'FY' | 'Q' | 'I', end: IsoDate): Known | undefined {
+function get(ctx: Ctx, concept: string, p: PeriodCode, end: IsoDate): Known | undefined {
   return ctx.known.get(`${concept}|${p}|${end}`);
 }
 
-/** Combines several cells into a derived one that rests on the newest of them. */
-function combine(parts: Cell[], value: number): Cell {
+/**
+ * Combines several cells into a derived one that rests on the newest of them, given to the
+ * coarsest precision among them (a sum or difference is no more precise than its least precise
+ * part: 0.17 − 0.117 = 0.05).
+ */
+function combine(parts: Cell[], value: number, derivation: string): Cell {
   const newest = parts.reduce((a, b) => (b.filed > a.filed ? b : a));
-  return { ...newest, value, derived: true, reported: null };
+  const decimals = Math.min(...parts.map((p) => p.decimals));
+  return { ...newest, value: roundToDecimals(value, decimals), derived: true, reported: null, derivation, decimals };
 }
 
 function endsOf(ctx: Ctx, p: 'FY' | 'Q'): Map<IsoDate, Known> {
@@ -230,7 +288,7 @@ function endsOf(ctx: Ctx, p: 'FY' | 'Q'): Map<IsoDate, Known> {
 }
 
 /** Stored quarters (and balance-sheet-free fiscal years) of one flow, ascending by period end. */
-function seriesOf(ctx: Ctx, concept: string, p: 'FY' | 'Q'): { series: Series; cells: Cell[]; ends: IsoDate[] } {
+function seriesOf(ctx: Ctx, concept: string, p: 'FY' | 'Q' | 'N'): { series: Series; cells: Cell[]; ends: IsoDate[] } {
   const rows: [IsoDate, Known][] = [];
   for (const [key, k] of ctx.known) {
     const [c, kind, end] = key.split('|');
@@ -246,20 +304,31 @@ function seriesOf(ctx: Ctx, concept: string, p: 'FY' | 'Q'): { series: Series; c
 
 /**
  * Every quarter of a flow: filed quarters, and fourth quarters derived by the metrics engine's
- * withDerivedQ4 (the fiscal year minus its three quarters; a Q4 the importer already derived as
- * FY − 9M is a stored quarter marked derived).
+ * withDerivedQ4 (the fiscal year minus its stored nine months for EPS, else minus its three
+ * quarters; a Q4 the importer already derived as FY − 9M is a stored quarter marked derived).
  */
 function quarterCells(ctx: Ctx, concept: string): { series: Series; cells: Map<number, Cell> } {
   const q = seriesOf(ctx, concept, 'Q');
   const y = seriesOf(ctx, concept, 'FY');
-  const merged = withDerivedQ4(q.series, y.series, concept === 'shares_diluted_avg');
+  const nine = seriesOf(ctx, concept, 'N');
+  const average = concept === 'shares_diluted_avg';
+  const merged = withDerivedQ4(q.series, y.series, average, Number.NEGATIVE_INFINITY, nine.series);
   const byEnd = new Map<number, Cell>();
   q.series.end.forEach((e, i) => byEnd.set(e, q.cells[i]));
   y.series.end.forEach((fyEnd, k) => {
     if (byEnd.has(fyEnd) || !merged.end.includes(fyEnd)) return;
-    const a = firstQuarterOfYear(q.series.end, fyEnd);
     const value = merged.val[merged.end.indexOf(fyEnd)];
-    byEnd.set(fyEnd, combine([y.cells[k], q.cells[a], q.cells[a + 1], q.cells[a + 2]], value));
+    const n = average ? -1 : nineMonthsOfYear(nine.series.end, fyEnd);
+    let made: Cell;
+    if (n >= 0) made = combine([y.cells[k], nine.cells[n]], value, 'FY − 9M');
+    else {
+      const a = firstQuarterOfYear(q.series.end, fyEnd);
+      const parts = [y.cells[k], q.cells[a], q.cells[a + 1], q.cells[a + 2]];
+      made = combine(parts, value, average ? 'FY average' : 'FY − Q1 − Q2 − Q3');
+    }
+    byEnd.set(fyEnd, made);
+    // The TTM sums the quarters as shown (rounded to their precision).
+    merged.val[merged.end.indexOf(fyEnd)] = made.value;
   });
   return { series: merged, cells: byEnd };
 }
@@ -283,7 +352,8 @@ function ttmFlow(ctx: Ctx, concept: string, end: IsoDate): Cell | null {
   const idx = ttmIndices(series.end, day);
   if (idx === null || series.end[idx[0]] !== day) return null;
   const parts = idx.map((j) => cells.get(series.end[j])!);
-  return combine(parts, ttmAt(series, day, concept === 'shares_diluted_avg'));
+  const average = concept === 'shares_diluted_avg';
+  return combine(parts, ttmAt(series, day, average), average ? 'mean of 4 quarters' : 'sum of 4 quarters');
 }
 
 function quarterLabel(k: Known | undefined, end: IsoDate): string {
@@ -300,7 +370,7 @@ function lineCells(ctx: Ctx, concept: string, period: PeriodKind, columns: Colum
       const b = capex[i];
       if (!a || !b) return null;
       // Capex is stored as a positive outflow (fcf = operating cash flow − capex, see metrics/catalogue.ts).
-      return combine([a, b], a.value - b.value);
+      return combine([a, b], a.value - b.value, 'operating cash flow − capex');
     });
   }
   const flow = isFlow(concept);

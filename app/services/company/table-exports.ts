@@ -40,14 +40,20 @@ export function statementTable(s: Statement): CsvTable {
           cell.url,
           cell.derived ? 'derived' : 'filed',
           cell.reported,
+          cell.derivation,
         ]);
     });
   for (const r of [...s.growth, ...s.margins])
     s.columns.forEach((c, i) => {
-      if (r.values[i] !== null) rows.push([r.id, c.label, c.periodEnd, r.values[i], null, null, null, null, 'derived', null]);
+      if (r.values[i] !== null)
+        rows.push([r.id, c.label, c.periodEnd, r.values[i], null, null, null, null, 'derived', null, 'ratio of the lines shown']);
     });
-  // `value` is adjusted for splits to the as-of date; `value_as_filed` is the filing's own number.
-  return { header: ['line', 'period', 'period_end', 'value', 'filed', 'form', 'accession', 'url', 'kind', 'value_as_filed'], rows };
+  // `value` is adjusted for splits to the as-of date; `value_as_filed` is the filing's own number;
+  // `derivation` says how a derived value was computed (FY − 9M, FY − Q1 − Q2 − Q3, sum of 4 quarters …).
+  return {
+    header: ['line', 'period', 'period_end', 'value', 'filed', 'form', 'accession', 'url', 'kind', 'value_as_filed', 'derivation'],
+    rows,
+  };
 }
 
 export function dividendsTable(d: Dividends): CsvTable {

@@ -36,7 +36,50 @@ export function jsonWithoutFloatNoise(_key: string, value: unknown): unknown {
  */
 export function roundForExport(value: number | null | undefined, digits: number): number | null {
   if (value === null || value === undefined || !Number.isFinite(value)) return null;
-  const shifted = Math.round(Math.abs(Number(`${value.toPrecision(SIGNIFICANT_DIGITS)}e${digits}`)));
-  const rounded = Number(`${shifted}e-${digits}`) * Math.sign(value);
+  return roundToDecimals(value, digits);
+}
+
+/**
+ * `value` rounded to `decimals` places on its decimal text (half away from zero); a negative
+ * count rounds to tens, thousands, millions (−6: 394,328,411,000 → 394,328,000,000).
+ */
+export function roundToDecimals(value: number, decimals: number): number {
+  if (!Number.isFinite(value)) return value;
+  const shifted = Math.round(Math.abs(Number(`${value.toPrecision(SIGNIFICANT_DIGITS)}e${decimals}`)));
+  const rounded = Number(`${shifted}e${-decimals}`) * Math.sign(value);
   return Object.is(rounded, -0) ? 0 : rounded;
+}
+
+// Precision as reported. SEC's companyfacts API carries no XBRL `decimals`, so a value's
+// precision is read from the value: a per-share value is given to its decimal places (6.31 → 2),
+// an amount or a share count to its trailing zeros (394,328,000,000 → −6, millions). One filing
+// reports all its amounts in one scale, so callers take the finest precision among a filing's
+// values of one unit (a round 1,000,000,000 in a filing in millions is still millions).
+
+/** Decimal places `value` is written to: 6.31 → 2, 0.082 → 3, 394328000000 → −6, 0 → 0. */
+export function reportedDecimals(value: number): number {
+  if (!Number.isFinite(value) || value === 0) return 0;
+  const clean = withoutFloatNoise(value);
+  if (Number.isInteger(clean)) {
+    let d = 0;
+    let v = Math.abs(clean);
+    while (d > -15 && v % 10 === 0) {
+      v /= 10;
+      d--;
+    }
+    return d;
+  }
+  const [mantissa, exp] = Math.abs(clean).toExponential().split('e');
+  return Math.max(0, (mantissa.split('.')[1]?.length ?? 0) - Number(exp));
+}
+
+/**
+ * Decimals of a value given to `decimals` places once multiplied by `factor` (a split
+ * adjustment): dividing by 28 (factor 1/28) moves the last reported digit two places right
+ * (44.15 / 28 = 1.5768, known to about ±0.0002); multiplying by a whole number loses nothing.
+ */
+export function decimalsAfterFactor(decimals: number, factor: number): number {
+  if (!(factor > 0) || factor === 1) return decimals;
+  if (factor < 1) return decimals + Math.ceil(Math.log10(1 / factor) - 1e-9);
+  return Number.isInteger(withoutFloatNoise(factor)) ? decimals : decimals + reportedDecimals(factor);
 }

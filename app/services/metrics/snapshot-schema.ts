@@ -9,7 +9,10 @@
 // 2: lookbacks count exchange trading days (a day without a bar keeps the previous close).
 // 3: per-share values and share counts on the share basis of the day (splits from the store or
 //    inferred from the filings); one TTM summation order shared with the statements.
-export const METRICS_ENGINE_VERSION = 3;
+// 4: Q4 EPS = the year's EPS minus the nine months' EPS (stored 9M facts) where filed; splits also
+//    inferred from share counts, and an inferred split used only from the day after the filing
+//    that confirmed it.
+export const METRICS_ENGINE_VERSION = 4;
 
 export const SNAPSHOT_DDL = `
 CREATE TABLE IF NOT EXISTS metric_snapshot_dates (

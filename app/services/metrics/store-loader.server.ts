@@ -121,7 +121,7 @@ export async function loadBlock(conn: DuckDBConnection, block: readonly Security
     conn,
     `${accCte}
      SELECT f.permaticker, (list_position(${conceptList}, f.concept) - 1)::INTEGER, f.value, ${days('f.period_start')}, ${days('f.period_end')},
-            (CASE f.fiscal_period WHEN 'Q1' THEN 1 WHEN 'Q2' THEN 2 WHEN 'Q3' THEN 3 WHEN 'Q4' THEN 4 WHEN 'FY' THEN 5 ELSE 0 END)::INTEGER,
+            (CASE f.fiscal_period WHEN 'Q1' THEN 1 WHEN 'Q2' THEN 2 WHEN 'Q3' THEN 3 WHEN 'Q4' THEN 4 WHEN 'FY' THEN 5 WHEN '9M' THEN 6 ELSE 0 END)::INTEGER,
             ${days('f.filed')}, acc.id
        FROM facts f LEFT JOIN acc USING (accession)
       WHERE ${factWhere}
@@ -172,7 +172,7 @@ function ranges(col: Float64Array, n: number): Map<number, [number, number]> {
   return out;
 }
 
-const FISCAL = [null, 'Q1', 'Q2', 'Q3', 'Q4', 'FY'] as const;
+const FISCAL = [null, 'Q1', 'Q2', 'Q3', 'Q4', 'FY', '9M'] as const;
 
 /** Facts already in availability order (SQL sorted them by filed), straight into columns. */
 function factColumnsFromSorted(c: Float64Array[], from: number, to: number, dictionary: string[]): FactColumns {

@@ -99,4 +99,6 @@ export type Weighting = BacktestParams['weighting'];
 
 /** Engine version stored with each result: bump when any number could change for the same inputs. */
 // 2.1.0: screens see per-share values and market caps on one share basis across splits (metrics engine 3).
-export const BACKTEST_ENGINE_VERSION = '2.1.0';
+// 2.2.0: Q4 EPS from the nine months as filed; splits inferred from share counts too, and only
+//        once confirmed (metrics engine 4).
+export const BACKTEST_ENGINE_VERSION = '2.2.0';

@@ -17,6 +17,9 @@ const USAGE = `import prices <file.csv|file.csv.gz|folder|d_us_txt.zip>... [--ti
   and panels with a Name/ticker column. The ticker comes from that column or the file name (aapl.us.txt → AAPL).
   The basis comes from the layout (Tiingo and Quandl as traded, the others split-adjusted as of their last bar); --basis says it
   for a file whose layout does not (e.g. raw prices in a plain date,open,high,low,close,volume file).
+  split-dividend-adjusted: with a dividend column the dividend factor is taken out again (market cap on split-adjusted
+  prices, the file's close kept as the total-return index), assuming the file is adjusted as of its last bar; without one
+  the import warns that market cap and multiples carry the dividend factor.
   --known-only rejects a file with a ticker the store does not know yet, instead of creating a security.
   A zip (Stooq's bulk d_us_txt.zip) is read file by file; its ETF folders are left out unless --with-etfs.`;
 

@@ -40,7 +40,8 @@ export type FactRecord = {
   periodStart: IsoDate | null;
   periodEnd: IsoDate;
   fiscalYear: number | null;
-  fiscalPeriod: 'Q1' | 'Q2' | 'Q3' | 'Q4' | 'FY' | null;
+  /** 9M: a nine-month year-to-date figure (per-share values only, what a fourth-quarter EPS is derived from). */
+  fiscalPeriod: 'Q1' | 'Q2' | 'Q3' | 'Q4' | 'FY' | '9M' | null;
   form: string | null;
   filed: IsoDate;
   accession: string | null;

@@ -10,7 +10,9 @@
 //   with its own filed date and accession. A fact is known from the day AFTER `filed`.
 // - flow concepts (revenue, net income, cash flows...) are stored per fiscal quarter
 //   (fiscal_period Q1..Q4, ~3-month duration) and per fiscal year (FY, ~12 months);
-//   instant concepts (balance sheet, shares) have period_start NULL.
+//   per-share flows (EPS) also keep the 10-Q's nine-month year-to-date figure (fiscal_period 9M),
+//   from which a fourth-quarter EPS is derived; instant concepts (balance sheet, shares) have
+//   period_start NULL.
 
 export const MARKET_SCHEMA_VERSION = 1;
 
@@ -70,7 +72,7 @@ CREATE TABLE IF NOT EXISTS facts (
   period_start DATE,
   period_end DATE NOT NULL,
   fiscal_year INTEGER,
-  fiscal_period VARCHAR,     -- Q1 Q2 Q3 Q4 FY
+  fiscal_period VARCHAR,     -- Q1 Q2 Q3 Q4 FY, 9M (nine months to date, per-share values only)
   form VARCHAR,              -- 10-Q 10-K 10-K/A ...
   filed DATE NOT NULL,
   accession VARCHAR,         -- 0000320193-23-000106; links to the SEC archive

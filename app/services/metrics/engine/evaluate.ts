@@ -12,8 +12,10 @@ import {
   isPerShareConcept,
   isShareCountConcept,
   onFinalBasis,
+  knownDay,
   shareBasis,
   splitsFor,
+  splitsKnownOn,
   type SplitEvent,
 } from './share-basis';
 import type { FactColumns, MarketReturns, MetricSnapshot, SecurityInput, UniverseInput } from './types';
@@ -66,20 +68,43 @@ export class SecurityEvaluator {
     calendar?: Int32Array,
   ) {
     this.prices = preparePrices(input.dates, input.close, input.closeUnadj, input.tri, input.volume, input.barsBefore ?? 0, calendar);
-    this.splits = splitsFor(input.splits, () => factObservations(input.facts));
-    // EPS and average share counts are summed and differenced inside the state: one basis for
-    // all of them (after every split), moved back to the day's basis when written out.
-    this.facts = onFinalBasis(input.facts, this.splits, (c) => isPerShareConcept(c) || isShareCountConcept(c));
+    this.allSplits = splitsFor(input.splits, () => factObservations(input.facts));
+    this.knownDays = this.allSplits.map(knownDay).sort((a, b) => a - b);
     const n = input.dates.length;
     this.lastBar = n > 0 ? input.dates[n - 1] : Number.NEGATIVE_INFINITY;
-    this.finalBasis = shareBasis(this.splits, Number.POSITIVE_INFINITY);
+    this.splits = [];
+    this.facts = input.facts;
+    this.finalBasis = 1;
     this.state = new FundamentalState(this.facts);
   }
 
-  private readonly splits: SplitEvent[];
-  private readonly facts: FactColumns;
-  private readonly finalBasis: number;
+  /** Every split, known or not yet; `splits` are those known on the day evaluated last. */
+  private readonly allSplits: SplitEvent[];
+  private readonly knownDays: number[];
+  private knownCount = 0;
+  private splits: SplitEvent[];
+  private facts: FactColumns;
+  private finalBasis: number;
   private readonly lastBar: number;
+
+  /**
+   * Puts the facts on the basis after every split known on `day` (EPS and average share counts
+   * are summed and differenced inside the state: one basis for all of them, moved back to the
+   * day's basis when written out). A split inferred from filings is used only from the day after
+   * the filing that confirmed it: when that set changes the state starts again (rare: a few
+   * splits per company).
+   */
+  private useSplitsKnownOn(day: number): void {
+    let k = 0;
+    while (k < this.knownDays.length && this.knownDays[k] < day) k++;
+    if (k === this.knownCount) return;
+    this.knownCount = k;
+    this.splits = splitsKnownOn(this.allSplits, day);
+    this.facts = onFinalBasis(this.input.facts, this.splits, (c) => isPerShareConcept(c) || isShareCountConcept(c));
+    this.finalBasis = shareBasis(this.splits, Number.POSITIVE_INFINITY);
+    this.state = new FundamentalState(this.facts);
+    this.ctx = null;
+  }
 
   get permaticker(): number {
     return this.input.permaticker;
@@ -113,6 +138,7 @@ export class SecurityEvaluator {
       this.state = new FundamentalState(this.facts);
       this.ctx = null;
     }
+    this.useSplitsKnownOn(day);
     this.lastDay = day;
     if (this.state.advanceTo(day) || this.ctx === null) {
       this.fundRow.fill(Number.NaN);
@@ -139,13 +165,14 @@ export class SecurityEvaluator {
     const factorNow = this.prices.factor[i];
     if (dividends) computeDividends(this.input.dividends, day, this.prices.price[i], factorNow, this.factorAt, row);
     if (fresh) {
-      if (this.splits.length > 0) {
-        // Shares are on the basis after every split (onFinalBasis): restate them into the day's
-        // shares, and for market cap into the price's shares. A price without a raw close is
-        // split-adjusted as of the series' last bar (splits after it are not in the file).
+      if (this.allSplits.length > 0) {
+        // Shares are on the basis after every split known on the day (onFinalBasis): restate them
+        // into the day's shares, and for market cap into the price's shares. A price without a raw
+        // close is split-adjusted as of the series' last bar: the file itself carries every split
+        // up to that bar, so its basis counts them all, known on the day or not.
         const rawPrice = Number.isFinite(this.input.closeUnadj[Math.min(i, this.input.closeUnadj.length - 1)]);
         const dayFactor = shareBasis(this.splits, day) / this.finalBasis;
-        const priceFactor = rawPrice ? dayFactor : shareBasis(this.splits, this.lastBar) / this.finalBasis;
+        const priceFactor = rawPrice ? dayFactor : shareBasis(this.allSplits, this.lastBar) / this.finalBasis;
         computeValuation(row, ctx, this.prices.price[i], dayFactor, priceFactor);
       } else {
         const sharesFactor = Number.isNaN(ctx.sharesEnd) ? Number.NaN : this.factorAt(ctx.sharesEnd) / factorNow;

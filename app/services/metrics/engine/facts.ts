@@ -22,10 +22,14 @@ export function conceptIndex(concept: string): number {
   return CONCEPT_INDEX.get(concept) ?? -1;
 }
 
-/** 0 instant, 1 quarter, 2 fiscal year; -1 for a duration that is neither (e.g. a half year). */
+/**
+ * 0 instant, 1 quarter, 2 fiscal year, 3 the nine months to the end of the third quarter (stored
+ * for per-share values only); -1 for a duration that is none of these (e.g. a half year).
+ */
 export function periodKindOf(concept: number, fiscalPeriod: string | null, startDay: number | null, endDay: number): number {
   if (!FLOW[concept]) return 0;
   if (fiscalPeriod === 'FY') return 2;
+  if (fiscalPeriod === '9M') return 3;
   if (fiscalPeriod === 'Q1' || fiscalPeriod === 'Q2' || fiscalPeriod === 'Q3' || fiscalPeriod === 'Q4') {
     // Year-to-date values tagged with a quarter (a 6- or 9-month Q2/Q3) are not quarters.
     if (startDay !== null && endDay - startDay > 120) return -1;

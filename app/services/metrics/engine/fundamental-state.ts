@@ -66,7 +66,7 @@ function put(s: Series, end: number, value: number): void {
 
 export class FundamentalState {
   private cursor = 0;
-  /** [instant, quarter, year] per concept. */
+  /** [instant, quarter, year, nine months to date] per concept. */
   private readonly slots: Series[][];
   private cachedView: FundamentalView | null = null;
   /** Index of the newest fact applied (provenance of the current values); -1 before any. */
@@ -75,6 +75,7 @@ export class FundamentalState {
 
   constructor(readonly facts: FactColumns) {
     this.slots = Array.from({ length: N_CONCEPTS }, () => [
+      { end: [], val: [] },
       { end: [], val: [] },
       { end: [], val: [] },
       { end: [], val: [] },
@@ -89,7 +90,7 @@ export class FundamentalState {
     while (this.cursor < n && f.available[this.cursor] < day) {
       const i = this.cursor++;
       put(this.slots[f.concept[i]][f.periodKind[i]], f.periodEnd[i], f.value[i]);
-      if (f.periodKind[i] !== 2 && f.periodEnd[i] > this.maxEnd) this.maxEnd = f.periodEnd[i];
+      if ((f.periodKind[i] === 0 || f.periodKind[i] === 1) && f.periodEnd[i] > this.maxEnd) this.maxEnd = f.periodEnd[i];
       this.lastFact = i;
     }
     if (this.cursor !== start) this.cachedView = null;
@@ -109,10 +110,10 @@ export class FundamentalState {
     let latestYearEnd = Number.NEGATIVE_INFINITY;
     const cutoff = this.maxEnd - VIEW_HISTORY_DAYS;
     for (let c = 0; c < N_CONCEPTS; c++) {
-      const [inst, q, y] = this.slots[c];
+      const [inst, q, y, nine] = this.slots[c];
       instants.push(inst);
       years.push(y);
-      const qs = FLOW[c] ? withDerivedQ4(q, y, c === SHARES_AVG, cutoff) : q;
+      const qs = FLOW[c] ? withDerivedQ4(q, y, c === SHARES_AVG, cutoff, nine) : q;
       quarters.push(qs);
       latestEnd = Math.max(latestEnd, lastEnd(qs), lastEnd(inst));
       latestYearEnd = Math.max(latestYearEnd, lastEnd(y));
@@ -123,19 +124,38 @@ export class FundamentalState {
 
 /**
  * Companies file Q1–Q3 on 10-Qs and the full year on the 10-K, rarely a Q4. The missing Q4 is the
- * fiscal year minus its three quarters, when exactly three are known inside that year. For an
+ * fiscal year minus its first nine months: the nine-month year-to-date figure when one is known
+ * (`nine`: what 10-Qs report for per-share values, which do not add up over quarters), else the
+ * sum of the year's three quarters, when exactly three are known inside that year. For an
  * average (weighted shares) the year's average stands in for the fourth quarter's. Only years
- * ending on or after `cutoff` are derived, and the result starts there.
+ * ending on or after `cutoff` are derived, and the result starts there. How each Q4 was made is
+ * q4Derivation's answer.
  */
-export function withDerivedQ4(q: Series, y: Series, average = false, cutoff = Number.NEGATIVE_INFINITY): Series {
+export function withDerivedQ4(
+  q: Series,
+  y: Series,
+  average = false,
+  cutoff = Number.NEGATIVE_INFINITY,
+  nine: Series = EMPTY_SERIES,
+): Series {
   let dEnd: number[] | null = null;
   let dVal: number[] | null = null;
   for (let k = lowerBound(y.end, cutoff); k < y.end.length; k++) {
     const fyEnd = y.end[k];
     if (nearestIndex(q.end, fyEnd, END_TOLERANCE) >= 0) continue;
-    const a = firstQuarterOfYear(q.end, fyEnd);
-    if (a < 0) continue;
-    const value = average ? y.val[k] : y.val[k] - (q.val[a] + q.val[a + 1] + q.val[a + 2]);
+    let value: number;
+    if (average) {
+      if (firstQuarterOfYear(q.end, fyEnd) < 0) continue;
+      value = y.val[k];
+    } else {
+      const n = nineMonthsOfYear(nine.end, fyEnd);
+      if (n >= 0) value = y.val[k] - nine.val[n];
+      else {
+        const a = firstQuarterOfYear(q.end, fyEnd);
+        if (a < 0) continue;
+        value = y.val[k] - (q.val[a] + q.val[a + 1] + q.val[a + 2]);
+      }
+    }
     (dEnd ??= []).push(fyEnd);
     (dVal ??= []).push(value);
   }
@@ -154,6 +174,19 @@ export function withDerivedQ4(q: Series, y: Series, average = false, cutoff = Nu
     }
   }
   return { end, val };
+}
+
+const EMPTY_SERIES: Series = { end: [], val: [] };
+
+/** How a fourth quarter missing from the filings is derived: 'FY − 9M', 'FY − Q1 − Q2 − Q3', or 'FY average'. */
+export type Q4Derivation = 'FY − 9M' | 'FY − Q1 − Q2 − Q3' | 'FY average';
+
+/**
+ * Index of the nine-month figure of the fiscal year ending `fyEnd` (its period ends about three
+ * months before the year does), or -1.
+ */
+export function nineMonthsOfYear(ends: readonly number[], fyEnd: number): number {
+  return nearestIndex(ends, fyEnd - 91, END_TOLERANCE);
 }
 
 /**

@@ -11,7 +11,7 @@ export type FactColumns = {
   concept: Int8Array;
   value: Float64Array;
   periodEnd: Int32Array;
-  /** 0 = instant (balance sheet), 1 = fiscal quarter, 2 = fiscal year. */
+  /** 0 = instant (balance sheet), 1 = fiscal quarter, 2 = fiscal year, 3 = nine months to date (per-share values). */
   periodKind: Int8Array;
   /** The day the fact was filed (known from filed + 1). */
   filed: Int32Array;

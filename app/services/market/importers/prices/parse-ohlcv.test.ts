@@ -236,3 +236,62 @@ describe.skipIf(!hasData)('real price files', () => {
     }
   });
 });
+
+describe.skipIf(!existsSync(quandl))('a split- and dividend-adjusted file (Quandl WIKI AAPL 2014, adj_* columns)', () => {
+  // The same year as a split- and dividend-adjusted file: Quandl's adj_close (CRSP-style factors
+  // for the 7:1 split of 2014-06-09 and four dividends), with the dividends split-adjusted and the
+  // split ratio, in the zipline csvdir layout; and the closes as traded to check against.
+  const rows = readFileSync(quandl, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','))
+    .filter((c) => c[0] === 'AAPL');
+  const splitAfter = (date: string) => (date < '2014-06-09' ? 7 : 1);
+  // Quandl adjusted as of its own last day (2018): rescaled so the file is adjusted as of its last
+  // bar, as a download ending on that day would be (its last adjusted close = its last close).
+  const last = rows[rows.length - 1];
+  const base = Number(last[5]) / Number(last[12]);
+  const adj = (x: string) => String(Number(x) * base);
+  const adjusted = (withDividends: boolean) =>
+    [
+      withDividends ? 'date,open,high,low,close,volume,dividend,split' : 'date,open,high,low,close,volume',
+      ...rows.map((c) =>
+        [
+          c[1],
+          adj(c[9]),
+          adj(c[10]),
+          adj(c[11]),
+          adj(c[12]),
+          c[13],
+          ...(withDividends ? [String(Number(c[7]) / splitAfter(c[1])), c[8]] : []),
+        ].join(','),
+      ),
+    ].join('\n');
+
+  it('market cap comes off a split-only close: the dividend factor is taken out again', () => {
+    const parsed = parsePriceCsv(adjusted(true), 'AAPL.csv', { ticker: 'AAPL', basis: 'split-dividend-adjusted' });
+    expect(parsed.warnings.filter((w) => w.includes('without the dividends'))).toEqual([]);
+    const { prices, actions } = adjustSeries(parsed.series.get('AAPL')!, parsed.layout, 1, 'prices');
+    expect(actions.filter((a) => a.action === 'dividend')).toHaveLength(4);
+    expect(prices).toHaveLength(rows.length);
+    // Every close back on the split-adjusted traded close: Quandl's factors differ from 1 − dividend
+    // / previous close by up to 3.5e-5 per dividend (its own rounding), four dividends in the year.
+    const error = rows.map((c, t) => Math.abs(prices[t].close / (Number(c[5]) / splitAfter(c[1])) - 1));
+    expect(Math.max(...error)).toBeLessThan(1e-4);
+    // The file's close itself was off by the year's four dividends (about 1.7 % in January).
+    expect(Math.abs((Number(rows[0][12]) * base) / (Number(rows[0][5]) / 7) - 1)).toBeGreaterThan(0.015);
+    rows.forEach((c, t) => {
+      expect(Math.abs(prices[t].closeUnadj! / Number(c[5]) - 1)).toBeLessThan(1e-4);
+      // The file's own close is the total-return index.
+      expect(prices[t].tri).toBe(Number(adj(c[12])));
+    });
+  });
+
+  it('without the dividends the importer says market cap carries the dividend factor', () => {
+    const parsed = parsePriceCsv(adjusted(false), 'AAPL.csv', { ticker: 'AAPL', basis: 'split-dividend-adjusted' });
+    expect(parsed.warnings.filter((w) => w.includes('without the dividends'))).toHaveLength(1);
+    const { prices } = adjustSeries(parsed.series.get('AAPL')!, parsed.layout, 1, 'prices');
+    expect(prices[0].close).toBe(Number(adj(rows[0][12])));
+  });
+});

@@ -112,6 +112,11 @@ export function parsePriceCsv(text: string, file: string, options: ParseOptions)
     bars.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
     warnings.push(...seriesWarnings(bars, file, ticker));
   }
+  if (layout.basis === 'split-dividend-adjusted' && layout.columns.dividend === null && series.size > 0) {
+    warnings.push(
+      `${file}: prices adjusted for splits and dividends, without the dividends: the dividend factor cannot be taken out, so market cap and every multiple on these prices are lower than on the price as traded by the dividends paid since (give the dividends, or a split-adjusted file)`,
+    );
+  }
   return { layout, series, warnings };
 }
 

@@ -59,9 +59,15 @@ describe('parseCompanyFacts on a small companyfacts document', () => {
     expect(first('Q1') + first('Q2') + first('Q3') + first('Q4')).toBe(first('FY'));
   });
 
-  it('does not derive quarters of per-share figures', () => {
+  it('does not derive quarters of per-share figures, and keeps their nine months to date (9M)', () => {
     const eps = facts.filter((f) => f.concept === 'eps_diluted');
-    expect(eps.map((f) => f.fiscalPeriod).sort()).toEqual(['FY', 'Q1', 'Q3']);
+    expect(eps.map((f) => f.fiscalPeriod).sort()).toEqual(['9M', 'FY', 'Q1', 'Q3']);
+    const [nine] = eps.filter((f) => f.fiscalPeriod === '9M');
+    expect(nine.sourceTag).not.toContain('(derived)');
+    expect(nine.periodEnd).toBe(eps.find((f) => f.fiscalPeriod === 'Q3')!.periodEnd);
+    expect(nine.periodStart! < eps.find((f) => f.fiscalPeriod === 'Q1')!.periodEnd).toBe(true);
+    // Amounts keep no nine-month facts: their Q4 is derived in the importer.
+    expect(facts.filter((f) => f.fiscalPeriod === '9M').every((f) => f.unit === 'USD/shares')).toBe(true);
   });
 
   it('stores balance-sheet values once per date and filing change, with the year end as FY', () => {
@@ -159,6 +165,18 @@ describe.skipIf(!hasSec)('parseCompanyFacts on real EDGAR companyfacts', () => {
       checked++;
     }
     expect(checked).toBe(14);
+  });
+
+  it('AAPL nine-month diluted EPS as each 10-Q filed it (what Q4 EPS = FY − 9M subtracts)', () => {
+    const { parsed } = apple();
+    // From the companyfacts JSON: EarningsPerShareDiluted 2008-09-28..2009-06-27 = 4.47 (10-Q
+    // 2009-07-22), restated 6.30 (10-Q 2010-07-21); 2021-09-27..2022-06-25 = 4.82 (10-Q 2022-07-29).
+    expect(pick(parsed.facts, 'eps_diluted', 2009, '9M').map((f) => [f.value, f.filed, f.periodStart, f.periodEnd])).toEqual([
+      [4.47, '2009-07-22', '2008-09-28', '2009-06-27'],
+      [6.3, '2010-07-21', '2008-09-28', '2009-06-27'],
+    ]);
+    expect(pick(parsed.facts, 'eps_diluted', 2022, '9M').map((f) => [f.value, f.filed, f.form])).toEqual([[4.82, '2022-07-29', '10-Q']]);
+    expect(pick(parsed.facts, 'eps_basic', 2022, '9M')).toHaveLength(1);
   });
 
   it('GOOGL diluted EPS 2022Q1: 24.62 filed 2022-04-27, then 1.23 re-filed 2023-04-26 after the 20:1 split', () => {

@@ -1,4 +1,5 @@
 import { addDays, daysBetween, isIsoDate, type IsoDate } from '../../../dates';
+import { reportedDecimals, roundToDecimals } from '../../../http/numbers';
 import { ImportFileError, type FactRecord } from '../../store/records';
 import { CONCEPTS, CONCEPT_IDS, type Concept } from '../../store/schema';
 import { ANNUAL_FORMS, CONCEPT_TAGS, NON_ADDITIVE, QUARTERLY_FORMS } from './concept-map';
@@ -27,8 +28,10 @@ type Observation = {
 
 // Q1..Q4 are 3-month figures; Y2/Y3 the 6- and 9-month year-to-date figures of 10-Qs; FY the year.
 type Kind = 'Q1' | 'Q2' | 'Q3' | 'Q4' | 'Y2' | 'Y3' | 'FY';
-type Period = 'Q1' | 'Q2' | 'Q3' | 'Q4' | 'FY';
-const CLOSING_KIND: Record<Period, Kind> = { Q1: 'Q1', Q2: 'Y2', Q3: 'Y3', Q4: 'FY', FY: 'FY' };
+// 9M is the nine-month year-to-date figure, stored only for per-share values (EPS): they do not
+// add up over quarters, so a fourth-quarter EPS is the year's EPS minus the nine months' EPS.
+type Period = 'Q1' | 'Q2' | 'Q3' | 'Q4' | 'FY' | '9M';
+const CLOSING_KIND: Record<Period, Kind> = { Q1: 'Q1', Q2: 'Y2', Q3: 'Y3', Q4: 'FY', FY: 'FY', '9M': 'Y3' };
 /** The year-to-date figure a derived quarter subtracts (Q4 = FY − 9M). */
 const OPENING_KIND: Partial<Record<Period, Kind>> = { Q2: 'Q1', Q3: 'Y2', Q4: 'Y3' };
 type Derived = { value: number; start: IsoDate | null; end: IsoDate; tag: string; derived: boolean };
@@ -144,8 +147,8 @@ function flowFacts(concept: Concept, observations: Observation[], calendar: Fisc
       }
       for (const [kind, o] of best) state.set(kind, o);
       const head = filing[0];
-      const periods = quarterise(state, additive);
-      for (const period of ['Q1', 'Q2', 'Q3', 'Q4', 'FY'] as const) {
+      const periods = quarterise(state, additive, CONCEPTS[concept].unit === 'USD/shares');
+      for (const period of ['Q1', 'Q2', 'Q3', 'Q4', 'FY', '9M'] as const) {
         const p = periods[period];
         if (!p) continue;
         // A derived quarter belongs to a filing that reports one of its two inputs: the 10-K's FY
@@ -182,7 +185,7 @@ function flowFacts(concept: Concept, observations: Observation[], calendar: Fisc
  * Quarterly and annual values from what is known so far: reported 3-month figures first, else the
  * difference of consecutive year-to-date figures (Q2 = 6M − Q1, Q3 = 9M − 6M, Q4 = FY − 9M).
  */
-function quarterise(state: Map<Kind, Observation>, additive: boolean): Partial<Record<Period, Derived>> {
+function quarterise(state: Map<Kind, Observation>, additive: boolean, perShare: boolean): Partial<Record<Period, Derived>> {
   const out: Partial<Record<Period, Derived>> = {};
   const direct = (kind: Kind): Derived | null => {
     const o = state.get(kind);
@@ -191,6 +194,8 @@ function quarterise(state: Map<Kind, Observation>, additive: boolean): Partial<R
   const fy = direct('FY');
   if (fy) out.FY = fy;
   if (!additive) {
+    const nine = perShare ? direct('Y3') : null;
+    if (nine) out['9M'] = nine;
     for (const q of ['Q1', 'Q2', 'Q3', 'Q4'] as const) {
       const d = direct(q);
       if (d) out[q] = d;
@@ -210,7 +215,7 @@ function quarterise(state: Map<Kind, Observation>, additive: boolean): Partial<R
     if (quarter) out[period] = quarter;
     else if (current && prev) {
       out[period] = {
-        value: roundDerived(current.value - prev.value),
+        value: exactDifference(current.value, prev.value),
         start: i === 1 ? current.start : addDays(prev.end, 1),
         end: current.end,
         tag: current.tag,
@@ -295,7 +300,11 @@ function sameValue(a: number, b: number): boolean {
   return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
-/** Differences of reported figures should not carry binary noise (0.3 − 0.1 ≠ 0.2). */
-function roundDerived(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
+/**
+ * A difference of two reported figures without binary noise (0.3 − 0.1 ≠ 0.2): rounded to the
+ * finer of the two inputs' decimal places, so nothing the filing gave is lost (amounts are whole
+ * dollars, and their differences exact). The statements then give a value its filing's precision.
+ */
+function exactDifference(a: number, b: number): number {
+  return roundToDecimals(a - b, Math.max(reportedDecimals(a), reportedDecimals(b)));
 }
