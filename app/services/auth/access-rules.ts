@@ -214,6 +214,8 @@ export const ROUTE_RULES = {
   'api.v1.screeners': api('/screener'),
   'api.v1.screeners.$id': api('/screener'),
   'api.v1.screener.run': api('/screener'),
+  'api.v1.screener.column-sets': api('/screener'),
+  'api.v1.screener.column-sets.$id': api('/screener'),
   'api.v1.watchlists': api('/watchlist'),
   'api.v1.watchlists.$id': api('/watchlist'),
   'api.v1.watchlists.$id.items': api('/watchlist'),
