@@ -173,6 +173,7 @@ export const ROUTE_RULES = {
   '_app.data-browser._index': page,
   '_app.profile': page,
   '_app.screener._index': page,
+  '_app.screener.columns': page,
   '_app.screener.csv': page,
   '_app.screener.manage': page,
   '_app.screener.shared.$token': page,

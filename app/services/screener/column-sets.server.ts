@@ -87,3 +87,21 @@ export async function deleteColumnSet(userId: string, id: string): Promise<void>
   const result = await db.deleteFrom('column_sets').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw notFound(NOT_FOUND);
 }
+
+/**
+ * /screener?colset=…: the screen's URL with the chosen set's columns in place of its own (`default`
+ * = no chosen columns, the results' default ones), from page 1; null without `colset`. Another
+ * user's or an unknown set is a 404.
+ */
+export async function columnSetRedirect(url: URL, userId: string | null): Promise<string | null> {
+  const chosen = url.searchParams.get('colset');
+  if (chosen === null) return null;
+  const p = new URLSearchParams(url.search);
+  for (const k of ['colset', 'col', 'cols', 'page', 'explain']) p.delete(k);
+  if (chosen !== '' && chosen !== 'default') {
+    if (!userId) throw notFound(NOT_FOUND);
+    for (const c of (await getColumnSet(userId, chosen)).columns) p.append('col', c);
+  }
+  const qs = p.toString();
+  return qs ? `${url.pathname}?${qs}` : url.pathname;
+}
