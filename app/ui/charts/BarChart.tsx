@@ -17,6 +17,8 @@ export type BarChartProps = {
   dataLabels?: boolean;
   tableVisible?: boolean;
   colorIndex?: number;
+  /** Off when the page shows its own table of the same values. */
+  table?: boolean;
 };
 
 type Row = { date: string; value: number };
@@ -30,6 +32,7 @@ export function BarChart({
   dataLabels = false,
   tableVisible = false,
   colorIndex = 0,
+  table = true,
 }: BarChartProps) {
   const hydrated = useHydrated();
   const { ref, width } = useChartWidth(DEFAULT_WIDTH);
@@ -83,12 +86,14 @@ export function BarChart({
           />
         </div>
       )}
-      <ChartTable
-        caption={`Data: ${label}`}
-        series={[{ id: 'v', label: seriesLabel, points: [...thinned] }]}
-        format={format}
-        visible={tableVisible}
-      />
+      {table ? (
+        <ChartTable
+          caption={`Data: ${label}`}
+          series={[{ id: 'v', label: seriesLabel, points: [...thinned] }]}
+          format={format}
+          visible={tableVisible}
+        />
+      ) : null}
     </figure>
   );
 }
