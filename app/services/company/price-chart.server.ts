@@ -10,6 +10,7 @@ import {
   chooseSampling,
   MAX_COMPARE_TOKENS,
   MAX_COMPARISONS,
+  MAX_VOLUME_BARS,
   onBasis,
   parseCompareList,
   percentFrom,
@@ -56,6 +57,8 @@ export type PriceChartView = {
   comparisons: Comparison[];
   messages: string[];
   table: { sampling: Sampling; days: number; rows: TableRow[] };
+  /** Volume bars: daily, or summed by week/month/… over long ranges. */
+  volume: { sampling: Sampling; bars: { date: IsoDate; value: number | null }[] };
   /** The canonical compare list (for links and the form). */
   compare: string[];
 };
@@ -158,6 +161,7 @@ async function priceChartView(
   const end = asOf && company.last_price_date && asOf < company.last_price_date ? asOf : company.last_price_date;
   const compare = resolved.comparisons.map((c) => c.token);
   const empty = { sampling: 'daily' as const, days: 0, rows: [] };
+  const noBars = { sampling: 'daily' as const, bars: [] };
   const base = { range: q.range, basis: q.basis, ma: q.ma, compare, messages: [...resolved.messages] };
   if (!end)
     return {
@@ -168,6 +172,7 @@ async function priceChartView(
       mode: 'price',
       points: [],
       table: empty,
+      volume: noBars,
       comparisons: resolved.comparisons.map((c) => ({ ...c, hasPrices: false })),
     };
   const from = rangeStart(q.range, end);
@@ -202,6 +207,7 @@ async function priceChartView(
   }
   const dayRows = days.map((p, i) => ({ date: p.date, close: p.close, volume: p.volume, compare: lines.map((l) => l[i]) }));
   const sampling = chooseSampling(dates);
+  const barSampling = chooseSampling(dates, MAX_VOLUME_BARS);
   const points = thinIndices(days.length).map((i) => ({
     date: days[i].date,
     close: days[i].close,
@@ -220,6 +226,7 @@ async function priceChartView(
     points,
     comparisons,
     table: { sampling, days: days.length, rows: sampleRows(dayRows, sampling) },
+    volume: { sampling: barSampling, bars: sampleRows(dayRows, barSampling).map((r) => ({ date: r.date, value: r.volume })) },
   };
 }
 

@@ -16,6 +16,8 @@ export const MAX_COMPARE_TOKENS = 12;
 export const MAX_TOKEN_LENGTH = 60;
 /** Rows of the data table: longer ranges are sampled weekly, monthly, … */
 export const MAX_TABLE_ROWS = 260;
+/** Volume bars: longer ranges are summed by week, month, … (every bar costs server render time). */
+export const MAX_VOLUME_BARS = 130;
 /** Points per line sent to the chart (evenly thinned, first and last kept). */
 export const MAX_LINE_POINTS = 400;
 

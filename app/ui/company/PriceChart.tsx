@@ -148,15 +148,16 @@ export function PriceChart({ company, asOf, view }: { company: Company; asOf: st
         table={false}
         tooltipExtra={extra}
       />
-      <h3>Volume</h3>
+      <h3>Volume{view.volume.sampling !== 'daily' ? ` (${view.volume.sampling} totals)` : ''}</h3>
       <BarChart
-        label={`${company.ticker} ${table.sampling === 'daily' ? 'daily' : table.sampling} volume, ${view.basis === 'raw' ? 'shares as traded' : 'split-adjusted shares'}, range ${view.range}`}
+        label={`${company.ticker} ${view.volume.sampling} volume, ${view.basis === 'raw' ? 'shares as traded' : 'split-adjusted shares'}, range ${view.range}`}
         seriesLabel="Volume"
-        points={table.rows.map((r) => ({ date: r.date, value: r.volume }))}
+        points={view.volume.bars}
         format={shares}
         height={140}
         colorIndex={5}
         table={false}
+        plain
       />
       <details className="chart-data" open={!hydrated}>
         <summary>Show data table</summary>
