@@ -23,9 +23,12 @@ async function listed(page: Page): Promise<Hit[]> {
 /** The data table: inside <details> that JavaScript closes; opened here when needed. */
 async function dataTable(page: Page): Promise<Locator> {
   const details = page.locator('details.chart-data');
-  if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator('summary').click();
   const table = page.getByTestId('price-table');
-  await expect(table).toBeVisible();
+  // Open on the server; hydration may close it just after a look: retry until it stays open.
+  await expect(async () => {
+    if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator('summary').click();
+    await expect(table).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   return table;
 }
 
