@@ -133,7 +133,7 @@ export function PriceChart({ company, asOf, view }: { company: Company; asOf: st
           <input type="hidden" name="basis" value={view.basis} />
           {view.compare.length > 0 ? <input type="hidden" name="compare" value={compareKey} /> : null}
           <label htmlFor="chart-add">Compare with (ticker or name)</label>
-          <input id="chart-add" ref={input} name="add" autoComplete="off" required maxLength={200} />
+          <input id="chart-add" ref={input} type="text" name="add" autoComplete="off" required maxLength={200} />
           <button type="submit" className="button">
             Add
           </button>
