@@ -7,6 +7,7 @@
 //
 //   BENCH_MARKET_DB=/path/market.duckdb npx tsx bench/company-load.ts   # e.g. the 6,000 × 25 demo
 //   npx tsx bench/company-load.ts [--quick]                             # generates a demo universe
+//   BENCH_PAGE='chart?range=Max' BENCH_CONCURRENCY=20 BENCH_PORT=4107 …  # another tab, fewer clients, a fixed port
 //
 // Reports, never asserts.
 import { spawn } from 'node:child_process';
@@ -73,7 +74,7 @@ export default async function run(opts: { quick?: boolean } = {}) {
     );
     reader.close();
 
-    const port = await freePort();
+    const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
     server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
       cwd: root,
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', JOBS_IN_APP: '0', QUARRY_SKIP_DEMO: '1' },
@@ -91,7 +92,9 @@ export default async function run(opts: { quick?: boolean } = {}) {
     }
     const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 50);
     const durationMs = opts.quick ? 3_000 : 15_000;
-    const page = `/company/${company.permaticker}/overview`;
+    // BENCH_PAGE: the tab and query after /company/{id}/ (overview by default), e.g. `chart?range=Max`.
+    const tab = process.env.BENCH_PAGE ?? 'overview';
+    const page = `/company/${company.permaticker}/${tab}`;
     const headers = { Cookie: cookie };
     // Warm up both pages (first reads, JIT) before measuring.
     await runLoad({ url: `${base}/login`, concurrency: 4, durationMs: 2_000, maxRequests: 200 });
@@ -103,7 +106,7 @@ export default async function run(opts: { quick?: boolean } = {}) {
       await runLoad({ url: `${base}/login`, concurrency, durationMs, maxRequests: 200_000, watchPid: pid }),
     ]);
     results.push([
-      `company overview (${company.ticker}, signed in)`,
+      `company ${tab} (${company.ticker}, signed in)`,
       await runLoad({ url: `${base}${page}`, headers, concurrency, durationMs, maxRequests: 200_000, watchPid: pid }),
     ]);
     const b = results[0][1];

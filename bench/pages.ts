@@ -92,6 +92,7 @@ export default async function run(opts: Opts = {}): Promise<void> {
       [`company overview (${company.ticker})`, `/company/${p}/overview`],
       ['company valuation tab', `/company/${p}/valuation`],
       ['company chart tab (1 year)', `/company/${p}/chart`],
+      ['company chart tab (Max, 2 comparisons)', `/company/${p}/chart?range=Max&compare=${compare.map((c) => c.permaticker).join(',')}`],
       ['company financials tab', `/company/${p}/financial`],
       ['company dividends tab', `/company/${p}/dividend`],
       ['GET /api/v1/valuation/{id}', `/api/v1/valuation/${p}`],

@@ -103,12 +103,12 @@ test('chart ranges and options are links; financial periods and statements', asy
     'aria-current',
     'page',
   );
-  await page.getByRole('link', { name: 'Unadjusted' }).click();
-  await expect(page).toHaveURL(/adjusted=0/);
-  await expect(page.getByRole('link', { name: 'Unadjusted' })).toHaveAttribute('aria-current', 'true');
+  await page.getByRole('navigation', { name: 'Price basis' }).getByRole('link', { name: 'Raw' }).click();
+  await expect(page).toHaveURL(/basis=raw/);
+  await expect(page.getByRole('link', { name: 'Raw', exact: true })).toHaveAttribute('aria-current', 'true');
   await page.getByRole('button', { name: 'Moving averages (50, 200)' }).click();
   await expect(page).toHaveURL(/ma=1/);
-  await expect(page.locator('figure.chart svg[role="img"]').first()).toHaveAttribute('aria-label', /unadjusted.*5Y/);
+  await expect(page.locator('figure.chart svg[role="img"]').first()).toHaveAttribute('aria-label', /raw \(as traded\).*5Y/);
   await page.goto(`/company/${c.permaticker}/financial?period=quarterly&statement=income`);
   await expect(page.getByRole('table').first()).toContainText('Revenue');
   await page.getByRole('navigation', { name: 'Period' }).getByRole('link', { name: 'TTM' }).click();

@@ -1,4 +1,4 @@
-import { Bar } from '@nivo/bar';
+import { Bar, type BarCustomLayerProps } from '@nivo/bar';
 import { useHydrated } from '~/ui/use-hydrated';
 import { ChartTable } from './ChartTable';
 import { dateTicks, MAX_CHART_POINTS, thinPoints, type ChartPoint } from './chart-data';
@@ -17,6 +17,14 @@ export type BarChartProps = {
   dataLabels?: boolean;
   tableVisible?: boolean;
   colorIndex?: number;
+  /** Off when the page shows its own table of the same values. */
+  table?: boolean;
+  /**
+   * Many bars (daily volume): nivo's bar layer is swapped for plain rects at the positions nivo
+   * computed, without a spring per bar (which cost most of the page's render time) and without
+   * per-bar tooltips.
+   */
+  plain?: boolean;
 };
 
 type Row = { date: string; value: number };
@@ -30,6 +38,8 @@ export function BarChart({
   dataLabels = false,
   tableVisible = false,
   colorIndex = 0,
+  table = true,
+  plain = false,
 }: BarChartProps) {
   const hydrated = useHydrated();
   const { ref, width } = useChartWidth(DEFAULT_WIDTH);
@@ -71,7 +81,8 @@ export function BarChart({
             label={(d) => format(d.value)}
             axisBottom={{ tickValues, tickSize: 4 }}
             axisLeft={{ tickSize: 4, tickValues: 5, format: (v: number) => format(v) }}
-            isInteractive={hydrated}
+            layers={plain ? ['grid', 'axes', PlainBars] : undefined}
+            isInteractive={hydrated && !plain}
             tooltip={(d) => (
               <div style={TOOLTIP_STYLE}>
                 <strong>{String(d.indexValue)}</strong>
@@ -83,13 +94,26 @@ export function BarChart({
           />
         </div>
       )}
-      <ChartTable
-        caption={`Data: ${label}`}
-        series={[{ id: 'v', label: seriesLabel, points: [...thinned] }]}
-        format={format}
-        visible={tableVisible}
-      />
+      {table ? (
+        <ChartTable
+          caption={`Data: ${label}`}
+          series={[{ id: 'v', label: seriesLabel, points: [...thinned] }]}
+          format={format}
+          visible={tableVisible}
+        />
+      ) : null}
     </figure>
+  );
+}
+
+/** The bars nivo laid out, drawn as rects (no animation state). */
+function PlainBars({ bars }: BarCustomLayerProps<Row>) {
+  return (
+    <g>
+      {bars.map((b) => (
+        <rect key={b.key} x={b.x} y={b.y} width={b.width} height={b.height} fill={b.color} />
+      ))}
+    </g>
   );
 }
 

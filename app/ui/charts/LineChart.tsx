@@ -34,11 +34,19 @@ export type LineChartProps = {
   maxPoints?: number;
   /** Names the series by colour under the chart; on by default when there are several. */
   legend?: boolean;
+  /** Off when the page shows its own table of the same values. */
+  table?: boolean;
+  /** More lines for the crosshair tooltip of a day (e.g. its volume). */
+  tooltipExtra?: (date: string) => { label: string; value: string }[];
 };
 
 const utc = (d: string) => new Date(`${d}T00:00:00Z`);
 
-function Tooltip({ slice, format }: SliceTooltipProps<NivoSerie> & { format: (v: number | null) => string }) {
+function Tooltip({
+  slice,
+  format,
+  extra,
+}: SliceTooltipProps<NivoSerie> & { format: (v: number | null) => string; extra?: LineChartProps['tooltipExtra'] }) {
   const date = String(slice.points[0]?.data.xFormatted ?? '');
   return (
     <div style={TOOLTIP_STYLE}>
@@ -48,6 +56,11 @@ function Tooltip({ slice, format }: SliceTooltipProps<NivoSerie> & { format: (v:
           <li key={p.id} style={{ color: '#000' }}>
             <span className="chart-tooltip__swatch" style={{ background: p.seriesColor }} aria-hidden="true" /> {String(p.seriesId)}:{' '}
             {format(typeof p.data.y === 'number' ? p.data.y : null)}
+          </li>
+        ))}
+        {(extra?.(date) ?? []).map((e) => (
+          <li key={e.label} style={{ color: '#000' }}>
+            {e.label}: {e.value}
           </li>
         ))}
       </ul>
@@ -65,6 +78,8 @@ export function LineChart({
   tableVisible = false,
   maxPoints = MAX_CHART_POINTS,
   legend,
+  table = true,
+  tooltipExtra,
 }: LineChartProps) {
   const hydrated = useHydrated();
   const { ref, width } = useChartWidth(DEFAULT_WIDTH);
@@ -114,7 +129,7 @@ export function LineChart({
             isInteractive={hydrated}
             useMesh={false}
             enableSlices={hydrated ? 'x' : false}
-            sliceTooltip={(props) => <Tooltip {...props} format={format} />}
+            sliceTooltip={(props) => <Tooltip {...props} format={format} extra={tooltipExtra} />}
             enableCrosshair={hydrated}
             crosshairType="x"
           />
@@ -142,7 +157,9 @@ export function LineChart({
           {drawn.skipped === 1 ? 'is' : 'are'} left out of the chart (the table lists {drawn.skipped === 1 ? 'it' : 'them'}).
         </p>
       ) : null}
-      <ChartTable caption={`Data: ${label}`} series={series} format={format} visible={tableVisible} maxPoints={maxPoints} />
+      {table ? (
+        <ChartTable caption={`Data: ${label}`} series={series} format={format} visible={tableVisible} maxPoints={maxPoints} />
+      ) : null}
     </figure>
   );
 }
