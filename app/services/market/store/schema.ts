@@ -11,6 +11,10 @@
 // - flow concepts (revenue, net income, cash flows...) are stored per fiscal quarter
 //   (fiscal_period Q1..Q4, ~3-month duration) and per fiscal year (FY, ~12 months);
 //   instant concepts (balance sheet, shares) have period_start NULL.
+// - prices hold one row per (permaticker, date). The table has no primary key (its index cost
+//   ~220 MB and ~2x the write time on the 6,000-company demo, and no query needs it): the writer
+//   keeps the rows unique, replacing a security's rows as a whole and refusing a batch that
+//   repeats a (permaticker, date). Stores written before keep their key; both read the same.
 
 export const MARKET_SCHEMA_VERSION = 1;
 
@@ -51,8 +55,7 @@ CREATE TABLE IF NOT EXISTS prices (
   close DOUBLE NOT NULL,
   volume DOUBLE,
   close_unadj DOUBLE,
-  tri DOUBLE,
-  PRIMARY KEY (permaticker, date)
+  tri DOUBLE                 -- no key: one row per (permaticker, date) by construction (writer.server.ts)
 );
 CREATE TABLE IF NOT EXISTS corporate_actions (
   permaticker INTEGER NOT NULL,

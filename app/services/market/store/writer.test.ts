@@ -224,6 +224,41 @@ describe('market writer', () => {
     expect(await count(file, 'prices')).toBe(0);
   });
 
+  it('keeps one price per security and day without a table key: a repeated day is refused, unordered rows are not', async () => {
+    const file = freshFile();
+    const writer = await openMarketWriter(file);
+    await writer.transaction((tx) => tx.upsertSecurities([security(1, 'AAA'), security(2, 'BBB')]));
+    await expect(
+      writer.transaction((tx) =>
+        tx.replacePrices(
+          [1, 2],
+          [price(2, '2020-01-03', 5), price(1, '2020-01-02', 5), price(2, '2020-01-02', 6), price(2, '2020-01-03', 7)],
+        ),
+      ),
+    ).rejects.toThrow(/prices row 4: a second price of permaticker 2 on 2020-01-03/);
+    await writer.transaction((tx) =>
+      tx.replacePrices([1, 2], [price(2, '2020-01-03', 5), price(1, '2020-01-02', 5), price(2, '2020-01-02', 6)]),
+    );
+    // Replacing a security's prices again leaves one row per day.
+    await writer.transaction((tx) => tx.replacePrices([2], [price(2, '2020-01-02', 8), price(2, '2020-01-06', 9)]));
+    await writer.publish();
+    const reader = await openMarketReader(file);
+    const rows = await reader.all(`SELECT permaticker, strftime(date, '%Y-%m-%d') AS date, close FROM prices ORDER BY permaticker, date`);
+    const ranges = await reader.all(
+      `SELECT permaticker, strftime(first_price_date, '%Y-%m-%d') AS first, strftime(last_price_date, '%Y-%m-%d') AS last FROM securities ORDER BY permaticker`,
+    );
+    reader.close();
+    expect(rows).toEqual([
+      { permaticker: 1, date: '2020-01-02', close: 5 },
+      { permaticker: 2, date: '2020-01-02', close: 8 },
+      { permaticker: 2, date: '2020-01-06', close: 9 },
+    ]);
+    expect(ranges).toEqual([
+      { permaticker: 1, first: '2020-01-02', last: '2020-01-02' },
+      { permaticker: 2, first: '2020-01-02', last: '2020-01-06' },
+    ]);
+  });
+
   it('replaces only the facts and actions of the given source', async () => {
     const file = freshFile();
     await withMarketWriter(file, {}, async (w) => {
