@@ -22,6 +22,7 @@ import { parseSnapshotMeta, SNAPSHOT_META_SQL, snapshotMetaRows, storedSnapshots
 import { SNAPSHOT_DDL, SNAPSHOT_TABLES } from './snapshot-schema';
 import { snapshotDays } from './snapshot-dates';
 import { INPUT_DIGEST_SQL, partitionKey, planRebuild, shareBasisKey, WHOLE_HISTORY, type RebuildPlan } from './snapshot-inputs.server';
+import { decodeSnapshotValues, encodeSnapshotValues, quantizeInPlace } from './snapshot-values';
 import {
   blobBytes,
   findSecurity,
@@ -70,10 +71,6 @@ async function cols(conn: DuckDBConnection, sql: string, params?: DuckDBValue[])
   const reader = await conn.runAndReadAll(sql, params);
   const c = reader.getColumns();
   return c.length === reader.columnCount ? c : Array.from({ length: reader.columnCount }, () => []);
-}
-
-function f64Blob(a: Float64Array): DuckDBBlobValue {
-  return new DuckDBBlobValue(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
 }
 
 /** Opens the file read-write, builds the snapshots (latest + month-ends [+ weeks]) and closes it. */
@@ -236,7 +233,7 @@ function appendSnapshot(blocks: DuckDBAppender, values: DuckDBAppender, snap: Me
     values.appendDate(date);
     values.appendInteger(block);
     values.appendVarchar(id);
-    values.appendValue(f64Blob(snap.values[id]));
+    values.appendValue(new DuckDBBlobValue(encodeSnapshotValues(snap.values[id])));
     values.endRow();
   }
 }
@@ -348,10 +345,10 @@ async function readStored(conn: DuckDBConnection, day: number, metrics: readonly
   const parts = b[1].map((v) => new Int32Array(copyBytes(v)));
   const total = parts.reduce((n, p) => n + p.length, 0);
   const permatickers = new Int32Array(total);
-  const offset = new Map<number, number>();
+  const offset = new Map<number, { at: number; rows: number }>();
   let at = 0;
   parts.forEach((p, i) => {
-    offset.set(blockRows[i], at);
+    offset.set(blockRows[i], { at, rows: p.length });
     permatickers.set(p, at);
     at += p.length;
   });
@@ -366,7 +363,7 @@ async function readStored(conn: DuckDBConnection, day: number, metrics: readonly
     const target = valuesOut[String(v[1][i])];
     const o = offset.get(Number(v[0][i]));
     if (!target || o === undefined) continue;
-    target.set(new Float64Array(copyBytes(v[2][i])), o);
+    decodeSnapshotValues(blobBytes(v[2][i]), o.rows, target, o.at);
   }
   return { date, day, permatickers, values: valuesOut };
 }
@@ -441,6 +438,8 @@ async function computeOnDemand(conn: DuckDBConnection, file: string, day: number
     for (const id of metrics) values[id].set(p.values[id], at);
     at += p.permatickers.length;
   }
+  // The values a stored snapshot of the day would read back (snapshot-values.ts).
+  for (const id of metrics) quantizeInPlace(values[id]);
   return { date: fromEpochDay(day), day, permatickers, values };
 }
 
