@@ -11,6 +11,7 @@ import { config } from '../config.server';
 import { fromEpochDay, isIsoDate, toEpochDay, type IsoDate } from '../dates';
 import { DomainError, notFound, unprocessable } from '../http/errors';
 import { MarketDataMissingError, marketReader } from '../market/store/open-store.server';
+import { cachedAnswer } from '../market/store/answer-cache.server';
 import type { ProgressReporter } from '../market/store/records';
 import { MARKET_DDL } from '../market/store/schema';
 import { getMetric, METRIC_IDS, type MetricDefinition } from './catalogue';
@@ -600,6 +601,20 @@ export async function metricSeries(
     if (value !== undefined && !isIsoDate(value)) throw unprocessable(`\`${name}\` is not a date (YYYY-MM-DD): ${value}`);
   }
   if (opts.from && opts.to && opts.from > opts.to) throw unprocessable('`from` must not be after `to`.');
+  // Kept per store version (answer-cache.server.ts): a repeat is a lookup. Shared: do not mutate.
+  return cachedAnswer(
+    opts.marketDb ?? config().marketDb,
+    ['metricSeries', permaticker, metricId, opts.from, opts.to, opts.asOf, opts.mode ?? 'point_in_time'],
+    () => computeMetricSeries(permaticker, metric, opts),
+  );
+}
+
+async function computeMetricSeries(
+  permaticker: number,
+  metric: MetricDefinition,
+  opts: { from?: IsoDate; to?: IsoDate; asOf?: IsoDate; mode?: SeriesMode; marketDb?: string },
+): Promise<MetricSeries> {
+  const metricId = metric.id;
   return withReader(opts.marketDb, async (conn, file) => {
     const security = await findSecurity(conn, permaticker);
     if (!security) throw notFound(`Unknown security: ${permaticker}`);

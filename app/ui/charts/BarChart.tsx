@@ -4,6 +4,7 @@ import { ChartTable } from './ChartTable';
 import { dateTicks, MAX_CHART_POINTS, thinPoints, type ChartPoint } from './chart-data';
 import { CHART_COLORS, CHART_MARGIN, CHART_THEME, DEFAULT_HEIGHT, DEFAULT_WIDTH, TOOLTIP_STYLE } from './theme';
 import { useChartWidth } from './use-chart-width';
+import { chartKey, ServerSvg } from './server-svg';
 
 // Bars for one series over dates or labelled periods (volume, dividends per year), same
 // settings as the line chart: SVG on the server, the styling of theme.ts, a table beside it.
@@ -60,36 +61,49 @@ export function BarChart({
         <p className="chart__empty">No data to chart for this selection.</p>
       ) : (
         <div className="chart__canvas" ref={ref} style={{ height }}>
-          <Bar<Row>
-            width={width}
-            height={height}
-            data={rows}
-            keys={['value']}
-            indexBy="date"
-            role="img"
-            ariaLabel={label}
-            margin={CHART_MARGIN}
-            theme={CHART_THEME}
-            colors={[CHART_COLORS[colorIndex % CHART_COLORS.length]]}
-            animate={false}
-            padding={0.2}
-            enableGridX={false}
-            enableGridY
-            enableLabel={dataLabels}
-            labelPosition="end"
-            labelOffset={-8}
-            label={(d) => format(d.value)}
-            axisBottom={{ tickValues, tickSize: 4 }}
-            axisLeft={{ tickSize: 4, tickValues: 5, format: (v: number) => format(v) }}
-            layers={plain ? ['grid', 'axes', PlainBars] : undefined}
-            isInteractive={hydrated && !plain}
-            tooltip={(d) => (
-              <div style={TOOLTIP_STYLE}>
-                <strong>{String(d.indexValue)}</strong>
-                <div>
-                  {seriesLabel}: {format(d.value)}
-                </div>
-              </div>
+          <ServerSvg
+            hydrated={hydrated}
+            memoKey={() =>
+              chartKey(
+                'bar',
+                { label, seriesLabel, width, height, dataLabels, colorIndex, tickValues, rows, plain },
+                rows.map((r) => r.value),
+                format,
+              )
+            }
+            draw={() => (
+              <Bar<Row>
+                width={width}
+                height={height}
+                data={rows}
+                keys={['value']}
+                indexBy="date"
+                role="img"
+                ariaLabel={label}
+                margin={CHART_MARGIN}
+                theme={CHART_THEME}
+                colors={[CHART_COLORS[colorIndex % CHART_COLORS.length]]}
+                animate={false}
+                padding={0.2}
+                enableGridX={false}
+                enableGridY
+                enableLabel={dataLabels}
+                labelPosition="end"
+                labelOffset={-8}
+                label={(d) => format(d.value)}
+                axisBottom={{ tickValues, tickSize: 4 }}
+                axisLeft={{ tickSize: 4, tickValues: 5, format: (v: number) => format(v) }}
+                layers={plain ? ['grid', 'axes', PlainBars] : undefined}
+                isInteractive={hydrated && !plain}
+                tooltip={(d) => (
+                  <div style={TOOLTIP_STYLE}>
+                    <strong>{String(d.indexValue)}</strong>
+                    <div>
+                      {seriesLabel}: {format(d.value)}
+                    </div>
+                  </div>
+                )}
+              />
             )}
           />
         </div>

@@ -16,6 +16,7 @@ import {
 import { CHART_COLORS, CHART_MARGIN, CHART_THEME, DEFAULT_HEIGHT, DEFAULT_WIDTH, TOOLTIP_STYLE } from './theme';
 import { toEpochDay } from '~/services/dates';
 import { useChartWidth } from './use-chart-width';
+import { chartKey, ServerSvg } from './server-svg';
 
 // The one line chart of Quarry: nivo's non-responsive <Line> (the Responsive* variants render
 // nothing on the server), drawn as SVG on the server so it shows without JavaScript.
@@ -98,40 +99,53 @@ export function LineChart({
         <p className="chart__empty">No data to chart for this selection.</p>
       ) : (
         <div className="chart__canvas" ref={ref} style={{ height }}>
-          <Line<NivoSerie>
-            width={width}
-            height={height}
-            data={data}
-            role="img"
-            ariaLabel={label}
-            margin={CHART_MARGIN}
-            theme={CHART_THEME}
-            colors={CHART_COLORS}
-            animate={false}
-            curve="monotoneX"
-            xScale={{ type: 'time', format: '%Y-%m-%d', precision: 'day', useUTC: true }}
-            xFormat="time:%Y-%m-%d"
-            yScale={
-              effectiveScale === 'log'
-                ? { type: 'log', base: 10, min: 'auto', max: 'auto' }
-                : { type: 'linear', min: 'auto', max: 'auto', nice: true }
+          <ServerSvg
+            hydrated={hydrated}
+            memoKey={() =>
+              chartKey(
+                'line',
+                { label, width, height, scale: effectiveScale, dataLabels, ticks, span, data },
+                data.flatMap((s) => s.data.map((d) => d.y)),
+                format,
+              )
             }
-            enableGridX={false}
-            enableGridY
-            enablePoints={dataLabels}
-            pointSize={dataLabels ? 4 : 0}
-            enablePointLabel={dataLabels}
-            pointLabel={(p) => format(typeof p.data.y === 'number' ? p.data.y : null)}
-            pointLabelYOffset={-10}
-            lineWidth={2}
-            axisBottom={{ tickValues: ticks.map(utc), format: (v: Date) => tickLabel(v.toISOString().slice(0, 10), span), tickSize: 4 }}
-            axisLeft={{ tickSize: 4, tickValues: 5, format: (v: number) => format(v) }}
-            isInteractive={hydrated}
-            useMesh={false}
-            enableSlices={hydrated ? 'x' : false}
-            sliceTooltip={(props) => <Tooltip {...props} format={format} extra={tooltipExtra} />}
-            enableCrosshair={hydrated}
-            crosshairType="x"
+            draw={() => (
+              <Line<NivoSerie>
+                width={width}
+                height={height}
+                data={data}
+                role="img"
+                ariaLabel={label}
+                margin={CHART_MARGIN}
+                theme={CHART_THEME}
+                colors={CHART_COLORS}
+                animate={false}
+                curve="monotoneX"
+                xScale={{ type: 'time', format: '%Y-%m-%d', precision: 'day', useUTC: true }}
+                xFormat="time:%Y-%m-%d"
+                yScale={
+                  effectiveScale === 'log'
+                    ? { type: 'log', base: 10, min: 'auto', max: 'auto' }
+                    : { type: 'linear', min: 'auto', max: 'auto', nice: true }
+                }
+                enableGridX={false}
+                enableGridY
+                enablePoints={dataLabels}
+                pointSize={dataLabels ? 4 : 0}
+                enablePointLabel={dataLabels}
+                pointLabel={(p) => format(typeof p.data.y === 'number' ? p.data.y : null)}
+                pointLabelYOffset={-10}
+                lineWidth={2}
+                axisBottom={{ tickValues: ticks.map(utc), format: (v: Date) => tickLabel(v.toISOString().slice(0, 10), span), tickSize: 4 }}
+                axisLeft={{ tickSize: 4, tickValues: 5, format: (v: number) => format(v) }}
+                isInteractive={hydrated}
+                useMesh={false}
+                enableSlices={hydrated ? 'x' : false}
+                sliceTooltip={(props) => <Tooltip {...props} format={format} extra={tooltipExtra} />}
+                enableCrosshair={hydrated}
+                crosshairType="x"
+              />
+            )}
           />
         </div>
       )}
