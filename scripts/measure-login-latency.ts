@@ -5,7 +5,7 @@ import { issueUserToken } from '../app/services/auth/tokens.server';
 import { createUser, findUserRowByEmail } from '../app/services/auth/users.server';
 import { closeDb } from '../app/services/db/db.server';
 
-// Measures /login latency while a backtest runs (issue #12: p99 ≤ 250 ms during the daily top-500
+// Measures /login latency while a backtest runs (the goal: p99 ≤ 250 ms during the daily top-500
 // inverse-volatility run). Against a running server that shares DATA_DIR with this script:
 //   DATA_DIR=… npx tsx scripts/measure-login-latency.ts --url http://127.0.0.1:3000 [--no-backtest --seconds 60]
 // Asks /login every 50 ms (one at a time), polls the backtest through the API every 2 s, and prints
