@@ -102,7 +102,8 @@ async function resolveComparisons(company: CompanyHeader, values: string[], opti
     if (comparisons.some((c) => c.permaticker === permaticker)) continue;
     const h = await companyHeader(String(permaticker), options);
     // The list keeps tickers (readable); a ticker that names another company now keeps the permaticker.
-    const token_ = (await resolveCompanyId(h.ticker, options)) === permaticker ? h.ticker : String(permaticker);
+    const sameTicker = token.toUpperCase() === h.ticker.toUpperCase() || (await resolveCompanyId(h.ticker, options)) === permaticker;
+    const token_ = sameTicker ? h.ticker : String(permaticker);
     comparisons.push({ token: token_, permaticker, ticker: h.ticker, name: h.name });
   }
   if (leftOut.length > 0)
@@ -113,7 +114,11 @@ async function resolveComparisons(company: CompanyHeader, values: string[], opti
   return { comparisons, messages };
 }
 
-/** Closes, volumes and total-return index of some securities between two days (inclusive). */
+/**
+ * Closes, volumes and total-return index of some securities between two days (inclusive): one
+ * query per security (`permaticker = $1` lets DuckDB skip the other companies' row groups; an IN
+ * list scans the whole table).
+ */
 async function readRanges(
   perms: number[],
   from: IsoDate | null,
@@ -121,15 +126,17 @@ async function readRanges(
   options: MarketReadOptions,
 ): Promise<Map<number, StoredPrice[]>> {
   const reader = await readMarket(options);
-  const out = new Map<number, StoredPrice[]>(perms.map((p) => [p, []]));
-  if (perms.length === 0) return out;
-  const rows = await reader.all<StoredPrice & { permaticker: number }>(
-    `SELECT permaticker, date, close, close_unadj, volume, tri FROM prices
-      WHERE permaticker IN (${perms.map((p) => Math.trunc(p)).join(',')}) ${from ? 'AND date >= $1::DATE AND date <= $2::DATE' : 'AND date <= $1::DATE'}
-      ORDER BY permaticker, date`,
-    from ? [from, to] : [to],
-  );
-  for (const r of rows) out.get(r.permaticker)?.push(r);
+  const out = new Map<number, StoredPrice[]>();
+  for (const permaticker of perms)
+    out.set(
+      permaticker,
+      await reader.all<StoredPrice>(
+        `SELECT date, close, close_unadj, volume, tri FROM prices
+          WHERE permaticker = $1 ${from ? 'AND date >= $2::DATE AND date <= $3::DATE' : 'AND date <= $2::DATE'}
+          ORDER BY date`,
+        from ? [permaticker, from, to] : [permaticker, to],
+      ),
+    );
   return out;
 }
 

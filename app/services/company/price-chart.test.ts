@@ -8,7 +8,7 @@ import {
   onBasis,
   parseCompareList,
   percentFrom,
-  periodKey,
+  periodIndex,
   sampleRows,
   samplingNote,
   thinIndices,
@@ -112,9 +112,12 @@ describe('sampling', () => {
   });
 
   it('weeks start on Monday', () => {
-    expect(periodKey('2024-01-01', 'weekly')).toBe(periodKey('2024-01-07', 'weekly'));
-    expect(periodKey('2024-01-07', 'weekly')).not.toBe(periodKey('2024-01-08', 'weekly'));
-    expect(periodKey('2024-05-31', 'quarterly')).toBe('2024Q1');
+    expect(periodIndex('2024-01-01', 'weekly')).toBe(periodIndex('2024-01-07', 'weekly'));
+    expect(periodIndex('2024-01-08', 'weekly')).toBe(periodIndex('2024-01-07', 'weekly') + 1);
+    expect(periodIndex('2024-05-31', 'quarterly')).toBe(periodIndex('2024-04-01', 'quarterly'));
+    expect(periodIndex('2024-07-01', 'quarterly')).toBe(periodIndex('2024-06-30', 'quarterly') + 1);
+    expect(periodIndex('2024-12-31', 'monthly') + 1).toBe(periodIndex('2025-01-02', 'monthly'));
+    expect(periodIndex('2024-02-29', 'daily')).toBeLessThan(periodIndex('2024-03-01', 'daily'));
   });
 
   it('a row per period: last close, change from the previous row, the period’s volume', () => {

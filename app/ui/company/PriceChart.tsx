@@ -35,8 +35,12 @@ export function PriceChart({ company, asOf, view }: { company: Company; asOf: st
   const hydrated = useHydrated();
   const input = useRef<HTMLInputElement>(null);
   const compareKey = view.compare.join(',');
-  // After a comparison is added (or removed) the box is emptied; focus stays where it was.
+  // After a comparison is added (or removed) the box is emptied; focus stays where it was. Not on
+  // the first render: what was typed before the page hydrated is kept.
+  const shownKey = useRef(compareKey);
   useEffect(() => {
+    if (shownKey.current === compareKey) return;
+    shownKey.current = compareKey;
     if (input.current) input.current.value = '';
   }, [compareKey]);
   const pctMode = view.mode === 'percent';
