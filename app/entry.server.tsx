@@ -3,10 +3,13 @@ import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from '@r
 import { createReadableStreamFromReadable } from '@remix-run/node';
 import { RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
-import { renderToPipeableStream } from 'react-dom/server';
+import { renderToPipeableStream, renderToStaticMarkup } from 'react-dom/server';
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { startServer } from './services/startup.server';
 import { applySecurityHeaders, createNonce } from './services/http/security-headers.server';
 import { NonceProvider } from './ui/nonce';
+import { registerServerSvgRenderer } from './ui/charts/server-svg';
 
 const ABORT_DELAY = 5_000;
 
@@ -15,6 +18,18 @@ export { baseSecurityHeaders } from './services/http/security-headers.server';
 
 // Runs once per process: config validation (a bad GTM_ID stops start-up), production warnings.
 startServer();
+
+// The charts' static SVG, kept by what shapes it (ui/charts/server-svg.tsx): at most 16 M characters of markup.
+const chartSvgs = new LRUCache<string, string>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (svg) => Math.max(1, svg.length) });
+registerServerSvgRenderer((key, element) => {
+  const digest = createHash('sha256').update(key).digest('base64url');
+  let svg = chartSvgs.get(digest);
+  if (svg === undefined) {
+    svg = renderToStaticMarkup(element());
+    chartSvgs.set(digest, svg);
+  }
+  return svg;
+});
 
 export default function handleRequest(
   request: Request,

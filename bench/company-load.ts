@@ -7,10 +7,11 @@
 //
 //   BENCH_MARKET_DB=/path/market.duckdb npx tsx bench/company-load.ts   # e.g. the 6,000 × 25 demo
 //   npx tsx bench/company-load.ts [--quick]                             # generates a demo universe
+//   BENCH_PAGE='chart?range=Max' BENCH_CONCURRENCY=20 BENCH_PORT=4107 …  # another tab, fewer clients, a fixed port
 //
 // Reports, never asserts.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runLoad, type LoadResult } from './_load';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** A process's CPU time so far (user + system, ms), from /proc. */
+function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -73,7 +81,7 @@ export default async function run(opts: { quick?: boolean } = {}) {
     );
     reader.close();
 
-    const port = await freePort();
+    const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
     server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
       cwd: root,
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', JOBS_IN_APP: '0', QUARRY_SKIP_DEMO: '1' },
@@ -91,26 +99,29 @@ export default async function run(opts: { quick?: boolean } = {}) {
     }
     const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 50);
     const durationMs = opts.quick ? 3_000 : 15_000;
-    const page = `/company/${company.permaticker}/overview`;
+    // BENCH_PAGE: the tab and query after /company/{id}/ (overview by default), e.g. `chart?range=Max`.
+    const tab = process.env.BENCH_PAGE ?? 'overview';
+    const page = `/company/${company.permaticker}/${tab}`;
     const headers = { Cookie: cookie };
     // Warm up both pages (first reads, JIT) before measuring.
     await runLoad({ url: `${base}/login`, concurrency: 4, durationMs: 2_000, maxRequests: 200 });
     await runLoad({ url: `${base}${page}`, headers, concurrency: 4, durationMs: 2_000, maxRequests: 200 });
     const pid = server.pid as number;
-    const results: [string, LoadResult][] = [];
-    results.push([
-      'empty page (/login, baseline)',
-      await runLoad({ url: `${base}/login`, concurrency, durationMs, maxRequests: 200_000, watchPid: pid }),
-    ]);
-    results.push([
-      `company overview (${company.ticker}, signed in)`,
-      await runLoad({ url: `${base}${page}`, headers, concurrency, durationMs, maxRequests: 200_000, watchPid: pid }),
-    ]);
+    const results: [string, LoadResult, number][] = [];
+    // The server's CPU time per answered request (all its threads): on a shared machine the
+    // requests per second follow the load, this much less.
+    const measure = async (name: string, url: string, h?: Record<string, string>) => {
+      const cpu0 = processCpuMs(pid);
+      const r = await runLoad({ url, headers: h, concurrency, durationMs, maxRequests: 200_000, watchPid: pid });
+      results.push([name, r, (processCpuMs(pid) - cpu0) / Math.max(1, r.requests)]);
+    };
+    await measure('empty page (/login, baseline)', `${base}/login`);
+    await measure(`company ${tab} (${company.ticker}, signed in)`, `${base}${page}`, headers);
     const b = results[0][1];
     console.log(`${concurrency} concurrent clients, ${durationMs / 1000} s each, loopback, on ${market}:`);
-    for (const [name, r] of results)
+    for (const [name, r, cpu] of results)
       console.log(
-        `  ${name.padEnd(40)} ${r.perSecond.toFixed(0).padStart(6)} req/s (×${(r.perSecond / b.perSecond).toFixed(2)} of the empty page)  p50 ${r.p50.toFixed(0)} ms  p99 ${r.p99.toFixed(0)} ms  errors ${r.errors}  server peak RSS ${r.peakRssMb?.toFixed(0) ?? '?'} MB`,
+        `  ${name.padEnd(40)} ${r.perSecond.toFixed(0).padStart(6)} req/s (×${(r.perSecond / b.perSecond).toFixed(2)} of the empty page)  p50 ${r.p50.toFixed(0)} ms  p99 ${r.p99.toFixed(0)} ms  errors ${r.errors}  server CPU ${cpu.toFixed(1)} ms/request  server peak RSS ${r.peakRssMb?.toFixed(0) ?? '?'} MB`,
       );
   } finally {
     server?.kill('SIGTERM');

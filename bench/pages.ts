@@ -92,6 +92,7 @@ export default async function run(opts: Opts = {}): Promise<void> {
       [`company overview (${company.ticker})`, `/company/${p}/overview`],
       ['company valuation tab', `/company/${p}/valuation`],
       ['company chart tab (1 year)', `/company/${p}/chart`],
+      ['company chart tab (Max, 2 comparisons)', `/company/${p}/chart?range=Max&compare=${compare.map((c) => c.permaticker).join(',')}`],
       ['company financials tab', `/company/${p}/financial`],
       ['company dividends tab', `/company/${p}/dividend`],
       ['GET /api/v1/valuation/{id}', `/api/v1/valuation/${p}`],
@@ -115,24 +116,29 @@ export default async function run(opts: Opts = {}): Promise<void> {
       return { ms, html };
     };
     const rounds = opts.quick ? 8 : 20;
-    const results: { name: string; ms: number; html: string; coldMs: number }[] = [];
+    const results: { name: string; ms: number; cpuMs: number; html: string; coldMs: number }[] = [];
     for (const [name, url] of pages) {
       const cold = await render(url);
       for (let i = 0; i < 2; i++) await render(url);
       const times: number[] = [];
       let html = cold.html;
+      // CPU time of this process (all its threads, DuckDB's too) per request: on a shared
+      // machine it says more than the wall-clock time.
+      const cpu0 = process.cpuUsage();
       for (let i = 0; i < rounds; i++) {
         const r = await render(url);
         times.push(r.ms);
         html = r.html;
       }
-      results.push({ name, ms: median(times), html, coldMs: cold.ms });
+      const cpu = process.cpuUsage(cpu0);
+      results.push({ name, ms: median(times), cpuMs: (cpu.user + cpu.system) / 1000 / rounds, html, coldMs: cold.ms });
     }
     const base = results[0].ms;
+    const baseCpu = results[0].cpuMs;
     console.log(`server render (median of ${rounds} after warm-up; first request in brackets), ${universe}:`);
     for (const r of results)
       console.log(
-        `  ${r.name.padEnd(44)} ${r.ms.toFixed(1).padStart(8)} ms  ×${(r.ms / base).toFixed(2)} of the empty page   [first ${r.coldMs.toFixed(0)} ms, HTML ${(r.html.length / 1024).toFixed(0)} KiB]`,
+        `  ${r.name.padEnd(44)} ${r.ms.toFixed(1).padStart(8)} ms  ×${(r.ms / base).toFixed(2)} of the empty page  CPU ${r.cpuMs.toFixed(1)} ms (×${(r.cpuMs / baseCpu).toFixed(2)})   [first ${r.coldMs.toFixed(0)} ms, HTML ${(r.html.length / 1024).toFixed(0)} KiB]`,
       );
 
     // First-load JavaScript: the module scripts and modulepreload links of each page's HTML.

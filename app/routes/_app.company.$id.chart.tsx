@@ -1,89 +1,45 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { data } from '@remix-run/node';
-import { Link, useLoaderData } from '@remix-run/react';
-import { z } from 'zod';
+import { data, redirect } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
 import { guard } from '~/services/auth/guard.server';
 import { asOfQuery } from '~/services/http/as-of';
-import { companyChart } from '~/services/company/company-pages.server';
-import { RANGES } from '~/services/company/price-ranges';
 import { companyPageContext } from '~/services/company/company-route.server';
+import { chartQuery, priceChartPage } from '~/services/company/price-chart.server';
 import { pageError } from '~/services/http/page-errors';
-import { BarChart, LineChart, type ChartSeries } from '~/ui/charts';
 import { AsOfLine, BadAsOf } from '~/ui/company/BadAsOf';
-import { money, shares } from '~/ui/company/format';
+import { PriceChart } from '~/ui/company/PriceChart';
 
-const Query = z.object({
-  range: z.enum(RANGES).catch('1Y'),
-  adjusted: z.enum(['1', '0']).catch('1'),
-  ma: z.enum(['1', '0']).catch('0'),
-});
+// /company/{id}/chart?range=&basis=adjusted|raw&compare=AAA,BBB&add=&ma=1: the price chart tab.
+// Every control is a link or a GET form; "add" resolves a ticker or name and redirects to the
+// address with the longer compare list (or shows why it was not added).
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await guard(request);
   const { company, asOf, asOfError, url } = await companyPageContext(request, params.id);
-  const q = Query.parse(Object.fromEntries(url.searchParams));
-  if (asOfError) return data({ error: asOfError, company, asOf, q, chart: null }, { status: 400 });
-  const chart = await companyChart(company, asOf, q.range, q.adjusted === '1').catch(pageError);
-  return { error: null, company, asOf, q, chart };
+  if (asOfError) return data({ error: asOfError, company, asOf, view: null }, { status: 400 });
+  const page = await priceChartPage(company, asOf, chartQuery(url.searchParams)).catch(pageError);
+  if (page.kind === 'redirect') throw redirect(`${url.pathname}${page.to}`);
+  return { error: null, company, asOf, view: page.view };
 }
 
 export default function CompanyChart() {
-  const { error, company, asOf, q, chart } = useLoaderData<typeof loader>();
-  if (error || !chart) return <BadAsOf message={error ?? ''} />;
-  const link = (over: Partial<typeof q>) => {
-    const n = { ...q, ...over };
-    return `?${new URLSearchParams({ ...(asOf ? { as_of: asOf } : {}), range: n.range, adjusted: n.adjusted, ma: n.ma }).toString()}`;
-  };
-  const series: ChartSeries[] = [
-    { id: 'close', label: `${company.ticker} close`, points: chart.prices.map((p) => ({ date: p.date, value: p.close })) },
-  ];
-  if (q.ma === '1') {
-    series.push({ id: 'sma50', label: 'SMA 50', points: chart.prices.map((p, i) => ({ date: p.date, value: chart.sma50[i] })) });
-    series.push({ id: 'sma200', label: 'SMA 200', points: chart.prices.map((p, i) => ({ date: p.date, value: chart.sma200[i] })) });
-  }
-  const kind = q.adjusted === '1' ? 'split-adjusted' : 'as traded (unadjusted)';
+  const { error, company, asOf, view } = useLoaderData<typeof loader>();
+  if (error || !view) return <BadAsOf message={error ?? ''} />;
   return (
     <section aria-labelledby="chart-title">
       <h2 id="chart-title">Price chart</h2>
-      <AsOfLine requested={asOf} date={chart.end} what="Prices" />
-      <nav aria-label="Chart range" className="segmented">
-        {RANGES.map((r) => (
-          <Link key={r} to={link({ range: r })} aria-current={r === q.range ? 'page' : undefined} preventScrollReset>
-            {r}
-          </Link>
-        ))}
-      </nav>
-      <nav aria-label="Chart options" className="segmented">
-        <Link to={link({ adjusted: '1' })} aria-current={q.adjusted === '1' ? 'true' : undefined} preventScrollReset>
-          Adjusted
-        </Link>
-        <Link to={link({ adjusted: '0' })} aria-current={q.adjusted === '0' ? 'true' : undefined} preventScrollReset>
-          Unadjusted
-        </Link>
-        <Link to={link({ ma: q.ma === '1' ? '0' : '1' })} aria-pressed={q.ma === '1'} role="button" preventScrollReset>
-          Moving averages (50, 200)
-        </Link>
-      </nav>
-      <LineChart label={`${company.ticker} ${kind} close, range ${q.range}`} series={series} format={money} />
-      <h3>Volume</h3>
-      <BarChart
-        label={`${company.ticker} daily volume, range ${q.range}`}
-        seriesLabel="Volume"
-        points={chart.prices.map((p) => ({ date: p.date, value: p.volume }))}
-        format={shares}
-        height={160}
-        colorIndex={5}
-      />
+      <AsOfLine requested={asOf} date={view.end} what="Prices" />
+      <PriceChart company={company} asOf={asOf} view={view} />
       <p className="downloads">
-        Data:{' '}
+        Data (split-adjusted or as-traded closes with the total-return index):{' '}
         <a
-          href={`/api/v1/prices/${company.permaticker}?${new URLSearchParams({ ...(chart.from ? { from: chart.from } : {}), to: chart.end ?? '', adjusted: q.adjusted === '1' ? 'true' : 'false' }).toString()}`}
+          href={`/api/v1/prices/${company.permaticker}?${new URLSearchParams({ ...(view.from ? { from: view.from } : {}), to: view.end ?? '', adjusted: view.basis === 'raw' ? 'false' : 'true' }).toString()}`}
         >
           JSON
         </a>
         {' · '}
         <a
-          href={`/api/v1/company-prices/${company.permaticker}${asOfQuery(asOf, { range: q.range, adjusted: q.adjusted, format: 'csv' })}`}
+          href={`/api/v1/company-prices/${company.permaticker}${asOfQuery(asOf, { range: view.range, adjusted: view.basis === 'raw' ? '0' : '1', format: 'csv' })}`}
           download
         >
           CSV

@@ -5,6 +5,8 @@ import { guard } from '~/services/auth/guard.server';
 import { oldAsOfRedirect } from '~/services/http/as-of';
 import { builderRedirect, screenerReturnPath } from '~/services/screener/builder';
 import { listWatchlists } from '~/services/watchlist/watchlists.server';
+import { orPageError } from '~/services/http/page-errors';
+import { columnSetRedirect, listColumnSets } from '~/services/screener/column-sets.server';
 import { presetQuery, screenerPageData } from '~/services/screener/page.server';
 import { DEFAULT_PAGE_SIZE } from '~/services/screener/page-size';
 import { MetricSuggestions } from '~/ui/screener/fields';
@@ -34,12 +36,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const renamed = oldAsOfRedirect(url);
   if (renamed) throw redirect(renamed, 301);
-  const to = builderRedirect(url.pathname, url.searchParams);
+  const to = builderRedirect(url.pathname, url.searchParams) ?? (await orPageError(columnSetRedirect(url, user?.id ?? null)));
   if (to) throw redirect(to);
   const data = await screenerPageData(url.searchParams, user?.id ?? null);
   const wantsSave = url.searchParams.get('modal') === 'save' && user && data.errors.length === 0;
   const lists = user ? (await listWatchlists(user.id)).map((l) => ({ id: l.id, name: l.name, isDefault: l.isDefault })) : [];
-  return { ...data, lists, signedIn: user !== null, modal: wantsSave ? saveScreenModal(data.query, screenerReturnPath(url)) : null };
+  const columnSets = user ? (await listColumnSets(user.id)).map((c) => ({ id: c.id, name: c.name, columns: c.columns })) : [];
+  return {
+    ...data,
+    lists,
+    columnSets,
+    signedIn: user !== null,
+    modal: wantsSave ? saveScreenModal(data.query, screenerReturnPath(url)) : null,
+  };
 }
 
 export default function ScreenerPage() {

@@ -4,7 +4,7 @@ import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { guard, requireUser } from '~/services/auth/guard.server';
 import { safeRedirectPath } from '~/services/auth/redirects';
-import { errorModalRedirect, redirectWithModal } from '~/services/auth/session.server';
+import { errorModalRedirect, redirectWithAnswer, redirectWithModal } from '~/services/auth/session.server';
 import { isDomainError } from '~/services/http/errors';
 import { intent, intentAction } from '~/services/http/intent-action.server';
 import { orPageError } from '~/services/http/page-errors';
@@ -33,6 +33,8 @@ export const meta: MetaFunction = () => [{ title: 'Watchlist · Quarry' }];
 export const handle = { pageName: 'watchlist' };
 
 const List = z.string().min(1).max(64);
+/** The screener shows a watchlist answer in its results (a notice), other pages in a dialog. */
+const inScreener = (to: string) => /^\/screener(?:[?#]|$)/.test(to);
 const OnList = z.object({ list: List });
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -63,17 +65,17 @@ export async function action({ request }: ActionFunctionArgs) {
         }),
         async (v) => {
           // From the screener the answer shows where the button was: in place with JavaScript
-          // (a fetcher), else back at the row (the redirect carries its #anchor).
+          // (a fetcher), else back on the same results (the redirect keeps the query and the row's
+          // #anchor) with the answer beside that row.
           const to = safeRedirectPath(v.redirect_to, back);
+          const answer = (said: { text: string; mode: 'success' | 'info' | 'error' }) =>
+            redirectWithAnswer(session, to, said, { inPage: inScreener(to), row: v.permaticker, title: 'Watchlist' });
           try {
             const said = addOutcomeMessage(await addToWatchlist(user.id, { list: v.list, security: v.permaticker ?? v.security ?? '' }));
-            if (v.inline) return data(said);
-            return redirectWithModal(session, to, { kind: 'info', title: 'Watchlist', content: said.text, mode: said.mode });
+            return v.inline ? data(said) : answer(said);
           } catch (e) {
             if (!isDomainError(e) || e.status !== 422) throw e;
-            return v.inline
-              ? data({ text: e.detail, mode: 'error' as const }, 422)
-              : errorModalRedirect(session, to, 'Watchlist')(e.detail);
+            return v.inline ? data({ text: e.detail, mode: 'error' as const }, 422) : answer({ text: e.detail, mode: 'error' });
           }
         },
       ),
@@ -91,7 +93,7 @@ export async function action({ request }: ActionFunctionArgs) {
           const ids = v.scope === 'all' ? await screenPermatickers(v.query, user.id) : v.permaticker;
           const said = await addManyToWatchlist(user.id, { list: v.list, permatickers: ids });
           if (v.inline) return data(said);
-          return redirectWithModal(session, to, { kind: 'info', title: 'Watchlist', content: said.text, mode: said.mode });
+          return redirectWithAnswer(session, to, said, { inPage: inScreener(to), title: 'Watchlist' });
         },
         { refusals: 'modal' },
       ),

@@ -94,6 +94,31 @@ for (const [tab, heading] of [
   });
 }
 
+test('a chart is the server-drawn SVG until the page hydrates, then the live chart, without hydration errors', async ({ page }) => {
+  // The server inserts a chart's cached static SVG as markup (ui/charts/server-svg.tsx); the
+  // browser keeps it while hydrating and puts the interactive nivo chart in its place afterwards.
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(e.message));
+  const c = await someCompany(page);
+  const html = await (await page.request.get(`/company/${c.permaticker}/valuation`)).text();
+  expect(html).toMatch(/<div class="chart__svg">(<div[^>]*>)?<svg[^>]*role="img"/);
+  await page.goto(`/company/${c.permaticker}/valuation`);
+  const chart = page.locator('figure.chart svg[role="img"]').first();
+  await expect(chart).toHaveAttribute('aria-label', /.+/);
+  if (test.info().project.use.javaScriptEnabled !== false) {
+    // Hydrated: the live chart replaced the server's markup and answers the pointer.
+    await expect(page.locator('figure.chart .chart__svg')).toHaveCount(0);
+    await chart.hover();
+    await expect(page.locator('.chart-tooltip__list').first()).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  } else {
+    await expect(page.locator('figure.chart .chart__svg').first()).toBeVisible();
+  }
+});
+
 test('chart ranges and options are links; financial periods and statements', async ({ page }) => {
   const c = await someCompany(page);
   await page.goto(`/company/${c.permaticker}/chart`);
@@ -103,12 +128,12 @@ test('chart ranges and options are links; financial periods and statements', asy
     'aria-current',
     'page',
   );
-  await page.getByRole('link', { name: 'Unadjusted' }).click();
-  await expect(page).toHaveURL(/adjusted=0/);
-  await expect(page.getByRole('link', { name: 'Unadjusted' })).toHaveAttribute('aria-current', 'true');
+  await page.getByRole('navigation', { name: 'Price basis' }).getByRole('link', { name: 'Raw' }).click();
+  await expect(page).toHaveURL(/basis=raw/);
+  await expect(page.getByRole('link', { name: 'Raw', exact: true })).toHaveAttribute('aria-current', 'true');
   await page.getByRole('button', { name: 'Moving averages (50, 200)' }).click();
   await expect(page).toHaveURL(/ma=1/);
-  await expect(page.locator('figure.chart svg[role="img"]').first()).toHaveAttribute('aria-label', /unadjusted.*5Y/);
+  await expect(page.locator('figure.chart svg[role="img"]').first()).toHaveAttribute('aria-label', /raw \(as traded\).*5Y/);
   await page.goto(`/company/${c.permaticker}/financial?period=quarterly&statement=income`);
   await expect(page.getByRole('table').first()).toContainText('Revenue');
   await page.getByRole('navigation', { name: 'Period' }).getByRole('link', { name: 'TTM' }).click();

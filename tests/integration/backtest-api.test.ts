@@ -151,6 +151,46 @@ forEachDatabase(
       await expect(setBacktestShared('nobody', id, true)).rejects.toMatchObject({ status: 404 });
     });
 
+    describe('the stored-result limit', () => {
+      const withLimit = async <T>(bytes: number, run: () => Promise<T>): Promise<T> => {
+        process.env.QUARRY_TEST_MAX_RESULT_BYTES = String(bytes);
+        try {
+          return await run();
+        } finally {
+          delete process.env.QUARRY_TEST_MAX_RESULT_BYTES;
+        }
+      };
+
+      it('refuses a run estimated over the limit before it starts (422, the detail names the limit)', async () => {
+        const before = ((await callRoute(backtestsRoute, { token, path: '/api/v1/backtests' })).body as Json[]).length;
+        const a = await withLimit(100_000, () =>
+          callRoute(backtestsRoute, { token, json: { screen, params: { ...params, rebalance: 'daily', topN: 50 } } }),
+        );
+        expect(a.status).toBe(422);
+        expect((a.body as { detail: string }).detail).toMatch(
+          /^This backtest's result would take about [\d,.]+ (MB|bytes) to store; the limit is 100,000 bytes per stored backtest result\./,
+        );
+        // Nothing was queued.
+        expect(((await callRoute(backtestsRoute, { token, path: '/api/v1/backtests' })).body as Json[]).length).toBe(before);
+      });
+
+      it('fails a run whose encoded result is still over the limit, with the same message, and stores nothing', async () => {
+        worker ??= startJobWorker(APP_JOBS);
+        // Small enough for the estimate (a few positions), smaller than the curves the result keeps.
+        const done = await withLimit(2_000, async () => {
+          const created = await callRoute(backtestsRoute, { token, json: { screen, params: { ...params, topN: 2 } } });
+          expect(created.status).toBe(202);
+          return finished((created.body as Json).id);
+        });
+        expect(done.status).toBe('failed');
+        expect(done.error).toMatch(
+          /^This backtest's result would take [\d,]+ bytes to store; the limit is 2,000 bytes per stored backtest result\./,
+        );
+        expect(done.result).toBeNull();
+        expect(done.summary).toBeNull();
+      }, 120_000);
+    });
+
     describe('hostile input', () => {
       const post = (json: unknown) => callRoute(backtestsRoute, { token, json });
       it.each([

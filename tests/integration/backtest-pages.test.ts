@@ -177,6 +177,20 @@ forEachDatabase(
       expect(await listBacktests(a.id)).toEqual([]);
     });
 
+    it('shows the stored-result limit’s message on the form when a run is over it, and queues nothing', async () => {
+      process.env.QUARRY_TEST_MAX_RESULT_BYTES = '100000';
+      try {
+        const over = await post(`/backtest?screener_id=${screenerId}`, form({ rebalance: 'daily', topN: '50' }));
+        expect(over.status).toBe(422);
+        // The form-level error (shown above the form) is the API's detail.
+        const reply = over.value as { error: Record<string, string[]> };
+        expect(reply.error[''].join(' ')).toMatch(/the limit is 100,000 bytes per stored backtest result\./);
+      } finally {
+        delete process.env.QUARRY_TEST_MAX_RESULT_BYTES;
+      }
+      expect(await listBacktests(a.id)).toEqual([]);
+    });
+
     it('runs from the form: progress while waiting, cancel, then a result once a worker runs it', async () => {
       const path = `/backtest?screener_id=${screenerId}`;
       const first = await post(path, form());

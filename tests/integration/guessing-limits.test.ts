@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import * as resetRoute from '~/routes/api.v1.auth.reset-password';
 import * as signInRoute from '~/routes/api.v1.auth.signin';
 import { confirmPasswordReset, requestPasswordReset } from '~/services/auth/accounts.server';
 import { assertMayGuess, GUESS_LIMITS, LOCKED_DETAIL, recordFailedGuess } from '~/services/auth/guessing-limits.server';
-import { closeRateLimits, resetRateLimitsForTests } from '~/services/auth/rate-limit.server';
+import { closeRateLimits, RATE_LIMITS, resetRateLimitsForTests } from '~/services/auth/rate-limit.server';
 import { createUser } from '~/services/auth/users.server';
 import { isDomainError } from '~/services/http/errors';
 import { callRoute } from '../support/api';
@@ -14,10 +15,12 @@ import { forEachDatabase } from '../support/databases';
 
 const PASSWORD = 'correct horse battery';
 const saved = structuredClone(GUESS_LIMITS);
+const savedRates = structuredClone(RATE_LIMITS);
 
 beforeEach(() => resetRateLimitsForTests());
 afterEach(async () => {
   Object.assign(GUESS_LIMITS, structuredClone(saved));
+  Object.assign(RATE_LIMITS, structuredClone(savedRates));
   await closeRateLimits();
 });
 
@@ -27,6 +30,31 @@ const signIn = (email: string, password: string, from?: string) =>
     json: { email, password },
     headers: from ? { 'X-Forwarded-For': from } : {},
   });
+
+const askReset = (email: string, from?: string) =>
+  callRoute(resetRoute, {
+    path: '/api/v1/auth/reset-password',
+    json: { email },
+    headers: from ? { 'X-Forwarded-For': from } : {},
+  });
+
+/** Collects the reset codes mailed while `run` runs. */
+async function mailedCodes(run: () => Promise<void>): Promise<string[]> {
+  const codes: string[] = [];
+  const { vi } = await import('vitest');
+  const mailer = await import('~/services/mail/mailer.server');
+  const spy = vi.spyOn(mailer, 'sendMail').mockImplementation(async (mail) => {
+    const code = /\b(\d{6})\b/.exec(mail.text ?? '')?.[1];
+    if (code) codes.push(code);
+  });
+  try {
+    await run();
+    await new Promise((r) => setImmediate(r));
+  } finally {
+    spy.mockRestore();
+  }
+  return codes;
+}
 
 async function refusal(run: () => Promise<unknown>): Promise<{ status: number; detail: string } | null> {
   try {
@@ -62,6 +90,42 @@ forEachDatabase(
       expect((await signIn('fresh@example.com', 'guess', '203.0.113.6')).status).toBe(400);
       expect((await signIn('fresh@example.com', 'guess', '203.0.113.6')).status).toBe(429);
       expect((await signIn(user.email, PASSWORD, '203.0.113.7')).status).toBe(200);
+    });
+
+    it('a flood of reset requests for random e-mails from one client leaves another user’s reset working', async () => {
+      // Small ceilings, so the flood goes past the per-address and the global ones.
+      RATE_LIMITS.reset.address = { points: 10, durationSeconds: 3600 };
+      RATE_LIMITS.reset.global = { points: 20, durationSeconds: 60 };
+      resetRateLimitsForTests();
+      const victim = await createUser({ email: 'resetter@example.com', password: PASSWORD, full_name: 'Re Setter' });
+      const other = await createUser({ email: 'other-resetter@example.com', password: PASSWORD, full_name: 'Oth Er' });
+      const statuses: number[] = [];
+      for (let i = 0; i < 40; i++) statuses.push((await askReset(`random-${i}@example.com`, '198.51.100.7')).status);
+      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
+      // The flooding address waits; nobody else does.
+      expect(statuses.slice(10).every((s) => s === 429)).toBe(true);
+      let answer = { status: 0 };
+      expect(await mailedCodes(async () => void (answer = await askReset(victim.email, '203.0.113.5')))).toHaveLength(1);
+      expect(answer.status).toBe(200);
+      // Two more addresses take the requests over all clients past the global ceiling: from here
+      // each e-mail gets one request per window, and a first request is never refused.
+      for (const from of ['198.51.100.8', '198.51.100.9']) {
+        for (let i = 0; i < 10; i++) expect((await askReset(`more-${from}-${i}@example.com`, from)).status).toBe(200);
+      }
+      expect((await askReset('fresh@example.com', '203.0.113.6')).status).toBe(200);
+      expect((await askReset('fresh@example.com', '203.0.113.6')).status).toBe(429);
+      expect(await mailedCodes(async () => void (answer = await askReset(other.email, '203.0.113.7')))).toHaveLength(1);
+      expect(answer.status).toBe(200);
+    });
+
+    it('without a known client address, a flood of resets for random e-mails never refuses a first request', async () => {
+      RATE_LIMITS.reset.global = { points: 20, durationSeconds: 60 };
+      resetRateLimitsForTests();
+      const victim = await createUser({ email: 'no-proxy@example.com', password: PASSWORD, full_name: 'No Proxy' });
+      for (let i = 0; i < 60; i++) expect((await askReset(`flood-${i}@example.com`)).status).toBe(200);
+      let answer = { status: 0 };
+      expect(await mailedCodes(async () => void (answer = await askReset(victim.email)))).toHaveLength(1);
+      expect(answer.status).toBe(200);
     });
 
     it('successes never lock: failures in between are forgotten at each correct sign-in', async () => {

@@ -16,6 +16,8 @@ import { callRoute } from '../support/api';
 import { startFakeTiingo, weekdayBars, type FakeTiingo } from '~/services/market/importers/testing/fake-tiingo';
 import { closeMarketReader } from '~/services/market/store/open-store.server';
 import { captureCli, queryStore, setEnv } from '../support/data-cli';
+import { dumpSnapshotTables, fullRebuildTables } from '../support/snapshot-tables';
+import { toEpochDay } from '~/services/dates';
 import { forEachDatabase, type DatabaseTarget } from '../support/databases';
 
 // `npm run data -- import tiingo` then `refresh` against a local server speaking Tiingo's
@@ -71,6 +73,11 @@ forEachDatabase('market refresh', (target: DatabaseTarget) => {
     const refreshed = captureCli();
     expect(await runDataCli(['refresh'], refreshed), refreshed.stderr.join('\n')).toBe(0);
     expect(refreshed.stdout.join('\n')).toMatch(/Refreshed from tiingo: 2 securities, 2 new prices/);
+    // The split rewrote AAA's split-adjusted history (and so the market's returns) back to its
+    // first day: every snapshot date is computed again, as a full rebuild would.
+    expect(refreshed.stdout.join('\n')).toMatch(/ 2 of 2 snapshot dates built\./);
+    closeMarketReader();
+    expect(await dumpSnapshotTables(file)).toEqual(await fullRebuildTables(file));
     expect(fake.requests.map((r) => r.startDate)).toEqual([aaa[aaa.length - 2].date, aaa[aaa.length - 2].date]);
 
     const prices = await queryStore<{ date: string; close: number; close_unadj: number }>(
@@ -161,6 +168,27 @@ forEachDatabase('market refresh', (target: DatabaseTarget) => {
     const done = await getJob(job.id);
     expect(done?.status, done?.error ?? '').toBe('succeeded');
     expect(done?.message).toMatch(/^Refreshed from tiingo: 2 securities, 0 new prices/);
+  });
+
+  it('a refresh that adds one plain day computes only that snapshot date, and the store equals a full rebuild bit for bit', async () => {
+    setEnv(env());
+    const file = env().MARKET_DB;
+    fake.failures.clear();
+    const newDay = '2024-02-14';
+    for (const [ticker, close] of [
+      ['AAA', 60],
+      ['BBB', 44],
+    ] as const)
+      fake.bars.get(ticker)!.push({ date: newDay, open: close, high: close + 1, low: close - 1, close, volume: 2e6 });
+    const refreshed = captureCli();
+    expect(await runDataCli(['refresh'], refreshed), refreshed.stderr.join('\n')).toBe(0);
+    // Snapshot dates: the January month-end (kept) and the new latest day (built); the old
+    // latest day, not a month-end, is no longer one.
+    expect(refreshed.stdout.join('\n')).toMatch(/Refreshed from tiingo: 2 securities, 2 new prices\..* 1 of 2 snapshot dates built\./);
+    closeMarketReader();
+    const stored = await dumpSnapshotTables(file);
+    expect(stored.metric_snapshot_dates).toContain(String(toEpochDay(newDay)));
+    expect(stored).toEqual(await fullRebuildTables(file));
   });
 
   it('the schedule enqueues one refresh per New York day once DATA_REFRESH_AT has passed, and none when off', async () => {

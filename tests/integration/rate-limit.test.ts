@@ -73,13 +73,24 @@ describe('rate limits in memory', () => {
     expect(await hits('signup', { email: 'new@example.com', clientAddress: '203.0.113.10' }, 1)).toEqual([]);
   });
 
-  it('always keeps a global bucket per action', async () => {
+  it('past the global ceiling an e-mail gets one try per window, and a first try is never refused', async () => {
     restore = withEnv({ REDIS_URL: undefined });
     resetRateLimitsForTests();
     const { points } = RATE_LIMITS.reset.global;
-    const errors = await hits('reset', {}, points + 3);
-    expect(errors).toHaveLength(3);
-    expect(errors.every((e) => e.status === 429 && Number(e.headers?.['Retry-After']) >= 1)).toBe(true);
+    // One client floods new e-mails well past the ceiling: every first try passes.
+    for (let i = 0; i < points + 20; i++) expect(await hits('reset', { email: `flood-${i}@example.com` }, 1)).toEqual([]);
+    // A new e-mail: its first try passes, the second waits for the e-mail's window.
+    expect(await hits('reset', { email: 'new@example.com' }, 1)).toEqual([]);
+    const [err] = await hits('reset', { email: 'new@example.com' }, 1);
+    expect(err.status).toBe(429);
+    expect(Number(err.headers?.['Retry-After'])).toBeGreaterThan(RATE_LIMITS.reset.email.durationSeconds - 5);
+    // The same holds for sign-up and e-mail change (both addresses of a change are counted).
+    for (let i = 0; i < RATE_LIMITS.signup.global.points + 5; i++) await limit('signup', { email: `s${i}@example.com` });
+    expect(await hits('signup', { email: 'first@example.com' }, 1)).toEqual([]);
+    for (let i = 0; i < RATE_LIMITS.email_change.global.points + 5; i++)
+      await limit('email_change', { email: [`old${i}@example.com`, `new${i}@example.com`] });
+    expect(await hits('email_change', { email: ['me@example.com', 'me-new@example.com'] }, 1)).toEqual([]);
+    expect((await hits('email_change', { email: ['me@example.com', 'me-2@example.com'] }, 1)).map((e) => e.status)).toEqual([429]);
   });
 
   it('falls back to in-memory counting when Redis is unreachable (no 500 on an outage)', async () => {

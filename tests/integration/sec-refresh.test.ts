@@ -40,6 +40,7 @@ afterAll(async () => {
 });
 
 const paths = () => fake.requests.map((r) => r.path);
+const TICKERS_PATH = '/files/company_tickers_exchange.json';
 
 forEachDatabase(samples ? 'SEC refresh' : 'SEC refresh (skipped: ../shared/data/fundamentals/sec is absent)', (target: DatabaseTarget) => {
   if (!samples) {
@@ -191,6 +192,31 @@ forEachDatabase(samples ? 'SEC refresh' : 'SEC refresh (skipped: ../shared/data/
     // The 10-Q/A listed since the failed run is fetched now; its companyfacts add nothing new yet.
     expect(done?.message).toMatch(/^Refreshed from sec: 1 companies, 0 new facts/);
     expect(paths().filter((p) => p.startsWith('/api/'))).toEqual([companyFactsPath(MARVELL)]);
+    closeMarketReader();
+  });
+
+  it('--online --tickers reads the SEC ticker list through SEC_EDGAR_URL too, declared', async () => {
+    setEnv({ ...env(), MARKET_DB: path.join(target.dataDir, 'tickers.duckdb') });
+    fake.documents.set(
+      TICKERS_PATH,
+      JSON.stringify({
+        fields: ['cik', 'name', 'ticker', 'exchange'],
+        data: [
+          [Number(APPLE), 'Apple Inc.', 'AAPL', 'Nasdaq'],
+          [Number(MARVELL), 'Marvell Technology, Inc.', 'MRVL', 'Nasdaq'],
+        ],
+      }),
+    );
+    fake.requests.length = 0;
+    const io = captureCli();
+    expect(await runDataCli(['import', 'sec', '--online', '--tickers', 'MRVL'], io), io.stderr.join('\n')).toBe(0);
+    expect(paths()[0]).toBe(TICKERS_PATH);
+    expect(paths()).toContain(companyFactsPath(MARVELL));
+    expect(paths()).not.toContain(companyFactsPath(APPLE));
+    expect(fake.requests.every((r) => r.userAgent === AGENT)).toBe(true);
+    const unknown = captureCli();
+    expect(await runDataCli(['import', 'sec', '--online', '--tickers', 'NOPE'], unknown)).toBe(1);
+    expect(unknown.stderr.join('\n')).toMatch(/Unknown ticker NOPE: not in the SEC's ticker list/);
     closeMarketReader();
   });
 });

@@ -3,10 +3,15 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { config } from '../config.server';
 import { tooManyRequests } from '../http/errors';
 
-// Rate limits on requests of the account flows that send mail or check an e-mail-change code:
-// per e-mail, per client address when we know it, and one global bucket per action. Password
-// and sign-in/reset code guesses have their own limits, on failures only (guessing-limits.server.ts). In memory by default; in Redis when REDIS_URL is set,
-// so every app process shares the same counts.
+// Rate limits on requests of the account flows that send mail or check an e-mail-change code
+// (sign-up, password reset, e-mail change): per e-mail (each address the request names), per
+// client address when we know it (TRUST_PROXY=1), and a global ceiling per action that only slows:
+// past it the service is being flooded, and each e-mail gets one try per window instead of its
+// usual allowance. The ceiling never refuses the first try for an e-mail, so a client flooding
+// random addresses cannot keep anyone else from signing up or resetting a password (the same
+// approach as guessing-limits.server.ts). Password and sign-in/reset code guesses have their own
+// limits, on failures only (guessing-limits.server.ts). In memory by default; in Redis when
+// REDIS_URL is set, so every app process shares the same counts.
 
 export type LimitedAction = 'otp' | 'signup' | 'reset' | 'email_change';
 export type LimitScope = 'email' | 'address' | 'global';
@@ -79,16 +84,22 @@ export function limiterFor(action: LimitedAction, scope: LimitScope): RateLimite
 
 /**
  * Counts one attempt of `action` in every bucket that applies; throws a 429 DomainError with
- * Retry-After when any bucket is exhausted.
+ * Retry-After when an e-mail's or the client address's bucket is exhausted. The global bucket
+ * never refuses by itself: past its ceiling, an e-mail's try costs its whole allowance (the first
+ * try for an e-mail in the window still passes, the next one waits for the window).
  */
 export async function limit(action: LimitedAction, keys: { email?: string | string[]; clientAddress?: string }): Promise<void> {
-  const buckets: Array<[LimitScope, string]> = [['global', 'all']];
+  const rules = RATE_LIMITS[action];
   const emails = new Set(
     (typeof keys.email === 'string' ? [keys.email] : (keys.email ?? [])).map((e) => e.trim().toLowerCase()).filter(Boolean),
   );
-  for (const email of emails) buckets.push(['email', email]);
-  if (keys.clientAddress) buckets.push(['address', keys.clientAddress]);
-  const results = await Promise.allSettled(buckets.map(([scope, key]) => limiterFor(action, scope).consume(key)));
+  // penalty() counts without ever refusing.
+  const all = await limiterFor(action, 'global').penalty('all', 1);
+  const flooded = all.consumedPoints > rules.global.points;
+  const buckets: Array<[LimitScope, string, number]> = [];
+  for (const email of emails) buckets.push(['email', email, flooded ? rules.email.points : 1]);
+  if (keys.clientAddress) buckets.push(['address', keys.clientAddress, 1]);
+  const results = await Promise.allSettled(buckets.map(([scope, key, cost]) => limiterFor(action, scope).consume(key, cost)));
   let retryAfterMs = 0;
   for (const r of results) {
     if (r.status === 'fulfilled') continue;

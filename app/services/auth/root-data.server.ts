@@ -21,7 +21,8 @@ export async function loadRootData(request: Request) {
   let changed = false;
   const modal: ModalState | null = session.get('modal') ?? null;
   const denied = session.get('denied') ?? null;
-  if (modal || denied) changed = true;
+  const notice = session.get('notice') ?? null;
+  if (modal || denied || notice) changed = true;
 
   let header: HeaderUser = { guest: true, fullName: null, initials: null, profilePicture: null, hasAccess: false, isSuperuser: false };
   const token = session.get('accessToken');
@@ -54,6 +55,7 @@ export async function loadRootData(request: Request) {
       header,
       modal,
       denied,
+      notice,
       guestMode: c.guestMode,
       tagManager: c.gtmId ? { id: c.gtmId, enableRouterSync: true } : null,
     },

@@ -1,6 +1,6 @@
 import { createCookieSessionStorage, type Session } from '@remix-run/node';
 import { config } from '../config.server';
-import type { ModalState } from '../http/modal-state';
+import type { ModalState, PageNotice } from '../http/modal-state';
 import { initialsOf, type AccountUser, type DeniedPage, type IssuedToken } from './types';
 
 // The session cookie. It holds tokens and display fields only: never a password.
@@ -15,7 +15,7 @@ export type SessionData = {
   profilePicture: string;
 };
 
-export type SessionFlash = { modal: ModalState; denied: DeniedPage };
+export type SessionFlash = { modal: ModalState; denied: DeniedPage; notice: PageNotice };
 
 export const SESSION_MAX_AGE_SECONDS = 90 * 24 * 60 * 60;
 
@@ -91,6 +91,27 @@ export function flashModal(session: QuarrySession, modal: ModalState): void {
 export async function redirectWithModal(session: QuarrySession, to: string, modal: ModalState): Promise<Response> {
   flashModal(session, modal);
   return new Response(null, { status: 302, headers: { Location: to, 'Set-Cookie': await commitSession(session) } });
+}
+
+/** Post/redirect/get with a notice shown in the next page (see PageNotice). */
+export async function redirectWithNotice(session: QuarrySession, to: string, notice: PageNotice): Promise<Response> {
+  session.flash('notice', notice);
+  return new Response(null, { status: 302, headers: { Location: to, 'Set-Cookie': await commitSession(session) } });
+}
+
+/**
+ * A form's short answer after a redirect: in the page it goes back to (`inPage`, a notice, e.g.
+ * beside a results row) or in the page's dialog (an error one for `mode: 'error'`).
+ */
+export function redirectWithAnswer(
+  session: QuarrySession,
+  to: string,
+  said: Omit<PageNotice, 'row'>,
+  opts: { inPage: boolean; row?: number; title: string },
+): Promise<Response> {
+  if (opts.inPage) return redirectWithNotice(session, to, { ...said, row: opts.row });
+  if (said.mode === 'error') return errorModalRedirect(session, to, opts.title)(said.text);
+  return redirectWithModal(session, to, { kind: 'info', title: opts.title, content: said.text, mode: said.mode });
 }
 
 /** The page's error modal for a refused change: back to `to`, where the modal says why. */

@@ -9,12 +9,12 @@ import { cancelJob } from '../jobs/control.server';
 import { enqueueJob } from '../jobs/queue.server';
 import { getJob, requestCancel, deleteJob } from '../jobs/store.server';
 import { getScreener } from '../screener/saved.server';
-import { ScreenSchema, type Screen } from '../screener/model';
+import { displayColumns, ScreenSchema, type Screen } from '../screener/model';
 import { BACKTEST_ENGINE_VERSION, BacktestParamsSchema, type BacktestParams } from './engine';
 import { limitProblem } from './limits';
 import { listedCompanies, marketDataRange } from './market-inputs.server';
 import { BACKTEST_JOB_TIMEOUT_MS, backtestJob } from './run-job.server';
-import { decodeResult, type ResultSummary, type StoredResult } from './stored-result';
+import { decodeResultAsync, type ResultSummary, type StoredResult } from './stored-result';
 
 // Backtests of a user: asked for from a saved screener (or an inline screen through the API),
 // run as jobs, stored with everything needed to reproduce them, owned per user (a foreign id is
@@ -114,7 +114,7 @@ export async function createBacktest(userId: string, input: NewBacktest): Promis
   await checkAgainstData(params);
   const range = await marketDataRange();
   const stored = clampToData(params, range);
-  const tooBig = limitProblem(stored, await listedCompanies(stored.start, stored.end));
+  const tooBig = limitProblem(stored, await listedCompanies(stored.start, stored.end), displayColumns(screen).length);
   if (tooBig) throw unprocessable(tooBig, { params: [tooBig] });
   const db = await getDb();
   const counts = await db
@@ -186,15 +186,44 @@ async function toView(row: Row, withResult: boolean): Promise<BacktestView> {
     engineVersion: row.engine_version,
     shareToken: row.share_token,
     summary: row.summary ? (JSON.parse(row.summary) as ResultSummary) : null,
-    result: withResult && row.result ? decodeResult(row.result) : null,
+    result: withResult && row.result ? await decodeResultAsync(await resultText(row)) : null,
   };
+}
+
+/** Every column but the stored result (up to MAX_STORED_RESULT_BYTES), which only `resultText` reads. */
+const LIGHT_COLUMNS = [
+  'id',
+  'user_id',
+  'screener_id',
+  'name',
+  'screen',
+  'params',
+  'job_id',
+  'snapshot_id',
+  'engine_version',
+  'summary',
+  'share_token',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** A row without its result: `result` is only a marker ('stored' or null); the summary is written with the result. */
+const light = (r: Omit<Row, 'result'>): Row => ({ ...r, result: r.summary ? STORED : null });
+const STORED = 'stored';
+
+async function resultText(row: Row): Promise<string> {
+  if (row.result !== STORED) return row.result!;
+  const db = await getDb();
+  const r = await db.selectFrom('backtests').select('result').where('id', '=', row.id).executeTakeFirst();
+  if (!r?.result) throw notFound(NOT_FOUND);
+  return r.result;
 }
 
 async function ownedRow(userId: string, id: string): Promise<Row> {
   const db = await getDb();
-  const row = await db.selectFrom('backtests').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  const row = await db.selectFrom('backtests').select(LIGHT_COLUMNS).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   if (!row) throw notFound(NOT_FOUND);
-  return row;
+  return light(row);
 }
 
 export async function getBacktest(userId: string, id: string, opts: { withResult?: boolean } = {}): Promise<BacktestView> {
@@ -203,29 +232,12 @@ export async function getBacktest(userId: string, id: string, opts: { withResult
 
 export async function listBacktests(userId: string, opts: { screenerId?: string } = {}): Promise<BacktestListItem[]> {
   const db = await getDb();
-  let q = db
-    .selectFrom('backtests')
-    .select([
-      'id',
-      'user_id',
-      'screener_id',
-      'name',
-      'screen',
-      'params',
-      'job_id',
-      'snapshot_id',
-      'engine_version',
-      'summary',
-      'share_token',
-      'created_at',
-      'updated_at',
-    ])
-    .where('user_id', '=', userId);
+  let q = db.selectFrom('backtests').select(LIGHT_COLUMNS).where('user_id', '=', userId);
   if (opts.screenerId) q = q.where('screener_id', '=', opts.screenerId);
   const rows = await q.orderBy('created_at', 'desc').orderBy('id').execute();
   const out: BacktestListItem[] = [];
   for (const r of rows) {
-    const v = await toView({ ...r, result: r.summary ? 'stored' : null }, false);
+    const v = await toView(light(r), false);
     out.push({
       id: v.id,
       name: v.name,
@@ -270,7 +282,7 @@ export async function setBacktestShared(userId: string, id: string, shared: bool
 export async function getSharedBacktest(token: string): Promise<BacktestView> {
   if (!/^[A-Za-z0-9_-]{10,64}$/.test(token)) throw notFound(NOT_FOUND);
   const db = await getDb();
-  const row = await db.selectFrom('backtests').selectAll().where('share_token', '=', token).executeTakeFirst();
+  const row = await db.selectFrom('backtests').select(LIGHT_COLUMNS).where('share_token', '=', token).executeTakeFirst();
   if (!row) throw notFound(NOT_FOUND);
-  return toView(row, true);
+  return toView(light(row), true);
 }

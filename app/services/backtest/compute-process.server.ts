@@ -16,7 +16,7 @@ import type { ComputeReply, ComputeRequest } from './compute-protocol';
 
 const ENTRY = path.join('scripts', 'backtest-compute.ts');
 /** The compute process's niceness (0 is the web process's; 19 the lowest priority). */
-const COMPUTE_NICENESS = 10;
+const COMPUTE_NICENESS = 19;
 
 /** The checkout the app runs from: the folder above this module (or the built bundle) with the entry script. */
 function appRoot(): string {
@@ -36,7 +36,13 @@ let queue: Promise<unknown> = Promise.resolve();
 function environmentKey(): { key: string; env: NodeJS.ProcessEnv } {
   const c = config();
   const env: NodeJS.ProcessEnv = { ...process.env, MARKET_DB: c.marketDb, DATA_DIR: c.dataDir };
-  const key = [c.marketDb, c.dataDir, env.NODE_ENV ?? '', env.QUARRY_TEST_JOB_STEP_DELAY_MS ?? ''].join('\n');
+  const key = [
+    c.marketDb,
+    c.dataDir,
+    env.NODE_ENV ?? '',
+    env.QUARRY_TEST_JOB_STEP_DELAY_MS ?? '',
+    env.QUARRY_TEST_MAX_RESULT_BYTES ?? '',
+  ].join('\n');
   return { key, env };
 }
 

@@ -4,6 +4,7 @@ import { DomainError, isDomainError } from '../http/errors';
 import { ScreenSchema } from '../screener/model';
 import { computeBacktest } from './compute.server';
 import { BacktestCancelledError, BacktestInputError, BacktestParamsSchema } from './engine';
+import { storedResultLimit, storedSizeProblem } from './limits';
 import { encodeResult, summaryOf } from './stored-result';
 import type { ComputeReply, ComputeRequest } from './compute-protocol';
 
@@ -55,11 +56,16 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
     // A parent that died meanwhile has lost the job's lease: the run is not this process's to
     // store. The IPC channel may not have noticed yet; being handed to another parent has.
     if (!process.connected || (currentParentPid() ?? parentPid) !== parentPid) process.exit(0);
+    const result = encodeResult(out.stored);
+    // The bound on a stored result holds for the real size too (the estimate checked before the
+    // run can be low for numbers that compress badly): the run fails, and nothing is stored.
+    const limit = storedResultLimit();
+    if (result.length > limit) throw new BacktestInputError(storedSizeProblem(result.length, false, limit));
     const db = await getDb();
     await db
       .updateTable('backtests')
       .set({
-        result: encodeResult(out.stored),
+        result,
         summary: JSON.stringify(summaryOf(out.stored)),
         snapshot_id: out.snapshotId,
         engine_version: out.engineVersion,

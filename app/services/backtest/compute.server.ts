@@ -44,6 +44,9 @@ export async function computeBacktest(
     screen,
     params,
     prices: restricted.prices,
+    // The exchange's calendar, as the main run: both curves have the same days (and the
+    // calendar is not derived again from the survivors' bars).
+    exchangeDays: inputs.exchangeDays,
     securities: restricted.securities,
     snapshotAt: (_date, day) => restricted.snapshots.at(day),
     isCancelled,

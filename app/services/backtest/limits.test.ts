@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { BacktestParamsSchema } from './engine';
-import { estimatedRebalanceDates, limitProblem, MAX_COMPUTED_SNAPSHOT_ROWS, MAX_HOLDING_ROWS } from './limits';
+import {
+  estimatedRebalanceDates,
+  estimatedResultBytes,
+  limitProblem,
+  MAX_COMPUTED_SNAPSHOT_ROWS,
+  MAX_HOLDING_ROWS,
+  MAX_STORED_RESULT_BYTES,
+} from './limits';
 
 const params = (p: Record<string, unknown>) => BacktestParamsSchema.parse({ start: '2007-01-01', end: '2026-06-30', ...p });
 
@@ -13,6 +20,21 @@ describe('backtest limits', () => {
 
   it('accepts a daily top-500 run over 19 years of 1,500 companies', () => {
     expect(limitProblem(params({ rebalance: 'daily', topN: 500, weighting: 'inverse_volatility' }), 1500)).toBeNull();
+  });
+
+  it('accepts the daily top-500 run with the default four metrics under the stored-result bound', () => {
+    const p = params({ rebalance: 'daily', topN: 500, weighting: 'inverse_volatility' });
+    expect(limitProblem(p, 1500, 4)).toBeNull();
+    expect(estimatedResultBytes(estimatedRebalanceDates(p) * 500, 4)).toBeLessThan(MAX_STORED_RESULT_BYTES);
+  });
+
+  it('refuses a result estimated over the stored-result bound, naming the limit', () => {
+    const problem = limitProblem(params({ rebalance: 'daily', topN: 500 }), 1500, 12);
+    expect(problem).toMatch(
+      /^This backtest's result would take about \d[\d,]* MB to store; the limit is 128 MB per stored backtest result\./,
+    );
+    // Fewer metrics or names bring it under.
+    expect(limitProblem(params({ rebalance: 'daily', topN: 250 }), 1500, 12)).toBeNull();
   });
 
   it('refuses more positions than a result stores, naming the limit', () => {

@@ -12,6 +12,7 @@ import { displayColumns, type Screen } from '../screener/model';
 import { loadSecurityMeta, NO_MARKET_DATA } from '../screener/securities.server';
 import { INVERSE_VOLATILITY_WINDOW, signalIndices, type BacktestParams, type PriceSeries } from './engine';
 import { lowerBound } from './engine/calendar';
+import { indexOf, indexOfEach } from './engine/permaticker-index';
 
 // Reads what a backtest needs from the market store: the price panel (total-return index and
 // close) of every security, delisted ones included, the securities' descriptive fields, and the
@@ -222,23 +223,30 @@ export async function loadMarketInputs(
  */
 export function survivorsOnly(inputs: MarketInputs, end: IsoDate): MarketInputs {
   const endDay = toEpochDay(end);
-  const keep = new Set<number>();
+  const kept: number[] = [];
   for (const s of inputs.prices.series)
-    if (!s.delisted && s.days.length > 0 && s.days[s.days.length - 1] >= endDay - 10) keep.add(s.permaticker);
+    if (!s.delisted && s.days.length > 0 && s.days[s.days.length - 1] >= endDay - 10) kept.push(s.permaticker);
+  // Ascending, so a snapshot's rows (ascending too) join it in one merge walk instead of a hash probe per row.
+  const keep = Int32Array.from(kept).sort();
+  const kept1 = (permaticker: number) => indexOf(keep, permaticker) >= 0;
   let last: { day: number; snapshot: MetricSnapshot } | null = null;
+  let position = new Int32Array(0);
   return {
     ...inputs,
-    prices: { series: inputs.prices.series.filter((s) => keep.has(s.permaticker)) },
-    securities: inputs.securities.filter((s) => keep.has(s.permaticker)),
+    prices: { series: inputs.prices.series.filter((s) => kept1(s.permaticker)) },
+    securities: inputs.securities.filter((s) => kept1(s.permaticker)),
     snapshots: {
       ...inputs.snapshots,
       prepare: (k) => inputs.snapshots.prepare(k),
       at(day) {
         if (last?.day === day) return last.snapshot;
         const full = inputs.snapshots.at(day);
-        const rows = new Int32Array(full.permatickers.length);
+        const total = full.permatickers.length;
+        if (position.length < total) position = new Int32Array(total);
+        indexOfEach(full.permatickers, keep, position);
+        const rows = new Int32Array(total);
         let n = 0;
-        for (let r = 0; r < full.permatickers.length; r++) if (keep.has(full.permatickers[r])) rows[n++] = r;
+        for (let r = 0; r < total; r++) if (position[r] >= 0) rows[n++] = r;
         const pick = <T extends Int32Array | Float64Array>(col: T, out: T): T => {
           for (let k = 0; k < n; k++) out[k] = col[rows[k]];
           return out;

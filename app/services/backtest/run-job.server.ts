@@ -18,9 +18,14 @@ type BacktestJobPayload = z.infer<typeof BacktestJobPayloadSchema>;
 
 async function runBacktestJob({ backtestId }: BacktestJobPayload, ctx: JobContext): Promise<{ message: string }> {
   const db = await getDb();
-  const row = await db.selectFrom('backtests').select(['id', 'screen', 'params', 'result']).where('id', '=', backtestId).executeTakeFirst();
+  // The summary is written with the result: the result itself (tens of MB) is not read here.
+  const row = await db
+    .selectFrom('backtests')
+    .select(['id', 'screen', 'params', 'summary'])
+    .where('id', '=', backtestId)
+    .executeTakeFirst();
   if (!row) throw new JobInputError('The backtest was deleted');
-  if (row.result) return { message: 'Done' };
+  if (row.summary) return { message: 'Done' };
   const outcome = await computeInChild({ backtestId, screen: JSON.parse(row.screen), params: JSON.parse(row.params) }, (f, m) =>
     ctx.progress(f, m),
   );

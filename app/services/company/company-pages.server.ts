@@ -11,6 +11,7 @@ import { COMPANY_FILINGS_TABLE } from '../market/store/filings-table.server';
 import { storeHasTable } from '../market/store/tables.server';
 import { PromiseLru } from '../market/store/lru';
 import { storeVersion } from '../market/store/open-store.server';
+import { cachedAnswer } from '../market/store/answer-cache.server';
 import type { SecurityColumns } from '../market/store/security';
 import { filingArchiveUrl } from '../market/sec-links';
 import { movingAverage, rangeStart, type Range } from './price-ranges';
@@ -71,7 +72,13 @@ export const OVERVIEW_METRICS = ['price', 'price_change_1d', 'high_52w', 'low_52
 
 export type Overview = { metrics: MetricsAt; prices: PricePoint[]; filings: FilingRow[] };
 
+/** The overview tab's data, kept per store version (answer-cache.server.ts). Shared: do not mutate. */
 export async function companyOverview(company: CompanyHeader, asOf: IsoDate | null, options: MarketReadOptions = {}): Promise<Overview> {
+  const reader = await readMarket(options);
+  return cachedAnswer(reader.file, ['overview', company.permaticker, asOf], () => readOverview(company, asOf, options));
+}
+
+async function readOverview(company: CompanyHeader, asOf: IsoDate | null, options: MarketReadOptions): Promise<Overview> {
   const metrics = await companyPageMetrics(company, asOf, OVERVIEW_METRICS, options);
   const end = metrics.date;
   const prices = end
@@ -116,12 +123,26 @@ export async function companyChart(
 // -------------------------------------------------------------------------------------------
 // Financial tab
 
+/** One statement of the financials tab, kept per store version. Shared: do not mutate. */
 export async function companyFinancials(
   company: CompanyHeader,
   asOf: IsoDate | null,
   statement: StatementKind,
   period: PeriodKind,
   options: MarketReadOptions = {},
+): Promise<Statement> {
+  const reader = await readMarket(options);
+  return cachedAnswer(reader.file, ['financials', company.permaticker, asOf, statement, period], () =>
+    readFinancials(company, asOf, statement, period, options),
+  );
+}
+
+async function readFinancials(
+  company: CompanyHeader,
+  asOf: IsoDate | null,
+  statement: StatementKind,
+  period: PeriodKind,
+  options: MarketReadOptions,
 ): Promise<Statement> {
   const reader = await readMarket(options);
   const facts = await reader.all<FactInput>(
@@ -155,7 +176,13 @@ export const DIVIDEND_METRICS = [
 
 export type Dividends = { metrics: MetricsAt; history: DividendRow[]; annual: AnnualTotal[]; splits: { date: IsoDate; ratio: number }[] };
 
+/** The dividends tab's data, kept per store version. Shared: do not mutate. */
 export async function companyDividends(company: CompanyHeader, asOf: IsoDate | null, options: MarketReadOptions = {}): Promise<Dividends> {
+  const reader = await readMarket(options);
+  return cachedAnswer(reader.file, ['dividends', company.permaticker, asOf], () => readDividends(company, asOf, options));
+}
+
+async function readDividends(company: CompanyHeader, asOf: IsoDate | null, options: MarketReadOptions): Promise<Dividends> {
   const reader = await readMarket(options);
   const actions = await reader.all<{ date: IsoDate; action: string; value: number | null }>(
     `SELECT date, action, value FROM corporate_actions

@@ -3,6 +3,7 @@ import { iterateSnapshots } from '../metrics/snapshots.server';
 import type { CompanyHeader } from './company-pages.server';
 import { readMarket, type MarketReadOptions } from '../market/store/read.server';
 import { storeTables } from '../market/store/tables.server';
+import { cachedAnswer } from '../market/store/answer-cache.server';
 import { meaningfulMultiple, sectorMedian, trailingAverage, VALUATION_METRICS, type ValuationMetric } from './valuation-history';
 import { readValuationPanel, SECTOR_MEDIANS_TABLE, VALUATION_HISTORY_TABLE } from './valuation-panel.server';
 
@@ -37,7 +38,13 @@ function indexOf(sorted: Int32Array, value: number): number {
 
 type Points = Map<ValuationMetric, ValuationSeries['points']>;
 
+/** The valuation tab's data, kept per store version (answer-cache.server.ts). Shared: do not mutate. */
 export async function companyValuation(company: CompanyHeader, asOf: IsoDate | null, options: MarketReadOptions = {}): Promise<Valuation> {
+  const reader = await readMarket(options);
+  return cachedAnswer(reader.file, ['valuation', company.permaticker, asOf], () => readValuation(company, asOf, options));
+}
+
+async function readValuation(company: CompanyHeader, asOf: IsoDate | null, options: MarketReadOptions): Promise<Valuation> {
   const end = asOf && company.last_price_date && asOf < company.last_price_date ? asOf : company.last_price_date;
   if (!end) return { asOf: null, sector: company.sector, series: [] };
   const from = addMonths(end, -12 * YEARS_SHOWN);

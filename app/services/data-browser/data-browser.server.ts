@@ -16,6 +16,7 @@ import type { SecurityColumns } from '../market/store/security';
 import { COMPANY_FILINGS_TABLE } from '../market/store/filings-table.server';
 import { storeHasTable } from '../market/store/tables.server';
 import { filingArchiveUrl } from '../market/sec-links';
+import { cachedAnswer } from '../market/store/answer-cache.server';
 
 // The data browser's table: one metric for up to ten companies, in one fact mode and range.
 // The page, its JSON endpoint and its CSV download all come from here, so they show the same rows.
@@ -49,12 +50,23 @@ export async function browserCompanies(permatickers: readonly number[], options:
   return permatickers.map((p) => byId.get(p)).filter((r): r is BrowserCompany => r !== undefined);
 }
 
+type BrowserView = { compare: readonly number[]; mode: BrowserMode; from: IsoDate | null; to: IsoDate | null; asOf: IsoDate | null };
+
+/** The data browser's table, kept per store version (answer-cache.server.ts). Shared: do not mutate. */
 export async function browseMetric(
   main: number,
   metricId: string,
-  view: { compare: readonly number[]; mode: BrowserMode; from: IsoDate | null; to: IsoDate | null; asOf: IsoDate | null },
+  view: BrowserView,
   options: MarketReadOptions = {},
 ): Promise<BrowserData> {
+  if (!getMetric(metricId)) throw notFound(`Unknown metric: ${metricId}`);
+  const reader = await readMarket(options);
+  return cachedAnswer(reader.file, ['browse', main, metricId, view.compare.join(','), view.mode, view.from, view.to, view.asOf], () =>
+    readBrowser(main, metricId, view, options),
+  );
+}
+
+async function readBrowser(main: number, metricId: string, view: BrowserView, options: MarketReadOptions): Promise<BrowserData> {
   const metric = getMetric(metricId);
   if (!metric) throw notFound(`Unknown metric: ${metricId}`);
   const { list, dropped } = companyList(main, view.compare);

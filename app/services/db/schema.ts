@@ -97,6 +97,17 @@ export interface WatchlistItemsTable {
   added_at: string;
 }
 
+/** Saved column sets of the screener's results (migration 005). */
+export interface ColumnSetsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** JSON array of catalogue metric ids, in display order. */
+  columns: string;
+  created_at: string;
+  updated_at: string;
+}
+
 // Jobs and backtests (migration 003).
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -193,6 +204,7 @@ export interface Database {
   screeners: ScreenersTable;
   watchlists: WatchlistsTable;
   watchlist_items: WatchlistItemsTable;
+  column_sets: ColumnSetsTable;
   jobs: JobsTable;
   backtests: BacktestsTable;
   subscriptions: SubscriptionsTable;

@@ -42,3 +42,10 @@ export type ConfirmModalState = {
 };
 
 export type ModalState = ErrorModalState | InfoModalState | PromptModalState | ConfirmModalState;
+
+/**
+ * A short answer shown in the page instead of a dialog (post/redirect/get without JavaScript):
+ * beside the row it is about (`row`, a permaticker) when the page shows that row, else at the top
+ * of the page's results. Flashed by the action, read once by the root loader.
+ */
+export type PageNotice = { text: string; mode: 'success' | 'info' | 'error'; row?: number };

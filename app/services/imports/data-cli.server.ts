@@ -202,7 +202,7 @@ async function rebuildSnapshots(args: string[], io: CliIo): Promise<number> {
   // The same path as an import: build on a private copy, then publish it over the store in one
   // rename, so the running app keeps reading the old snapshots until the new ones are complete.
   const store = await openWritableStore(file);
-  await store.publish({ beforeRename: (workFile) => afterMarketDataChange(workFile, io.progress) });
+  await store.publish({ beforeRename: (workFile) => afterMarketDataChange(workFile, io.progress, { full: true }) });
   io.out(`Metric snapshots of ${file} rebuilt in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   return 0;
 }

@@ -5,6 +5,7 @@ import { afterMarketDataChange } from './post-import.server';
 import { recordFailedImport } from '../market/store/import-failures.server';
 import type { ImportContext, ImportSummary, ProgressReporter } from '../market/store/records';
 import { openMarketWriter } from '../market/store/writer.server';
+import type { SnapshotBuildResult } from '../metrics/snapshots.server';
 
 // One import into MARKET_DB, the same whether the data CLI or a job worker runs it: the importer
 // writes a work copy, the metric snapshots are rebuilt on it, and only then is it published by
@@ -52,11 +53,15 @@ export async function runMarketImport(
       env: importEnv(),
       fetch: globalThis.fetch,
     });
+    let built: SnapshotBuildResult | null = null;
     await writer.publish({
-      beforeRename: (workFile) => afterMarketDataChange(workFile, progress),
+      beforeRename: async (workFile) => {
+        built = (await afterMarketDataChange(workFile, progress)).snapshots;
+      },
       confirm: beforePublish,
     });
-    return summary;
+    const b = built as SnapshotBuildResult | null;
+    return b ? { ...summary, snapshotDates: { built: b.built, total: b.dates } } : summary;
   } catch (e) {
     await writer.discard();
     await recordFailedImport(file, { source, startedAt, error: e instanceof Error ? e.message : String(e) }).catch((recording: unknown) =>

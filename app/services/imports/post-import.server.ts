@@ -3,20 +3,27 @@ import { buildValuationPanel } from '../company/valuation-panel.server';
 import { buildStoredOverview } from '../market-overview/market-overview.server';
 import { buildFilingsTable } from '../market/store/filings-table.server';
 import type { ProgressReporter } from '../market/store/records';
-import { buildSnapshotsOn } from '../metrics/snapshots.server';
+import { buildSnapshotsOn, type SnapshotBuildResult } from '../metrics/snapshots.server';
 
 // After data changes, the metrics snapshots (latest and month-end panels) and the tables derived
 // from them and from the facts are rebuilt: the filings list, the valuation panel and the latest
 // market overview, which the pages read instead of computing per request. Callers run it on the
 // writer's work file before publishing (WritableStore.publish's beforeRename): the builder opens
 // the file read-write, which DuckDB would refuse on the published file while the app has it open.
+// Snapshots are rebuilt only from the first day whose inputs changed (`full` rebuilds every one).
 
-export async function afterMarketDataChange(file: string, progress: ProgressReporter): Promise<{ snapshots: 'built' }> {
+export async function afterMarketDataChange(
+  file: string,
+  progress: ProgressReporter,
+  opts: { full?: boolean } = {},
+): Promise<{ snapshots: SnapshotBuildResult }> {
   const instance = await DuckDBInstance.create(file);
   const conn = await instance.connect();
+  let snapshots: SnapshotBuildResult;
   try {
     progress.log('Building metric snapshots…');
-    await buildSnapshotsOn(conn, { progress });
+    snapshots = await buildSnapshotsOn(conn, { progress, incremental: !opts.full });
+    progress.log(snapshotBuildLine(snapshots));
     progress.log('Building the filings list, valuation panel and market overview…');
     await buildDerivedTables(conn);
     await conn.run('CHECKPOINT');
@@ -24,7 +31,14 @@ export async function afterMarketDataChange(file: string, progress: ProgressRepo
     conn.closeSync();
     instance.closeSync();
   }
-  return { snapshots: 'built' };
+  return { snapshots };
+}
+
+/** "Metric snapshots: 1 of 27 dates built (the others kept)." */
+export function snapshotBuildLine(r: SnapshotBuildResult): string {
+  return r.fullReason === null
+    ? `Metric snapshots: ${r.built} of ${r.dates} dates built, the others kept.`
+    : `Metric snapshots: all ${r.dates} dates built (${r.fullReason}).`;
 }
 
 /** The tables the pages read, derived from the facts and the stored snapshots (built first). */

@@ -37,7 +37,8 @@ export const NO_REFRESH_SOURCE = 'Nothing to refresh from: set TIINGO_API_KEY (n
 
 export function refreshSummaryLine(s: ImportSummary): string {
   const what = s.source === 'sec' ? 'new facts' : 'new prices';
-  return `Refreshed from ${s.source}: ${s.securities} ${s.source === 'sec' ? 'companies' : 'securities'}, ${s.rows} ${what}. Snapshot ${s.snapshotId}.`;
+  const built = s.snapshotDates ? ` ${s.snapshotDates.built} of ${s.snapshotDates.total} snapshot dates built.` : '';
+  return `Refreshed from ${s.source}: ${s.securities} ${s.source === 'sec' ? 'companies' : 'securities'}, ${s.rows} ${what}. Snapshot ${s.snapshotId}.${built}`;
 }
 
 /** The configured sources that have something in the store to bring up to date. */

@@ -10,6 +10,7 @@ import type { MarketReturns } from './engine/types';
 import { cachedTradingCalendar, loadBlock, loadMarketReturns, type SecurityRow } from './store-loader.server';
 import { readMarket, type MarketReadOptions } from '../market/store/read.server';
 import { storeVersion } from '../market/store/open-store.server';
+import { cachedAnswer } from '../market/store/answer-cache.server';
 import { rowOf, toNullable } from './engine/snapshot';
 import { latestStoredServes, loadSnapshot } from './snapshots.server';
 
@@ -82,14 +83,31 @@ export async function companyMetricsAt(
   }
 }
 
-/** A metric's history for one company (the data browser), in the chosen fact mode. */
+type SeriesRange = { from?: IsoDate | null; to?: IsoDate | null; asOf?: IsoDate | null; mode: FactMode };
+
+/**
+ * A metric's history for one company (the data browser), in the chosen fact mode; kept per
+ * store version (answer-cache.server.ts), so a repeat is a lookup. Shared: do not mutate.
+ */
 export async function companyMetricSeries(
   permaticker: number,
   metricId: string,
-  opts: { from?: IsoDate | null; to?: IsoDate | null; asOf?: IsoDate | null; mode: FactMode },
+  opts: SeriesRange,
   options: MarketReadOptions = {},
 ): Promise<SeriesPoint[]> {
   if (!getMetric(metricId)) throw notFound(`Unknown metric: ${metricId}`);
+  const reader = await readMarket(options);
+  return cachedAnswer(reader.file, ['series', permaticker, metricId, opts.from, opts.to, opts.asOf, opts.mode], () =>
+    computeMetricSeries(permaticker, metricId, opts, options),
+  );
+}
+
+async function computeMetricSeries(
+  permaticker: number,
+  metricId: string,
+  opts: SeriesRange,
+  options: MarketReadOptions,
+): Promise<SeriesPoint[]> {
   const reader = await readMarket(options);
   const conn = await reader.connect();
   try {

@@ -5,6 +5,7 @@ import { SecurityEvaluator } from './engine/evaluate';
 import { metricIndex, N_METRICS } from './engine/metric-index';
 import { technicalGroups } from './engine/technicals';
 import type { MarketReturns, MetricSnapshot } from './engine/types';
+import { quantizeInPlace } from './snapshot-values';
 import { loadBlock, type SecurityRow } from './store-loader.server';
 
 // Point-in-time snapshots of a few metrics for many days that are not stored (a weekly or daily
@@ -75,7 +76,8 @@ export async function computeSnapshots(
   return Array.from(days, (day, d) => {
     const n = counts[d];
     const v: Record<string, Float64Array> = {};
-    metrics.forEach((id, m) => (v[id] = values[d][m].slice(0, n)));
+    // The values a stored snapshot of the day would read back (snapshot-values.ts).
+    metrics.forEach((id, m) => (v[id] = quantizeInPlace(values[d][m].slice(0, n))));
     return { date: fromEpochDay(day), day, permatickers: perms[d].slice(0, n), values: v };
   });
 }

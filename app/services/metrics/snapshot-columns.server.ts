@@ -5,6 +5,7 @@ import { cachedColumns } from '../market/store/column-cache.server';
 import { marketReader } from '../market/store/open-store.server';
 import { getMetric } from './catalogue';
 import type { MetricSnapshot } from './engine/types';
+import { decodeSnapshotValues } from './snapshot-values';
 import { blobBytes, tableExists } from './store-loader.server';
 
 // The stored snapshots (month-ends and the latest day) of one metric across all their dates, as
@@ -19,13 +20,15 @@ export type StoredSnapshotIndex = {
   rowStart: Int32Array;
   /** Permatickers of all days' rows, ascending within a day. */
   perms: Int32Array;
+  /** Rows of each stored (date, block) in store order: how the value blobs split. */
+  blockRows: Int32Array;
 };
 
 const DAY = `datediff('day', DATE '1970-01-01', date)::INTEGER`;
 
 async function readIndex(conn: DuckDBConnection): Promise<StoredSnapshotIndex> {
   if (!(await tableExists(conn, 'metric_snapshot_blocks')))
-    return { days: new Int32Array(0), rowStart: new Int32Array(1), perms: new Int32Array(0) };
+    return { days: new Int32Array(0), rowStart: new Int32Array(1), perms: new Int32Array(0), blockRows: new Int32Array(0) };
   const r = await conn.runAndReadAll(`SELECT ${DAY}, permatickers FROM metric_snapshot_blocks ORDER BY date, block`);
   const c = r.getColumns();
   const dayCol = c[0] ?? [];
@@ -46,18 +49,25 @@ async function readIndex(conn: DuckDBConnection): Promise<StoredSnapshotIndex> {
     at += parts[i].byteLength / 4;
   }
   rowStart.push(at);
-  return { days: Int32Array.from(days), rowStart: Int32Array.from(rowStart), perms };
+  return {
+    days: Int32Array.from(days),
+    rowStart: Int32Array.from(rowStart),
+    perms,
+    blockRows: Int32Array.from(parts, (p) => p.byteLength / 4),
+  };
 }
 
 async function readMetric(conn: DuckDBConnection, metric: string, index: StoredSnapshotIndex): Promise<Float64Array> {
   const out = new Float64Array(index.perms.length).fill(Number.NaN);
   if (!(await tableExists(conn, 'metric_snapshot_values'))) return out;
   const r = await conn.runAndReadAll(`SELECT data FROM metric_snapshot_values WHERE metric = $1 ORDER BY date, block`, [metric]);
+  const blobs = r.getColumns()[0] ?? [];
+  if (blobs.length !== index.blockRows.length)
+    throw new Error(`Stored snapshot values of ${metric} do not match their rows (${blobs.length} blocks of ${index.blockRows.length})`);
   let at = 0;
-  for (const v of r.getColumns()[0] ?? []) {
-    const bytes = blobBytes(v);
-    out.set(new Float64Array(new Uint8Array(bytes).buffer), at);
-    at += bytes.byteLength / 8;
+  for (let i = 0; i < blobs.length; i++) {
+    decodeSnapshotValues(blobBytes(blobs[i]), index.blockRows[i], out, at);
+    at += index.blockRows[i];
   }
   if (at !== out.length) throw new Error(`Stored snapshot values of ${metric} do not match their rows (${at} of ${out.length})`);
   return out;
@@ -77,11 +87,11 @@ export async function storedSnapshotColumns(metrics: readonly string[], file?: s
       conn.closeSync();
     }
   };
-  const cachedIndex = await cachedColumns(reader.file, 'snapshot-rows', () => withConn(readIndex));
+  const cachedIndex = await cachedColumns(reader.file, 'snapshot-blocks', () => withConn(readIndex));
   const index = cachedIndex as StoredSnapshotIndex;
   const values: Record<string, Float64Array> = {};
   for (const id of metrics) {
-    const set = await cachedColumns(reader.file, `snapshot-metric.${id}`, async () => ({
+    const set = await cachedColumns(reader.file, `snapshot-values.${id}`, async () => ({
       values: await withConn((conn) => readMetric(conn, id, index)),
     }));
     values[id] = set.values as Float64Array;

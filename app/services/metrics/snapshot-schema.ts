@@ -36,6 +36,12 @@ CREATE TABLE IF NOT EXISTS metric_market_returns (
   date DATE NOT NULL,
   ret DOUBLE NOT NULL          -- equal-weighted mean daily total return of the universe (for beta)
 );
+CREATE TABLE IF NOT EXISTS metric_snapshot_inputs (
+  permaticker INTEGER NOT NULL, -- -1: the exchange calendar, -2: the block partition
+  kind VARCHAR NOT NULL,        -- p prices, d dividends, f facts (by filed), s splits, x delisted, k share basis, c calendar, b blocks
+  month DATE NOT NULL,          -- the month the rows fall in; 1900-01-01 for what the whole history reads
+  digest VARCHAR NOT NULL       -- a digest of the rows the snapshots read (what an incremental build compares)
+);
 `;
 
 /** The universe's equal-weighted daily return, stored with the snapshots (beta, the home page's benchmark). */
@@ -46,4 +52,5 @@ export const SNAPSHOT_TABLES = [
   'metric_snapshot_blocks',
   'metric_snapshot_values',
   'metric_market_returns',
+  'metric_snapshot_inputs',
 ] as const;

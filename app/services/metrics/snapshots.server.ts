@@ -11,6 +11,7 @@ import { config } from '../config.server';
 import { fromEpochDay, isIsoDate, toEpochDay, type IsoDate } from '../dates';
 import { DomainError, notFound, unprocessable } from '../http/errors';
 import { MarketDataMissingError, marketReader } from '../market/store/open-store.server';
+import { cachedAnswer } from '../market/store/answer-cache.server';
 import type { ProgressReporter } from '../market/store/records';
 import { MARKET_DDL } from '../market/store/schema';
 import { getMetric, METRIC_IDS, type MetricDefinition } from './catalogue';
@@ -21,6 +22,8 @@ import type { MarketReturns, MetricSnapshot } from './engine/types';
 import { parseSnapshotMeta, SNAPSHOT_META_SQL, snapshotMetaRows, storedSnapshotsServe, type SnapshotMeta } from './snapshot-meta';
 import { SNAPSHOT_DDL, SNAPSHOT_TABLES } from './snapshot-schema';
 import { snapshotDays } from './snapshot-dates';
+import { INPUT_DIGEST_SQL, partitionKey, planRebuild, shareBasisKey, WHOLE_HISTORY, type RebuildPlan } from './snapshot-inputs.server';
+import { decodeSnapshotValues, encodeSnapshotValues, quantizeInPlace } from './snapshot-values';
 import {
   blobBytes,
   findSecurity,
@@ -61,6 +64,8 @@ export type BuildSnapshotsOptions = {
   weekly?: boolean;
   /** Securities evaluated together (bounds memory: ~blockSize × history × 36 bytes). */
   blockSize?: number;
+  /** Keep the stored rows whose inputs did not change (snapshot-inputs.server.ts); else compute every date. */
+  incremental?: boolean;
 };
 
 async function cols(conn: DuckDBConnection, sql: string, params?: DuckDBValue[]): Promise<DuckDBValue[][]> {
@@ -69,27 +74,40 @@ async function cols(conn: DuckDBConnection, sql: string, params?: DuckDBValue[])
   return c.length === reader.columnCount ? c : Array.from({ length: reader.columnCount }, () => []);
 }
 
-function f64Blob(a: Float64Array): DuckDBBlobValue {
-  return new DuckDBBlobValue(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-}
-
 /** Opens the file read-write, builds the snapshots (latest + month-ends [+ weeks]) and closes it. */
-export async function buildSnapshots(opts: BuildSnapshotsOptions): Promise<void> {
+export async function buildSnapshots(opts: BuildSnapshotsOptions): Promise<SnapshotBuildResult> {
   const instance = await DuckDBInstance.create(opts.marketDb);
   const conn = await instance.connect();
   try {
-    await buildSnapshotsOn(conn, opts);
+    return await buildSnapshotsOn(conn, opts);
   } finally {
     conn.closeSync();
     instance.closeSync();
   }
 }
 
+/** What a build did: how many snapshot dates it stored, how many of them it computed. */
+export type SnapshotBuildResult = {
+  /** Snapshot dates stored. */
+  dates: number;
+  /** Dates computed (for at least one block of securities); the others were kept as stored. */
+  built: number;
+  /** Why every date was computed (no stored snapshots, another engine, …); null for an incremental build. */
+  fullReason: string | null;
+};
+
 /**
  * The same on a connection the caller already holds read-write (an importer's WritableStore
  * before it publishes): DuckDB must not open one file twice in a process.
+ *
+ * With `incremental`, stored snapshot rows whose inputs did not change are kept and only the
+ * rest is computed (see snapshot-inputs.server.ts for what "changed" means); the result is the
+ * same, row for row and bit for bit, as a full build.
  */
-export async function buildSnapshotsOn(conn: DuckDBConnection, opts: Omit<BuildSnapshotsOptions, 'marketDb'> = {}): Promise<void> {
+export async function buildSnapshotsOn(
+  conn: DuckDBConnection,
+  opts: Omit<BuildSnapshotsOptions, 'marketDb'> = {},
+): Promise<SnapshotBuildResult> {
   const progress = opts.progress;
   await conn.run(MARKET_DDL);
   await conn.run(SNAPSHOT_DDL);
@@ -97,6 +115,7 @@ export async function buildSnapshotsOn(conn: DuckDBConnection, opts: Omit<BuildS
   // mid-build leaves the previous snapshots in place.
   for (const t of SNAPSHOT_TABLES) await conn.run(`CREATE OR REPLACE TABLE ${t}__new AS SELECT * FROM ${t} LIMIT 0`);
   await conn.run(`INSERT INTO metric_market_returns__new SELECT date, ret FROM (${MARKET_RETURNS_SQL}) ORDER BY date`);
+  await conn.run(`INSERT INTO metric_snapshot_inputs__new ${INPUT_DIGEST_SQL}`);
   const market = await marketFrom(conn, 'metric_market_returns__new');
 
   const trading = (await cols(conn, `SELECT DISTINCT ${dayExpr('date')} AS d FROM prices ORDER BY d`))[0].map(Number);
@@ -104,15 +123,52 @@ export async function buildSnapshotsOn(conn: DuckDBConnection, opts: Omit<BuildS
   const exchangeDays = Int32Array.from(trading);
   const securities = (await listSecurities(conn)).filter((s) => s.firstDay !== null);
   const blockSize = opts.blockSize ?? DEFAULT_BLOCK;
+  const partition = partitionKey(securities, blockSize);
+  const plan: RebuildPlan = opts.incremental ? await planRebuild(conn, partition) : { full: true, reason: 'a full rebuild was asked for' };
   progress?.start('Metric snapshots', securities.length);
 
   const blocks = await conn.createAppender('metric_snapshot_blocks__new');
   const values = await conn.createAppender('metric_snapshot_values__new');
+  const inputs = await conn.createAppender('metric_snapshot_inputs__new');
+  const appendInput = (permaticker: number, kind: string, digest: string) => {
+    inputs.appendInteger(permaticker);
+    inputs.appendVarchar(kind);
+    inputs.appendDate(new DuckDBDateValue(toEpochDay(WHOLE_HISTORY)));
+    inputs.appendVarchar(digest);
+    inputs.endRow();
+  };
+  appendInput(-2, 'b', partition);
+  /** Per block, the first day computed (older stored rows are copied); -Infinity for all. */
+  const keptBefore: { block: number; day: number }[] = [];
+  const built = new Set<number>();
   for (let b = 0; b * blockSize < securities.length; b++) {
     const slice = securities.slice(b * blockSize, (b + 1) * blockSize);
-    const inputs = await loadBlock(conn, slice);
-    const evaluator = new UniverseEvaluator({ securities: inputs, market, calendar: exchangeDays });
-    for (const d of dates) {
+    let from = Number.NEGATIVE_INFINITY;
+    if (!plan.full) {
+      from = plan.globalFrom;
+      for (const s of slice) from = Math.min(from, plan.securityFrom.get(s.permaticker) ?? Number.POSITIVE_INFINITY);
+    }
+    const toBuild = () => dates.filter((d) => d.day >= from || (!plan.full && !plan.storedDays.has(d.day)));
+    if (!plan.full && toBuild().length === 0) {
+      // Nothing this block reads changed: its stored rows and share-basis keys stay.
+      for (const s of slice) {
+        const key = plan.basisKeys.get(s.permaticker);
+        if (key !== undefined) appendInput(s.permaticker, 'k', key);
+      }
+      keptBefore.push({ block: b, day: Number.POSITIVE_INFINITY });
+      progress?.tick(slice.length);
+      continue;
+    }
+    const block = await loadBlock(conn, slice);
+    for (const input of block) {
+      const key = shareBasisKey(input);
+      appendInput(input.permaticker, 'k', key);
+      if (!plan.full && plan.basisKeys.get(input.permaticker) !== key) from = Number.NEGATIVE_INFINITY;
+    }
+    keptBefore.push({ block: b, day: from });
+    const evaluator = new UniverseEvaluator({ securities: block, market, calendar: exchangeDays });
+    for (const d of toBuild()) {
+      built.add(d.day);
       const snap = evaluator.evaluate(d.day);
       if (snap.permatickers.length === 0) continue;
       appendSnapshot(blocks, values, snap, b);
@@ -123,6 +179,7 @@ export async function buildSnapshotsOn(conn: DuckDBConnection, opts: Omit<BuildS
   }
   blocks.closeSync();
   values.closeSync();
+  inputs.closeSync();
   const dateRows = await conn.createAppender('metric_snapshot_dates__new');
   for (const d of dates) {
     dateRows.appendDate(new DuckDBDateValue(d.day));
@@ -132,6 +189,7 @@ export async function buildSnapshotsOn(conn: DuckDBConnection, opts: Omit<BuildS
     dateRows.endRow();
   }
   dateRows.closeSync();
+  if (!plan.full) await keepStoredRows(conn, keptBefore);
 
   await conn.run('BEGIN TRANSACTION');
   try {
@@ -147,6 +205,23 @@ export async function buildSnapshotsOn(conn: DuckDBConnection, opts: Omit<BuildS
   }
   await conn.run('CHECKPOINT');
   progress?.stop();
+  return { dates: dates.length, built: built.size, fullReason: plan.full ? plan.reason : null };
+}
+
+/**
+ * Copies the stored rows an incremental build keeps: per block, the dates before its first
+ * computed day that are still snapshot dates (the old "latest" day may no longer be one).
+ */
+async function keepStoredRows(conn: DuckDBConnection, keptBefore: { block: number; day: number }[]): Promise<void> {
+  if (keptBefore.length === 0) return;
+  // ±Infinity as the int range's ends (days are far inside it); all integers, safe to inline.
+  const bound = (day: number) => (Number.isFinite(day) ? day : day > 0 ? 2147483647 : -2147483648);
+  const keep = `(VALUES ${keptBefore.map((k) => `(${k.block}, ${bound(k.day)})`).join(', ')}) AS k(block, before_day)`;
+  const rows = (t: string) => `
+    SELECT o.* FROM ${t} o JOIN ${keep} USING (block)
+     WHERE ${dayExpr('o.date')} < k.before_day AND o.date IN (SELECT date FROM metric_snapshot_dates__new)`;
+  await conn.run(`INSERT INTO metric_snapshot_blocks__new ${rows('metric_snapshot_blocks')}`);
+  await conn.run(`INSERT INTO metric_snapshot_values__new ${rows('metric_snapshot_values')}`);
 }
 
 function appendSnapshot(blocks: DuckDBAppender, values: DuckDBAppender, snap: MetricSnapshot, block: number): void {
@@ -159,7 +234,7 @@ function appendSnapshot(blocks: DuckDBAppender, values: DuckDBAppender, snap: Me
     values.appendDate(date);
     values.appendInteger(block);
     values.appendVarchar(id);
-    values.appendValue(f64Blob(snap.values[id]));
+    values.appendValue(new DuckDBBlobValue(encodeSnapshotValues(snap.values[id])));
     values.endRow();
   }
 }
@@ -271,10 +346,10 @@ async function readStored(conn: DuckDBConnection, day: number, metrics: readonly
   const parts = b[1].map((v) => new Int32Array(copyBytes(v)));
   const total = parts.reduce((n, p) => n + p.length, 0);
   const permatickers = new Int32Array(total);
-  const offset = new Map<number, number>();
+  const offset = new Map<number, { at: number; rows: number }>();
   let at = 0;
   parts.forEach((p, i) => {
-    offset.set(blockRows[i], at);
+    offset.set(blockRows[i], { at, rows: p.length });
     permatickers.set(p, at);
     at += p.length;
   });
@@ -289,7 +364,7 @@ async function readStored(conn: DuckDBConnection, day: number, metrics: readonly
     const target = valuesOut[String(v[1][i])];
     const o = offset.get(Number(v[0][i]));
     if (!target || o === undefined) continue;
-    target.set(new Float64Array(copyBytes(v[2][i])), o);
+    decodeSnapshotValues(blobBytes(v[2][i]), o.rows, target, o.at);
   }
   return { date, day, permatickers, values: valuesOut };
 }
@@ -364,6 +439,8 @@ async function computeOnDemand(conn: DuckDBConnection, file: string, day: number
     for (const id of metrics) values[id].set(p.values[id], at);
     at += p.permatickers.length;
   }
+  // The values a stored snapshot of the day would read back (snapshot-values.ts).
+  for (const id of metrics) quantizeInPlace(values[id]);
   return { date: fromEpochDay(day), day, permatickers, values };
 }
 
@@ -524,6 +601,20 @@ export async function metricSeries(
     if (value !== undefined && !isIsoDate(value)) throw unprocessable(`\`${name}\` is not a date (YYYY-MM-DD): ${value}`);
   }
   if (opts.from && opts.to && opts.from > opts.to) throw unprocessable('`from` must not be after `to`.');
+  // Kept per store version (answer-cache.server.ts): a repeat is a lookup. Shared: do not mutate.
+  return cachedAnswer(
+    opts.marketDb ?? config().marketDb,
+    ['metricSeries', permaticker, metricId, opts.from, opts.to, opts.asOf, opts.mode ?? 'point_in_time'],
+    () => computeMetricSeries(permaticker, metric, opts),
+  );
+}
+
+async function computeMetricSeries(
+  permaticker: number,
+  metric: MetricDefinition,
+  opts: { from?: IsoDate; to?: IsoDate; asOf?: IsoDate; mode?: SeriesMode; marketDb?: string },
+): Promise<MetricSeries> {
+  const metricId = metric.id;
   return withReader(opts.marketDb, async (conn, file) => {
     const security = await findSecurity(conn, permaticker);
     if (!security) throw notFound(`Unknown security: ${permaticker}`);

@@ -78,6 +78,25 @@ export const PageJson = z
   })
   .strict();
 
+export const ColumnSetJson = named(
+  'ColumnSet',
+  z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      columns: z.array(z.string()).describe('Metric ids (GET /api/v1/metrics), in the order the results show them'),
+      created_at: TimestampSchema,
+      updated_at: TimestampSchema,
+    })
+    .strict(),
+);
+
+// Column lists are checked by the service (column-sets.ts): too many, unknown or none is a 400
+// that names the problem; here only their shape.
+const ColumnList = z.array(z.string().max(200)).max(10_000);
+export const ColumnSetCreateBody = z.object({ name: z.string().max(1000), columns: ColumnList }).strict();
+export const ColumnSetPatchBody = z.object({ name: z.string().max(1000).optional(), columns: ColumnList.optional() }).strict();
+
 // Bodies as the routes read them; a body's screen is read apart (api.server.ts screenOrThrow).
 export const ScreenerCreateBody = z.object({ name: z.string().max(1000), screen: z.unknown() });
 export const ScreenerPatchBody = z
@@ -142,6 +161,47 @@ export const SCREENER_API: readonly ApiOperation[] = [
     method: 'delete',
     path: '/api/v1/screeners/{id}',
     summary: 'Delete a saved screener',
+    access: 'account',
+    params: IdParam,
+    answers: { 204: { description: 'Deleted' } },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/screener/column-sets',
+    summary: 'The caller’s saved column sets of the screener results',
+    access: 'account',
+    answers: { 200: { description: 'The column sets, by name', json: z.array(ColumnSetJson) } },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/screener/column-sets',
+    summary: 'Save a column set (1–30 metric ids or labels, kept as ids; a name of 1–100 characters)',
+    access: 'account',
+    body: ColumnSetCreateBody,
+    answers: { 201: { description: 'The saved column set', json: ColumnSetJson } },
+    errors: [409],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/screener/column-sets/{id}',
+    summary: 'A saved column set',
+    access: 'account',
+    params: IdParam,
+    answers: { 200: { description: 'The column set', json: ColumnSetJson } },
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/screener/column-sets/{id}',
+    summary: 'Rename a column set or change its columns',
+    access: 'account',
+    params: IdParam,
+    body: ColumnSetPatchBody,
+    answers: { 200: { description: 'The column set', json: ColumnSetJson } },
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/screener/column-sets/{id}',
+    summary: 'Delete a saved column set',
     access: 'account',
     params: IdParam,
     answers: { 204: { description: 'Deleted' } },

@@ -1,6 +1,7 @@
 import type { Fits } from '../http/api-contract';
 import { unprocessable } from '../http/errors';
-import type { PageJson, ScreenerJson } from './api-contract';
+import type { ColumnSetJson, PageJson, ScreenerJson } from './api-contract';
+import type { ColumnSet } from './column-sets.server';
 import type { ScreenPage } from './engine';
 import type { Screen } from './model';
 import type { SavedScreener } from './saved.server';
@@ -47,3 +48,8 @@ export function pageJson(p: ScreenPage) {
 // module of the screener cannot import this file).
 const _screener: Fits<ReturnType<typeof screenerJson>, typeof ScreenerJson> = true;
 const _page: Fits<ReturnType<typeof pageJson>, typeof PageJson> = true;
+
+export function columnSetJson(s: ColumnSet) {
+  return { id: s.id, name: s.name, columns: s.columns, created_at: s.createdAt, updated_at: s.updatedAt };
+}
+const _columnSet: Fits<ReturnType<typeof columnSetJson>, typeof ColumnSetJson> = true;

@@ -1,4 +1,5 @@
 import { formatNumber } from './expression';
+import { metricIdOrText } from './metric-names';
 import { parseNumberInput } from './number-input';
 import { ruleProblem } from './rule-messages';
 import { MAX_COLUMNS, MAX_RANK_PARTS, MAX_RULES, ScreenSchema, isExpressionError, ruleFromText, ruleToText, type Screen } from './model';
@@ -10,6 +11,7 @@ import { MAX_COLUMNS, MAX_RANK_PARTS, MAX_RULES, ScreenSchema, isExpressionError
 //   exchange, sector, industry  repeated            mcap_min, mcap_max   numbers (USD)
 //   delisted=1                  include delisted    r                    repeated rule text
 //   rank=metric:dir[:weight]    repeated            col                  repeated metric id
+//                                                   cols                 a,b,c (read only; written as col)
 //   sort=key:dir                limit=N             page=N
 
 export type ScreenQueryError = { param: string; message: string };
@@ -84,7 +86,9 @@ export function screenFromSearchParams(params: URLSearchParams): ScreenQueryResu
     const [metric, direction = 'desc', weight = '1'] = raw.split(':');
     return { metric, direction, weight: Number(weight) };
   });
-  const cols = params.getAll('col').filter((t) => t.trim() !== '');
+  // `col` repeated (canonical) or `cols` as one comma-separated list (ids or labels).
+  const listed = params.getAll('cols').flatMap((list) => list.split(',').map(metricIdOrText));
+  const cols = [...params.getAll('col'), ...listed].filter((t) => t.trim() !== '');
   if (cols.length > MAX_COLUMNS) errors.push({ param: 'col', message: `At most ${MAX_COLUMNS} columns` });
   input.columns = [...new Set(cols.slice(0, MAX_COLUMNS))];
   const sort = params.get('sort');

@@ -16,6 +16,7 @@ import {
 import { CHART_COLORS, CHART_MARGIN, CHART_THEME, DEFAULT_HEIGHT, DEFAULT_WIDTH, TOOLTIP_STYLE } from './theme';
 import { toEpochDay } from '~/services/dates';
 import { useChartWidth } from './use-chart-width';
+import { chartKey, ServerSvg } from './server-svg';
 
 // The one line chart of Quarry: nivo's non-responsive <Line> (the Responsive* variants render
 // nothing on the server), drawn as SVG on the server so it shows without JavaScript.
@@ -34,11 +35,19 @@ export type LineChartProps = {
   maxPoints?: number;
   /** Names the series by colour under the chart; on by default when there are several. */
   legend?: boolean;
+  /** Off when the page shows its own table of the same values. */
+  table?: boolean;
+  /** More lines for the crosshair tooltip of a day (e.g. its volume). */
+  tooltipExtra?: (date: string) => { label: string; value: string }[];
 };
 
 const utc = (d: string) => new Date(`${d}T00:00:00Z`);
 
-function Tooltip({ slice, format }: SliceTooltipProps<NivoSerie> & { format: (v: number | null) => string }) {
+function Tooltip({
+  slice,
+  format,
+  extra,
+}: SliceTooltipProps<NivoSerie> & { format: (v: number | null) => string; extra?: LineChartProps['tooltipExtra'] }) {
   const date = String(slice.points[0]?.data.xFormatted ?? '');
   return (
     <div style={TOOLTIP_STYLE}>
@@ -48,6 +57,11 @@ function Tooltip({ slice, format }: SliceTooltipProps<NivoSerie> & { format: (v:
           <li key={p.id} style={{ color: '#000' }}>
             <span className="chart-tooltip__swatch" style={{ background: p.seriesColor }} aria-hidden="true" /> {String(p.seriesId)}:{' '}
             {format(typeof p.data.y === 'number' ? p.data.y : null)}
+          </li>
+        ))}
+        {(extra?.(date) ?? []).map((e) => (
+          <li key={e.label} style={{ color: '#000' }}>
+            {e.label}: {e.value}
           </li>
         ))}
       </ul>
@@ -65,6 +79,8 @@ export function LineChart({
   tableVisible = false,
   maxPoints = MAX_CHART_POINTS,
   legend,
+  table = true,
+  tooltipExtra,
 }: LineChartProps) {
   const hydrated = useHydrated();
   const { ref, width } = useChartWidth(DEFAULT_WIDTH);
@@ -83,40 +99,53 @@ export function LineChart({
         <p className="chart__empty">No data to chart for this selection.</p>
       ) : (
         <div className="chart__canvas" ref={ref} style={{ height }}>
-          <Line<NivoSerie>
-            width={width}
-            height={height}
-            data={data}
-            role="img"
-            ariaLabel={label}
-            margin={CHART_MARGIN}
-            theme={CHART_THEME}
-            colors={CHART_COLORS}
-            animate={false}
-            curve="monotoneX"
-            xScale={{ type: 'time', format: '%Y-%m-%d', precision: 'day', useUTC: true }}
-            xFormat="time:%Y-%m-%d"
-            yScale={
-              effectiveScale === 'log'
-                ? { type: 'log', base: 10, min: 'auto', max: 'auto' }
-                : { type: 'linear', min: 'auto', max: 'auto', nice: true }
+          <ServerSvg
+            hydrated={hydrated}
+            memoKey={() =>
+              chartKey(
+                'line',
+                { label, width, height, scale: effectiveScale, dataLabels, ticks, span, data },
+                data.flatMap((s) => s.data.map((d) => d.y)),
+                format,
+              )
             }
-            enableGridX={false}
-            enableGridY
-            enablePoints={dataLabels}
-            pointSize={dataLabels ? 4 : 0}
-            enablePointLabel={dataLabels}
-            pointLabel={(p) => format(typeof p.data.y === 'number' ? p.data.y : null)}
-            pointLabelYOffset={-10}
-            lineWidth={2}
-            axisBottom={{ tickValues: ticks.map(utc), format: (v: Date) => tickLabel(v.toISOString().slice(0, 10), span), tickSize: 4 }}
-            axisLeft={{ tickSize: 4, tickValues: 5, format: (v: number) => format(v) }}
-            isInteractive={hydrated}
-            useMesh={false}
-            enableSlices={hydrated ? 'x' : false}
-            sliceTooltip={(props) => <Tooltip {...props} format={format} />}
-            enableCrosshair={hydrated}
-            crosshairType="x"
+            draw={() => (
+              <Line<NivoSerie>
+                width={width}
+                height={height}
+                data={data}
+                role="img"
+                ariaLabel={label}
+                margin={CHART_MARGIN}
+                theme={CHART_THEME}
+                colors={CHART_COLORS}
+                animate={false}
+                curve="monotoneX"
+                xScale={{ type: 'time', format: '%Y-%m-%d', precision: 'day', useUTC: true }}
+                xFormat="time:%Y-%m-%d"
+                yScale={
+                  effectiveScale === 'log'
+                    ? { type: 'log', base: 10, min: 'auto', max: 'auto' }
+                    : { type: 'linear', min: 'auto', max: 'auto', nice: true }
+                }
+                enableGridX={false}
+                enableGridY
+                enablePoints={dataLabels}
+                pointSize={dataLabels ? 4 : 0}
+                enablePointLabel={dataLabels}
+                pointLabel={(p) => format(typeof p.data.y === 'number' ? p.data.y : null)}
+                pointLabelYOffset={-10}
+                lineWidth={2}
+                axisBottom={{ tickValues: ticks.map(utc), format: (v: Date) => tickLabel(v.toISOString().slice(0, 10), span), tickSize: 4 }}
+                axisLeft={{ tickSize: 4, tickValues: 5, format: (v: number) => format(v) }}
+                isInteractive={hydrated}
+                useMesh={false}
+                enableSlices={hydrated ? 'x' : false}
+                sliceTooltip={(props) => <Tooltip {...props} format={format} extra={tooltipExtra} />}
+                enableCrosshair={hydrated}
+                crosshairType="x"
+              />
+            )}
           />
         </div>
       )}
@@ -142,7 +171,9 @@ export function LineChart({
           {drawn.skipped === 1 ? 'is' : 'are'} left out of the chart (the table lists {drawn.skipped === 1 ? 'it' : 'them'}).
         </p>
       ) : null}
-      <ChartTable caption={`Data: ${label}`} series={series} format={format} visible={tableVisible} maxPoints={maxPoints} />
+      {table ? (
+        <ChartTable caption={`Data: ${label}`} series={series} format={format} visible={tableVisible} maxPoints={maxPoints} />
+      ) : null}
     </figure>
   );
 }

@@ -10,6 +10,7 @@ function pageName(path: string): string {
   if (pathname === '/company' && new URLSearchParams(search).get('query')) return 'company search';
   if (pathname.startsWith('/company')) return 'company pages';
   if (pathname.startsWith('/screener/manage')) return 'saved screeners';
+  if (pathname.startsWith('/screener/columns')) return 'saved column sets';
   if (pathname.startsWith('/screener/shared')) return 'this shared screen';
   if (pathname.startsWith('/screener')) return 'the screener';
   if (pathname.startsWith('/backtest/shared')) return 'this shared backtest';

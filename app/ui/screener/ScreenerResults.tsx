@@ -3,9 +3,11 @@ import { Fragment } from 'react';
 import { getMetric } from '~/services/metrics/catalogue';
 import { formatMetricValue } from '~/services/metrics/format';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '~/services/screener/page-size';
+import { InlineStatus, usePageNotice } from '~/ui/forms/PageNotice';
 import { Pagination } from '~/ui/tables/Pagination';
 import { ScrollRegion } from '~/ui/tables/ScrollRegion';
 import { SortHeader } from '~/ui/tables/SortHeader';
+import { ColumnSetBar, type ColumnSetOption } from './ColumnSets';
 import { screenerSearch } from './links';
 import { ScreenExplanation } from './ScreenExplanation';
 import { metricLabel, type ScreenerView } from './view';
@@ -15,7 +17,7 @@ import { BULK_FORM_ID, BulkWatchlistAdd, RowWatchlistAdd } from './WatchlistAdd'
 // watchlist), and one sortable page of the passing securities in its own scroll region, with
 // explain (drawn under its row) and add-to-watchlist per row, and the page size.
 
-type View = ScreenerView & { lists: { id: string; name: string; isDefault: boolean }[] };
+type View = ScreenerView & { lists: { id: string; name: string; isDefault: boolean }[]; columnSets: ColumnSetOption[] };
 
 function ResultActions({ data, search, pathWithSearch }: { data: View; search: string; pathWithSearch: string }) {
   const csvHref = `/screener/csv${screenerSearch(search, { explain: null, page: null, size: null })}`;
@@ -75,8 +77,11 @@ function PageSizes({ current, search }: { current: number; search: string }) {
 }
 
 export function ScreenerResults({ data, search, pathWithSearch }: { data: View; search: string; pathWithSearch: string }) {
+  const notice = usePageNotice();
   const r = data.results;
   if (!r) return null;
+  // The answer of a form posted without JavaScript: beside its row when that row is on this page.
+  const rowNotice = notice?.row !== undefined && r.rows.some((row) => row.permaticker === notice.row) ? notice : null;
   const ranked = data.screen.ranking.length > 0;
   const explained = data.explanation && r.rows.some((row) => row.permaticker === data.explanation?.permaticker) ? data.explanation : null;
   const width = (ranked ? 1 : 0) + (data.signedIn ? 1 : 0) + 4 + r.columns.length;
@@ -99,7 +104,20 @@ export function ScreenerResults({ data, search, pathWithSearch }: { data: View; 
         <strong>{r.count}</strong> {r.count === 1 ? 'match' : 'matches'} of {r.universeCount} in the universe, as of{' '}
         <time dateTime={r.asOf}>{r.asOf}</time>.
       </p>
+      {notice && !rowNotice ? (
+        <p className="screener-notice" data-testid="screener-notice">
+          <InlineStatus reply={notice} />
+        </p>
+      ) : null}
       <ResultActions data={data} search={search} pathWithSearch={pathWithSearch} />
+      <ColumnSetBar
+        sets={data.columnSets}
+        columns={data.screen.columns}
+        shown={r.columns}
+        search={search}
+        pathWithSearch={pathWithSearch}
+        signedIn={data.signedIn}
+      />
       {data.signedIn ? <BulkWatchlistAdd lists={data.lists} query={data.query} returnTo={pathWithSearch} count={r.count} /> : null}
       {/* An explanation of a security that is not on this page shows above the table. */}
       {data.explanation && !explained ? <ScreenExplanation data={data} search={search} /> : null}
@@ -163,7 +181,12 @@ export function ScreenerResults({ data, search, pathWithSearch }: { data: View; 
                         Explain<span className="visually-hidden"> {row.ticker}</span>
                       </Link>
                       {data.signedIn ? (
-                        <RowWatchlistAdd permaticker={row.permaticker} ticker={row.ticker} returnTo={pathWithSearch} />
+                        <RowWatchlistAdd
+                          permaticker={row.permaticker}
+                          ticker={row.ticker}
+                          returnTo={pathWithSearch}
+                          notice={rowNotice?.row === row.permaticker ? rowNotice : null}
+                        />
                       ) : null}
                     </td>
                   </tr>

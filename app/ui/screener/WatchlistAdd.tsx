@@ -1,26 +1,27 @@
 import { useFetcher } from '@remix-run/react';
+import { InlineStatus, type InlineReply } from '~/ui/forms/PageNotice';
 import { useHydrated } from '~/ui/use-hydrated';
 
 // Adding screener results to a watchlist without leaving the results: with JavaScript the form
 // posts in the background (a fetcher, `inline=1`) and its answer shows beside the button; without
-// it the post redirects back to the same row (its #anchor) with the answer in a dialog.
+// it the post redirects back to the same results (query kept, the row's #anchor) and the answer
+// shows beside that row (`notice`, the flashed answer for this row).
 
-type Reply = { text: string; mode: 'success' | 'info' | 'error' };
+type Reply = InlineReply;
 
-function Answer({ reply }: { reply: Reply | undefined }) {
-  return (
-    <span role="status" className={reply ? `inline-status inline-status--${reply.mode}` : 'inline-status'}>
-      {reply ? (
-        <>
-          <span aria-hidden="true">{reply.mode === 'success' ? '✓ ' : reply.mode === 'info' ? 'ℹ ' : '⚠ '}</span>
-          {reply.text}
-        </>
-      ) : null}
-    </span>
-  );
-}
+const Answer = ({ reply }: { reply: Reply | null | undefined }) => <InlineStatus reply={reply} />;
 
-export function RowWatchlistAdd({ permaticker, ticker, returnTo }: { permaticker: number; ticker: string; returnTo: string }) {
+export function RowWatchlistAdd({
+  permaticker,
+  ticker,
+  returnTo,
+  notice,
+}: {
+  permaticker: number;
+  ticker: string;
+  returnTo: string;
+  notice?: Reply | null;
+}) {
   const fetcher = useFetcher<Reply>();
   const hydrated = useHydrated();
   return (
@@ -32,7 +33,7 @@ export function RowWatchlistAdd({ permaticker, ticker, returnTo }: { permaticker
       <button type="submit" className="button button--link" disabled={fetcher.state !== 'idle'}>
         Add<span className="visually-hidden"> {ticker}</span> to watchlist
       </button>
-      <Answer reply={fetcher.data} />
+      <Answer reply={fetcher.data ?? notice} />
     </fetcher.Form>
   );
 }

@@ -42,3 +42,29 @@ export function deleteScreenerModal(s: { id: string; name: string }): ModalState
     fields: { intent: 'delete', id: s.id },
   };
 }
+
+export function renameColumnSetModal(s: { id: string; name: string }): ModalState {
+  return {
+    kind: 'prompt',
+    title: 'Rename column set',
+    content: `New name for “${s.name}”.`,
+    action: '/screener/columns',
+    label: 'Name',
+    name: 'name',
+    defaultValue: s.name,
+    maxLength: 100,
+    fields: { intent: 'rename', id: s.id },
+  };
+}
+
+export function deleteColumnSetModal(s: { id: string; name: string }): ModalState {
+  return {
+    kind: 'confirm',
+    title: 'Delete column set?',
+    content: `“${s.name}” will be deleted for good. Screens that show its columns keep them.`,
+    action: '/screener/columns',
+    confirmLabel: 'Delete column set',
+    danger: true,
+    fields: { intent: 'delete', id: s.id },
+  };
+}

@@ -11,7 +11,8 @@ import {
   DEFAULT_EDGAR_URL,
   SecHttpError,
   submissionsUrl,
-  TICKERS_URL,
+  tickersUrl,
+  DEFAULT_ARCHIVES_URL,
   type EdgarClient,
 } from './sec/edgar-client.server';
 import { normaliseCik, parseCompanyFacts } from './sec/parse-companyfacts';
@@ -29,7 +30,7 @@ const USAGE = `import sec <companyfacts.json|folder|companyfacts.zip|submissions
   import sec --bulk [--tickers AAPL,MSFT]   (every filer, or the listed ones, from the SEC's nightly companyfacts.zip and
     submissions.zip; downloaded to DATA_DIR/providers/sec, a stopped download continues; needs SEC_USER_AGENT)
   import sec --refresh   (every company in the store with a CIK: companyfacts again only after a new 10-K/10-Q; what \`npm run data -- refresh\` runs)
-  SEC_EDGAR_URL points at a proxy or test server instead of https://data.sec.gov; at most 10 requests/s, 429 and 5xx retried.`;
+  SEC_EDGAR_URL points at a proxy or test server instead of https://data.sec.gov (and of www.sec.gov for the ticker list and bulk archives); at most 10 requests/s, 429 and 5xx retried.`;
 
 /** Where one company's companyfacts document comes from. */
 type FactsSource = { cik: string; label: string; load(): Promise<unknown> };
@@ -67,10 +68,10 @@ async function importSec(args: string[], ctx: ImportContext, archives: ZipArchiv
         'SEC bulk import refused: set SEC_USER_AGENT to a name and e-mail (e.g. "Jane Doe jane@example.com"); the SEC blocks undeclared clients.',
       );
     if (!ctx.env.cacheDir) throw new Error('SEC bulk import needs a cache folder (DATA_DIR).');
-    const base = ctx.env.secArchivesUrl ?? 'https://www.sec.gov';
+    const base = ctx.env.secArchivesUrl ?? DEFAULT_ARCHIVES_URL;
     const fetchImpl = ctx.fetch ?? globalThis.fetch;
     if (wantedTickers.length > 0) {
-      const url = `${base}/files/company_tickers_exchange.json`;
+      const url = tickersUrl(base);
       const edgar = createEdgarClient({ userAgent: ctx.env.secUserAgent, fetch: fetchImpl });
       for (const l of parseCompanyTickers(await edgar.getJson(url), url)) addListing(listings, l);
       for (const t of wantedTickers) {
@@ -123,7 +124,9 @@ async function importSec(args: string[], ctx: ImportContext, archives: ZipArchiv
         throw new Error('Nothing to refresh from SEC: the store has no securities with a CIK (import SEC filings first).');
       for (const cik of held.keys()) wantedCiks.add(cik);
     } else if (wantedTickers.length > 0) {
-      for (const l of parseCompanyTickers(await edgar.getJson(TICKERS_URL), TICKERS_URL)) addListing(listings, l);
+      // The list is on www.sec.gov, not data.sec.gov: SEC_EDGAR_URL redirects both (secArchivesUrl).
+      const url = tickersUrl(ctx.env.secArchivesUrl ?? DEFAULT_ARCHIVES_URL);
+      for (const l of parseCompanyTickers(await edgar.getJson(url), url)) addListing(listings, l);
       for (const t of wantedTickers) {
         const hit = [...listings.values()].find((l) => l.ticker === t);
         if (!hit) throw new Error(`Unknown ticker ${t}: not in the SEC's ticker list`);

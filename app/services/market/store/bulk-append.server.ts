@@ -34,6 +34,11 @@ function dateValue(value: IsoDate): DuckDBDateValue {
   return v;
 }
 
+/** Epoch day of a `YYYY-MM-DD` date (RangeError otherwise), cached like dateValue. */
+export function epochDayOf(value: IsoDate): number {
+  return dateValue(value).days;
+}
+
 class BadValueError extends Error {
   override name = 'BadValueError';
 }

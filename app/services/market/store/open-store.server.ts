@@ -257,6 +257,49 @@ function removeStaleWorkFiles(file: string): void {
   }
 }
 
+/** Free blocks above this share of a work file are worth a rewrite before publishing. */
+const SPARSE_SHARE = 0.15;
+/** Smaller files are never rewritten (the copy would cost more than the space). */
+const SPARSE_MIN_BYTES = 64 * 2 ** 20;
+
+/**
+ * Rewrites a closed work file without its free blocks when they are a large share of it (a build
+ * that replaced tables leaves the old blocks free, and DuckDB never shrinks a file): every table
+ * is copied into a fresh file (COPY FROM DATABASE), which then replaces the work file.
+ */
+export async function compactIfSparse(
+  workFile: string,
+  limits: { share: number; minBytes: number } = { share: SPARSE_SHARE, minBytes: SPARSE_MIN_BYTES },
+): Promise<{ before: number; after: number } | null> {
+  const instance = await DuckDBInstance.create(workFile);
+  const connection = await instance.connect();
+  const compact = `${workFile}.compact`;
+  try {
+    const [size] = await rows<{ total: number; free: number; block: number }>(
+      connection,
+      'SELECT total_blocks::BIGINT AS total, free_blocks::BIGINT AS free, block_size::BIGINT AS block FROM pragma_database_size()',
+    );
+    const total = Number(size.total) * Number(size.block);
+    if (total < limits.minBytes || Number(size.free) <= limits.share * Number(size.total)) return null;
+    const [{ name }] = await rows<{ name: string }>(connection, 'SELECT current_database() AS name');
+    removeDuckDbFile(compact);
+    await connection.run(`ATTACH '${compact.replaceAll("'", "''")}' AS quarry_compact`);
+    await connection.run(`COPY FROM DATABASE "${name.replaceAll('"', '""')}" TO quarry_compact`);
+    await connection.run('DETACH quarry_compact');
+  } catch (e) {
+    removeDuckDbFile(compact);
+    throw e;
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+  if (!existsSync(compact)) return null;
+  const before = statSync(workFile).size;
+  removeDuckDbFile(workFile);
+  renameSync(compact, workFile);
+  return { before, after: statSync(workFile).size };
+}
+
 /** Opens the store for writing (DDL applied). Publish or discard it when done. */
 export async function openWritableStore(file: string, options: OpenWritableOptions = {}): Promise<WritableStore> {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -311,6 +354,7 @@ export async function openWritableStore(file: string, options: OpenWritableOptio
             again.closeSync();
           }
         }
+        if (!options.inPlace) await compactIfSparse(workFile);
         if (publishOptions.confirm) {
           try {
             await publishOptions.confirm();

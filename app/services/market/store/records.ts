@@ -123,7 +123,15 @@ export type ImportContext = {
 /** Tiingo's key, addresses and plan limits (config.server.ts reads them from the environment). */
 export type TiingoSettings = { apiKey?: string; apiUrl: string; tickersUrl: string; perHour: number; perDay: number };
 
-export type ImportSummary = { source: string; securities: number; rows: number; snapshotId: string; warnings: string[] };
+export type ImportSummary = {
+  source: string;
+  securities: number;
+  rows: number;
+  snapshotId: string;
+  warnings: string[];
+  /** Metric snapshot dates stored after the import and how many were computed (set once published). */
+  snapshotDates?: { built: number; total: number };
+};
 
 export interface Importer {
   name: 'sec' | 'sharadar' | 'prices' | 'tiingo' | 'nasdaq';

@@ -13,6 +13,10 @@
 //   per-share flows (EPS) also keep the 10-Q's nine-month year-to-date figure (fiscal_period 9M),
 //   from which a fourth-quarter EPS is derived; instant concepts (balance sheet, shares) have
 //   period_start NULL.
+// - prices hold one row per (permaticker, date). The table has no primary key (its index cost
+//   ~220 MB and ~2x the write time on the 6,000-company demo, and no query needs it): the writer
+//   keeps the rows unique, replacing a security's rows as a whole and refusing a batch that
+//   repeats a (permaticker, date). Stores written before keep their key; both read the same.
 
 export const MARKET_SCHEMA_VERSION = 1;
 
@@ -53,8 +57,7 @@ CREATE TABLE IF NOT EXISTS prices (
   close DOUBLE NOT NULL,
   volume DOUBLE,
   close_unadj DOUBLE,
-  tri DOUBLE,
-  PRIMARY KEY (permaticker, date)
+  tri DOUBLE                 -- no key: one row per (permaticker, date) by construction (writer.server.ts)
 );
 CREATE TABLE IF NOT EXISTS corporate_actions (
   permaticker INTEGER NOT NULL,

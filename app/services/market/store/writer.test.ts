@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, statSync } from 'node:fs';
+import { DuckDBInstance } from '@duckdb/node-api';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { FactRecord, PriceRecord, SecurityRecord } from './records';
-import { closeMarketReader, marketReader, openMarketReader } from './open-store.server';
+import { closeMarketReader, compactIfSparse, marketReader, openMarketReader } from './open-store.server';
 import { openMarketWriter, withMarketWriter } from './writer.server';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'quarry-writer-'));
@@ -222,6 +223,66 @@ describe('market writer', () => {
     await writer.publish();
     expect(await count(file, 'securities')).toBe(1);
     expect(await count(file, 'prices')).toBe(0);
+  });
+
+  it('keeps one price per security and day without a table key: a repeated day is refused, unordered rows are not', async () => {
+    const file = freshFile();
+    const writer = await openMarketWriter(file);
+    await writer.transaction((tx) => tx.upsertSecurities([security(1, 'AAA'), security(2, 'BBB')]));
+    await expect(
+      writer.transaction((tx) =>
+        tx.replacePrices(
+          [1, 2],
+          [price(2, '2020-01-03', 5), price(1, '2020-01-02', 5), price(2, '2020-01-02', 6), price(2, '2020-01-03', 7)],
+        ),
+      ),
+    ).rejects.toThrow(/prices row 4: a second price of permaticker 2 on 2020-01-03/);
+    await writer.transaction((tx) =>
+      tx.replacePrices([1, 2], [price(2, '2020-01-03', 5), price(1, '2020-01-02', 5), price(2, '2020-01-02', 6)]),
+    );
+    // Replacing a security's prices again leaves one row per day.
+    await writer.transaction((tx) => tx.replacePrices([2], [price(2, '2020-01-02', 8), price(2, '2020-01-06', 9)]));
+    await writer.publish();
+    const reader = await openMarketReader(file);
+    const rows = await reader.all(`SELECT permaticker, strftime(date, '%Y-%m-%d') AS date, close FROM prices ORDER BY permaticker, date`);
+    const ranges = await reader.all(
+      `SELECT permaticker, strftime(first_price_date, '%Y-%m-%d') AS first, strftime(last_price_date, '%Y-%m-%d') AS last FROM securities ORDER BY permaticker`,
+    );
+    reader.close();
+    expect(rows).toEqual([
+      { permaticker: 1, date: '2020-01-02', close: 5 },
+      { permaticker: 2, date: '2020-01-02', close: 8 },
+      { permaticker: 2, date: '2020-01-06', close: 9 },
+    ]);
+    expect(ranges).toEqual([
+      { permaticker: 1, first: '2020-01-02', last: '2020-01-02' },
+      { permaticker: 2, first: '2020-01-02', last: '2020-01-06' },
+    ]);
+  });
+
+  it('rewrites a work file whose free blocks are a large share of it, keeping every row', async () => {
+    const file = freshFile();
+    await withMarketWriter(file, {}, (w) => w.transaction((tx) => tx.upsertSecurities([security(1, 'AAA')])));
+    const instance = await DuckDBInstance.create(file);
+    const conn = await instance.connect();
+    await conn.run(`CREATE TABLE scratch AS SELECT range::DOUBLE * 1.000001 AS x FROM range(3000000)`);
+    await conn.run('CHECKPOINT');
+    await conn.run('DROP TABLE scratch');
+    await conn.run('CHECKPOINT');
+    conn.closeSync();
+    instance.closeSync();
+    const size = statSync(file).size;
+    // Not sparse enough (or too small) for the limits: untouched.
+    expect(await compactIfSparse(file, { share: 0.15, minBytes: 10 * size })).toBeNull();
+    expect(statSync(file).size).toBe(size);
+    const done = await compactIfSparse(file, { share: 0.15, minBytes: 0 });
+    expect(done?.before).toBe(size);
+    expect(done?.after).toBeLessThan(size / 2);
+    expect(existsSync(`${file}.compact`)).toBe(false);
+    const reader = await openMarketReader(file);
+    expect(await reader.all(`SELECT permaticker, ticker FROM securities`)).toEqual([{ permaticker: 1, ticker: 'AAA' }]);
+    expect(await reader.all(`SELECT value FROM meta WHERE key = 'schema_version'`)).toEqual([{ value: '1' }]);
+    reader.close();
   });
 
   it('replaces only the facts and actions of the given source', async () => {

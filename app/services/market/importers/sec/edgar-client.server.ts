@@ -87,4 +87,6 @@ export const DEFAULT_EDGAR_URL = 'https://data.sec.gov';
 /** `base` is data.sec.gov or what SEC_EDGAR_URL points at (a proxy, a test server). */
 export const companyFactsUrl = (cik: string, base = DEFAULT_EDGAR_URL) => `${base}/api/xbrl/companyfacts/CIK${cik}.json`;
 export const submissionsUrl = (cik: string, base = DEFAULT_EDGAR_URL) => `${base}/submissions/CIK${cik}.json`;
-export const TICKERS_URL = 'https://www.sec.gov/files/company_tickers_exchange.json';
+export const DEFAULT_ARCHIVES_URL = 'https://www.sec.gov';
+/** The SEC's ticker list (with exchanges); `base` is www.sec.gov or what SEC_EDGAR_URL points at. */
+export const tickersUrl = (base = DEFAULT_ARCHIVES_URL) => `${base}/files/company_tickers_exchange.json`;
