@@ -11,6 +11,7 @@ import { inferSplits, factObservations } from '../metrics/engine/share-basis';
 import type { SecurityInput } from '../metrics/engine/types';
 import { jsonWithoutFloatNoise } from '../http/numbers';
 import { buildStatement, type FactInput, type Statement } from './financials';
+import { statementTable } from './table-exports';
 
 // The statements and the metrics engine on real EDGAR companyfacts (../shared/data): one
 // point-in-time derivation of quarters and TTMs, per-share values on one share basis across
@@ -155,6 +156,15 @@ describe.skipIf(!hasSec)('statements on real EDGAR filings', () => {
     const s = buildStatement(withoutNine, { statement: 'income', period: 'quarterly', asOf: null, cik: '1', isDemo: false });
     const i = s.columns.findIndex((c) => c.periodEnd === '2022-09-24');
     expect(s.lines.find((l) => l.id === 'eps_diluted')!.cells[i]).toMatchObject({ derivation: 'FY − Q1 − Q2 − Q3', derived: true });
+  });
+
+  it('the CSV says how each derived value was made, beside the value as filed', () => {
+    const table = statementTable(statement('NVDA', 'quarterly', null));
+    expect(table.header.slice(-3)).toEqual(['kind', 'value_as_filed', 'derivation']);
+    const row = (line: string, end: string) => table.rows.find((r) => r[0] === line && r[2] === end)!;
+    expect(row('eps_diluted', '2024-01-28')[3]).toBe(0.49);
+    expect(row('eps_diluted', '2024-01-28').slice(-3)).toEqual(['derived', null, 'FY − 9M']);
+    expect(row('eps_diluted', '2023-04-30').slice(-3)).toEqual(['filed', 0.82, null]);
   });
 
   it('every value is given to its reported precision: amounts in millions (thousands), EPS in cents or finer', () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatNumberForExport, jsonWithoutFloatNoise, withoutFloatNoise } from './numbers';
+import {
+  decimalsAfterFactor,
+  formatNumberForExport,
+  jsonWithoutFloatNoise,
+  reportedDecimals,
+  roundForExport,
+  roundToDecimals,
+  withoutFloatNoise,
+} from './numbers';
 import { jsonResponse } from './api.server';
 
 describe('numbers without float noise', () => {
@@ -26,5 +34,52 @@ describe('numbers without float noise', () => {
   it('the JSON API writes no float noise', async () => {
     const text = await jsonResponse({ eps: 0.05300000000000002, pe: 15.070000000000002 }).text();
     expect(text).toBe('{"eps":0.053,"pe":15.07}');
+  });
+});
+
+describe('precision as reported', () => {
+  it("reads a value's decimals back from the value: places of a per-share value, trailing zeros of an amount", () => {
+    expect(reportedDecimals(6.31)).toBe(2);
+    expect(reportedDecimals(0.082)).toBe(3);
+    expect(reportedDecimals(-0.25)).toBe(2);
+    expect(reportedDecimals(394_328_000_000)).toBe(-6);
+    expect(reportedDecimals(60_922_000_000)).toBe(-6);
+    expect(reportedDecimals(15_943_425_000)).toBe(-3);
+    expect(reportedDecimals(17)).toBe(0);
+    expect(reportedDecimals(1e-7)).toBe(7);
+    expect(reportedDecimals(1.8400000000000003)).toBe(2); // noise is not precision
+    for (const hostile of [0, -0, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])
+      expect(reportedDecimals(hostile)).toBe(0);
+    expect(reportedDecimals(1e300)).toBeGreaterThanOrEqual(-15); // bounded
+  });
+
+  it('a split adjustment adds the digits the ratio moves; a whole multiple adds none', () => {
+    expect(decimalsAfterFactor(2, 1 / 28)).toBe(4);
+    expect(decimalsAfterFactor(2, 1 / 4)).toBe(3);
+    expect(decimalsAfterFactor(2, 1 / 10)).toBe(3);
+    expect(decimalsAfterFactor(2, 1 / 100)).toBe(4);
+    expect(decimalsAfterFactor(-6, 7)).toBe(-6);
+    expect(decimalsAfterFactor(2, 1.5)).toBe(3);
+    expect(decimalsAfterFactor(2, 1)).toBe(2);
+    for (const hostile of [0, -1, Number.NaN]) expect(decimalsAfterFactor(2, hostile)).toBe(2);
+  });
+
+  it('rounds on the decimal text, to places or to thousands and millions, at any magnitude', () => {
+    expect(roundToDecimals(1.005, 2)).toBe(1.01);
+    expect(roundToDecimals(-1.005, 2)).toBe(-1.01);
+    expect(roundToDecimals(0.17 - 0.117, 2)).toBe(0.05);
+    expect(roundToDecimals(44.15 / 28, 4)).toBe(1.5768);
+    expect(roundToDecimals(394_328_411_000, -6)).toBe(394_328_000_000);
+    expect(roundToDecimals(3_874_225_282.6800003, -3)).toBe(3_874_225_000);
+    expect(roundToDecimals(3.9e12 + 1234, -6)).toBe(3_900_000_000_000);
+    expect(roundToDecimals(3_912_345_678_901, -6)).toBe(3_912_346_000_000); // above 1e12: no exponent text to trip on
+    expect(roundToDecimals(1.23456789e15, 2)).toBe(1.23456789e15);
+    expect(roundToDecimals(1e300, 2)).toBe(1e300);
+    expect(roundToDecimals(-0.001, 2)).toBe(0);
+    expect(Object.is(roundToDecimals(-0.001, 2), -0)).toBe(false);
+    expect(roundToDecimals(Number.NaN, 2)).toBeNaN();
+    expect(roundToDecimals(Number.POSITIVE_INFINITY, 2)).toBe(Number.POSITIVE_INFINITY);
+    expect(roundToDecimals(1.25, 1.5)).toBe(1.25); // a non-integer place count is no rounding
+    expect(roundForExport(1.23e15, 2)).toBe(1.23e15); // was NaN: exponent notation on the text
   });
 });

@@ -44,8 +44,14 @@ export function roundForExport(value: number | null | undefined, digits: number)
  * count rounds to tens, thousands, millions (−6: 394,328,411,000 → 394,328,000,000).
  */
 export function roundToDecimals(value: number, decimals: number): number {
-  if (!Number.isFinite(value)) return value;
-  const shifted = Math.round(Math.abs(Number(`${value.toPrecision(SIGNIFICANT_DIGITS)}e${decimals}`)));
+  if (!Number.isFinite(value) || !Number.isInteger(decimals)) return value;
+  // Shift the decimal text (never multiply: 1.005 × 100 is 100.49999…) from its 12 significant digits.
+  const [mantissa, exponent] = Math.abs(value)
+    .toExponential(SIGNIFICANT_DIGITS - 1)
+    .split('e');
+  const shifted = Math.round(Number(`${mantissa}e${Number(exponent) + decimals}`));
+  // Beyond 2^53 every double is a whole number: nothing left to round at these places.
+  if (!Number.isSafeInteger(shifted)) return withoutFloatNoise(value);
   const rounded = Number(`${shifted}e${-decimals}`) * Math.sign(value);
   return Object.is(rounded, -0) ? 0 : rounded;
 }

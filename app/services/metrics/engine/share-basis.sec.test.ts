@@ -169,6 +169,46 @@ describe('the metrics engine uses an inferred split only once it is known', () =
   });
 });
 
+describe('a split action of the store is used from its ex-date', () => {
+  it('market cap on prices as traded does not jump on the ex-date', () => {
+    const facts = buildFactColumns([
+      {
+        concept: 'shares_outstanding',
+        value: 1000,
+        periodStart: null,
+        periodEnd: '2020-03-31',
+        fiscalPeriod: 'Q1',
+        filed: '2020-04-30',
+        accession: null,
+      },
+    ]);
+    const days: number[] = [];
+    for (let d = toEpochDay('2020-05-01'); d <= toEpochDay('2020-06-30'); d++) days.push(d);
+    const exDate = toEpochDay('2020-06-01');
+    const input: SecurityInput = {
+      permaticker: 1,
+      dates: Int32Array.from(days),
+      close: new Float64Array(days.length).fill(25),
+      closeUnadj: Float64Array.from(days.map((d) => (d < exDate ? 100 : 25))),
+      volume: new Float64Array(days.length).fill(1),
+      tri: new Float64Array(days.length).fill(Number.NaN),
+      dividends: { exDate: new Int32Array(0), amount: new Float64Array(0) },
+      facts,
+      splits: [{ day: exDate, ratio: 4 }],
+      delisted: false,
+    };
+    const ev = new SecurityEvaluator(input);
+    const cap = (day: number) => {
+      const out = new Float64Array(N_METRICS);
+      expect(ev.evaluateInto(day, out, null)).toBe(true);
+      return out[metricIndex('market_cap')];
+    };
+    expect(cap(exDate - 1)).toBe(100_000);
+    expect(cap(exDate)).toBe(100_000);
+    expect(cap(exDate + 1)).toBe(100_000);
+  });
+});
+
 const COMPANYFACTS = path.join(DATA, 'fundamentals/sec/companyfacts');
 const hasFacts = existsSync(COMPANYFACTS);
 

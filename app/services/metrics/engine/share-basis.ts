@@ -16,12 +16,13 @@ import type { FactColumns } from './types';
 
 /**
  * A split: `ratio` new shares per old share; filings made on or after `day` are on the new basis.
- * `known`: the day it became known (usable on later days); `day` when absent (a store action).
+ * `known`: the day it became known (usable on later days). Absent for a store action, which is
+ * usable from its ex-date `day` itself (prices trade on the new basis that day).
  */
 export type SplitEvent = { day: number; ratio: number; known?: number };
 
 /** The day a split became known (it is usable on the days after it). */
-export const knownDay = (s: SplitEvent): number => s.known ?? s.day;
+export const knownDay = (s: SplitEvent): number => s.known ?? s.day - 1;
 
 /** The splits known on `day` (confirmed by a filing filed before it), in order of `day`. */
 export function splitsKnownOn(splits: readonly SplitEvent[], day: number): SplitEvent[] {
