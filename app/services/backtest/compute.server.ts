@@ -18,6 +18,33 @@ function testStepDelay(): number {
   return Number.isFinite(raw) && raw > 0 ? Math.min(raw, 5_000) : 0;
 }
 
+/** Equal-weighted benchmark curves kept by this process (a few KB each): a later run on the same store, universe and dates reuses them. */
+const EQUAL_WEIGHT_CURVES = 16;
+const equalWeightCurves = new Map<string, Float64Array>();
+
+function curveCache(key: string): { get(): Float64Array | undefined; set(curve: Float64Array): void } {
+  return {
+    get() {
+      const hit = equalWeightCurves.get(key);
+      if (hit) {
+        equalWeightCurves.delete(key);
+        equalWeightCurves.set(key, hit);
+      }
+      return hit;
+    },
+    set(curve) {
+      equalWeightCurves.set(key, curve);
+      while (equalWeightCurves.size > EQUAL_WEIGHT_CURVES) equalWeightCurves.delete(equalWeightCurves.keys().next().value as string);
+    },
+  };
+}
+
+/** What an equal-weighted benchmark depends on: the store's data, the universe, the dates and the capital (not the rules). */
+function curveKey(snapshotId: string, screen: Screen, params: BacktestParams, run: 'all' | 'survivors'): string {
+  const { start, end, rebalance, initialCapital } = params;
+  return JSON.stringify([snapshotId, run, screen.universe, start, end, rebalance, initialCapital]);
+}
+
 /** Progress messages at most this often (each one is a message to the job's process). */
 const REPORT_MS = 100;
 
@@ -38,6 +65,7 @@ export async function computeBacktest(
     securities: inputs.securities,
     snapshotAt,
     isCancelled,
+    equalWeightCurve: curveCache(curveKey(inputs.snapshotId, screen, params, 'all')),
   });
   const restricted = survivorsOnly(inputs, params.end);
   let survivors: Generator<unknown, BacktestResult, void> | null = backtestSteps({
@@ -50,6 +78,7 @@ export async function computeBacktest(
     securities: restricted.securities,
     snapshotAt: (_date, day) => restricted.snapshots.at(day),
     isCancelled,
+    equalWeightCurve: curveCache(curveKey(inputs.snapshotId, screen, params, 'survivors')),
   });
   const total = snapshots.days.length;
   const delay = testStepDelay();

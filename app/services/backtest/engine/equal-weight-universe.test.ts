@@ -33,3 +33,44 @@ describe('N = all, equal weight, zero cost', () => {
     expect(result.equity[6]).toBeCloseTo(quarter * (13 / 14) + quarter * (23 / 21) + quarter * (7 / 6.5) + quarter * (25 / 26), 9);
   });
 });
+
+describe('the equal-weighted benchmark kept between runs', () => {
+  const params = { rebalance: 'weekly', topN: 1, benchmark: 'equal_weight_universe' } as const;
+  const cache = () => {
+    let kept: Float64Array | undefined;
+    let sets = 0;
+    return {
+      get: () => kept,
+      set: (curve: Float64Array) => {
+        kept = curve;
+        sets++;
+      },
+      get sets() {
+        return sets;
+      },
+    };
+  };
+
+  it('is computed once, then reused by a run with other rules, which gives the result of a run without it', () => {
+    const curves = cache();
+    // Every security (the benchmark itself), then one pick of a screen with a rule.
+    const first = runBacktest({ ...inputsOf(days, securities, screenOf([]), { ...params, topN: 'all' }), equalWeightCurve: curves });
+    expect(Array.from(first.equity)).toEqual(Array.from(first.benchmark));
+    expect(curves.sets).toBe(1);
+    const rules = screenOf(['price > 12'], { ranking: [{ metric: 'price', direction: 'desc', weight: 1 }] });
+    const reused = runBacktest({ ...inputsOf(days, securities, rules, params), equalWeightCurve: curves });
+    expect(curves.sets).toBe(1);
+    const fresh = runBacktest(inputsOf(days, securities, rules, params));
+    expect(Array.from(reused.benchmark)).toEqual(Array.from(first.benchmark));
+    expect(Array.from(reused.benchmark)).toEqual(Array.from(fresh.benchmark));
+    expect(Array.from(reused.equity)).toEqual(Array.from(fresh.equity));
+    expect(reused.statistics).toEqual(fresh.statistics);
+    expect(Array.from(fresh.equity)).not.toEqual(Array.from(first.equity));
+  });
+
+  it('is ignored when its length does not match the run', () => {
+    const wrong = { get: () => new Float64Array(3).fill(1), set: () => {} };
+    const run = runBacktest({ ...inputsOf(days, securities, screenOf([]), params), equalWeightCurve: wrong });
+    expect(Array.from(run.benchmark)).toEqual(Array.from(runBacktest(inputsOf(days, securities, screenOf([]), params)).benchmark));
+  });
+});

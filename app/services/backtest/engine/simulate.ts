@@ -94,7 +94,9 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
     signals.map((s) => s + 1),
   );
   const book = new Book(prices, tradePrices, params.initialCapital, equity);
-  const ewBook = benchmarkSeries ? null : new Book(prices, tradePrices, params.initialCapital, benchmark);
+  const knownCurve = benchmarkSeries ? undefined : inputs.equalWeightCurve?.get();
+  const ewCurve = knownCurve && knownCurve.length === calendar.length ? knownCurve : null;
+  const ewBook = benchmarkSeries || ewCurve ? null : new Book(prices, tradePrices, params.initialCapital, benchmark);
   const equalWeights = new Float64Array(ewBook ? series.length : 0);
   const rebalances: Rebalancing[] = [];
   let delistedHoldings = 0;
@@ -146,6 +148,8 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
   }
   book.finish();
   ewBook?.finish();
+  if (ewCurve) benchmark.set(ewCurve);
+  else if (ewBook) inputs.equalWeightCurve?.set(benchmark.slice());
   if (benchmarkSeries) {
     const days = benchmarkSeries.days;
     let c = -1;

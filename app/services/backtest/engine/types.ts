@@ -44,6 +44,13 @@ export type BacktestInputs = {
    * already (the store's calendar, computed once): saves two passes over every bar of the panel.
    */
   exchangeDays?: Int32Array;
+  /**
+   * Keeps the equal-weighted universe benchmark's curve between runs that share it: it depends on
+   * the universe, the prices, the dates and the capital, never on the rules or the ranking, so a
+   * caller that knows two runs share those (same store version, universe and params) skips
+   * valuing every listed security again. `get` returns the curve of an earlier run or nothing.
+   */
+  equalWeightCurve?: { get(): Float64Array | undefined; set(curve: Float64Array): void };
 };
 
 export class BacktestCancelledError extends Error {
