@@ -84,11 +84,15 @@ async function main() {
   } else {
     setTimeout(() => (done = true), Number(values.seconds) * 1000);
   }
+  const slowest: { at: number; ms: number }[] = [];
   while (!done) {
     const t0 = performance.now();
     const r = await fetch(`${base}/login`);
     await r.arrayBuffer();
-    times.push(performance.now() - t0);
+    const ms = performance.now() - t0;
+    times.push(ms);
+    slowest.push({ at: Math.round((Date.now() - started) / 1000), ms: Math.round(ms) });
+    slowest.sort((a, b) => b.ms - a.ms).splice(5);
     await sleep(50);
   }
   times.sort((a, b) => a - b);
