@@ -99,6 +99,7 @@ async function main() {
   const q = (p: number) => Math.round(times[Math.min(times.length - 1, Math.floor(p * times.length))]);
   console.log(`outcome: ${outcome}`);
   console.log(`/login: ${times.length} requests, p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${Math.round(times[times.length - 1])} ms`);
+  console.log(`slowest: ${slowest.map((x) => `${x.ms} ms at ${x.at} s`).join(', ')}`);
   console.log(
     `server peak RSS ${peakRss}; load average ${loadavg()
       .map((x) => x.toFixed(2))
