@@ -84,17 +84,22 @@ async function main() {
   } else {
     setTimeout(() => (done = true), Number(values.seconds) * 1000);
   }
+  const slowest: { at: number; ms: number }[] = [];
   while (!done) {
     const t0 = performance.now();
     const r = await fetch(`${base}/login`);
     await r.arrayBuffer();
-    times.push(performance.now() - t0);
+    const ms = performance.now() - t0;
+    times.push(ms);
+    slowest.push({ at: Math.round((Date.now() - started) / 1000), ms: Math.round(ms) });
+    slowest.sort((a, b) => b.ms - a.ms).splice(5);
     await sleep(50);
   }
   times.sort((a, b) => a - b);
   const q = (p: number) => Math.round(times[Math.min(times.length - 1, Math.floor(p * times.length))]);
   console.log(`outcome: ${outcome}`);
   console.log(`/login: ${times.length} requests, p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${Math.round(times[times.length - 1])} ms`);
+  console.log(`slowest: ${slowest.map((x) => `${x.ms} ms at ${x.at} s`).join(', ')}`);
   console.log(
     `server peak RSS ${peakRss}; load average ${loadavg()
       .map((x) => x.toFixed(2))

@@ -1,5 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import fc from 'fast-check';
+import { testMarket, type TestMarket } from '../support/backtest-market';
+import { startAppProcess, type AppProcess } from './support/app-process';
 import { E2E_APP_URL } from './support/env';
 import { expect, test } from './support/fixtures';
 
@@ -240,3 +246,62 @@ test('a Host header that names no host is a 400', async () => {
   });
   expect(status).toBe(400);
 });
+
+test.describe('behind a proxy (TRUST_PROXY=1)', () => {
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'runs in the js project only: it tests the server, once is enough');
+
+  let market: TestMarket | undefined;
+  let dataDir = '';
+  let app: AppProcess | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    market = testMarket({ companies: 10, years: 2, seed: 5 });
+    await market.build();
+    dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-proxy-'));
+    app = await startAppProcess(await freePort(), {
+      DATA_DIR: dataDir,
+      MARKET_DB: market.file,
+      SESSION_SECRET: 'proxy-spec-not-a-secret',
+      TRUST_PROXY: '1',
+    });
+  });
+  test.afterAll(async () => {
+    await app?.stop();
+    market?.remove();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const post = (headers: Record<string, string>) =>
+    fetch(`${app!.url}/forgot-password`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+      body: 'email=nobody%40example.com',
+      redirect: 'manual',
+    });
+
+  test('the forwarded host is the request’s: the proxy’s origin is same-site, the app’s own address is not', async () => {
+    const proxied = { 'X-Forwarded-Host': 'Quarry.Example', 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '198.51.100.7' };
+    const fromProxy = await post({ ...proxied, Origin: 'https://quarry.example' });
+    expect(fromProxy.status).toBeLessThan(500);
+    expect(fromProxy.status).not.toBe(403);
+    // The host the browser used is the proxy's: a post naming the app's own address comes from elsewhere.
+    expect((await post({ ...proxied, Origin: app!.url })).status).toBe(403);
+    // Without a forwarded host, the Host header decides again.
+    expect((await post({ Origin: 'https://quarry.example' })).status).toBe(403);
+    expect((await post({ Origin: app!.url })).status).not.toBe(403);
+    // A forwarded host that names no host is refused like a bad Host header.
+    expect((await post({ 'X-Forwarded-Host': 'a b<>', Origin: 'https://quarry.example' })).status).toBe(400);
+  });
+});
+
+/** A port nothing listens on now (the OS picks it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
