@@ -35,7 +35,8 @@ export async function marketSources(now = Date.now()): Promise<MarketSources> {
   }
   const c = config();
   const next = nextRefreshAt(now)?.toISOString() ?? null;
-  const refreshed: string[] = refreshSources();
+  // The Nasdaq Data Link refresh records its runs as the Sharadar importer's.
+  const refreshed: string[] = refreshSources().map((s) => (s === 'nasdaq' ? 'sharadar' : s));
   const row = (id: MarketSource['id'], name: string, keyVar: string | null, keySet: boolean): MarketSource => {
     const mine = runs.filter((r) => r.source === id);
     const newest = [...mine].sort((a, b) => (a.started_at < b.started_at ? 1 : -1))[0] ?? null;

@@ -35,7 +35,7 @@ export async function afterMarketDataChange(
 }
 
 /** "Metric snapshots: 1 of 27 dates built (the others kept)." */
-export function snapshotBuildLine(r: SnapshotBuildResult): string {
+function snapshotBuildLine(r: SnapshotBuildResult): string {
   return r.fullReason === null
     ? `Metric snapshots: ${r.built} of ${r.dates} dates built, the others kept.`
     : `Metric snapshots: all ${r.dates} dates built (${r.fullReason}).`;

@@ -11,7 +11,7 @@ import { silentProgress } from './progress.server';
 import { MarketDataMissingError, marketReader } from '../market/store/open-store.server';
 
 // The daily refresh: new bars for every security in the store from the configured price
-// provider and new filings from SEC EDGAR, each published like any import (a failure leaves the store as it was and is recorded).
+// provider, new Sharadar rows from Nasdaq Data Link and new filings from SEC EDGAR, each published like any import (a failure leaves the store as it was and is recorded).
 // Every worker's schedule enqueues it under the id of the New York day once DATA_REFRESH_AT has
 // passed, so it runs once a day however many workers there are.
 
@@ -28,15 +28,17 @@ export function refreshSources(): ImportSource[] {
   const c = config();
   const sources: ImportSource[] = [];
   if (c.providers.tiingo.apiKey) sources.push('tiingo');
+  if (c.providers.nasdaqDataLink.apiKey) sources.push('nasdaq');
   if (c.secUserAgent) sources.push('sec');
   return sources;
 }
 
 export const REFRESH_ARGS = ['--refresh'];
-export const NO_REFRESH_SOURCE = 'Nothing to refresh from: set TIINGO_API_KEY (new daily bars) or SEC_USER_AGENT (new SEC filings).';
+export const NO_REFRESH_SOURCE =
+  'Nothing to refresh from: set TIINGO_API_KEY (new daily bars), NASDAQ_DATA_LINK_API_KEY (new Sharadar rows) or SEC_USER_AGENT (new SEC filings).';
 
 export function refreshSummaryLine(s: ImportSummary): string {
-  const what = s.source === 'sec' ? 'new facts' : 'new prices';
+  const what = s.source === 'sec' ? 'new facts' : s.source === 'sharadar' ? 'new or updated rows' : 'new prices';
   const built = s.snapshotDates ? ` ${s.snapshotDates.built} of ${s.snapshotDates.total} snapshot dates built.` : '';
   return `Refreshed from ${s.source}: ${s.securities} ${s.source === 'sec' ? 'companies' : 'securities'}, ${s.rows} ${what}. Snapshot ${s.snapshotId}.${built}`;
 }
@@ -86,7 +88,7 @@ export const marketRefreshJob = defineJob({
 });
 
 async function hasRealData(source: ImportSource): Promise<boolean> {
-  const where = source === 'sec' ? 'cik IS NOT NULL' : 'last_price_date IS NOT NULL';
+  const where = source === 'sec' ? 'cik IS NOT NULL' : source === 'nasdaq' ? `source = 'sharadar'` : 'last_price_date IS NOT NULL';
   try {
     const reader = await marketReader();
     const [row] = await reader.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM securities WHERE NOT is_demo AND ${where}`);

@@ -14,6 +14,9 @@ import { tableExists, type SecurityRow } from './store-loader.server';
 // a raw close is read on the basis of the series' last bar. So:
 //   - per security and month, a digest of its price rows, dividends and facts (by filed day):
 //     a change in month M rebuilds that security's block from the first day of M on;
+//   - per security, its last bar (kind l, month = that day): after its last bar a security is
+//     read on that bar, before it on the exchange calendar with untraded days empty, so a bar
+//     added after a gap changes the days since the old last bar;
 //   - per security, its splits, its delisted flag and its share basis (the split events the
 //     engine uses and the basis at its last bar): any change rebuilds its block on every date;
 //   - the calendar by month and the market's returns by day: a change rebuilds every block from
@@ -42,6 +45,8 @@ export const INPUT_DIGEST_SQL = `
   SELECT permaticker, 'f', date_trunc('month', filed)::DATE,
          sum(hash(concept, value, period_start, period_end, fiscal_period, filed, accession)::HUGEINT)::VARCHAR
     FROM facts GROUP BY ALL
+  UNION ALL
+  SELECT permaticker, 'l', max(date), '' FROM prices GROUP BY ALL
   UNION ALL
   SELECT permaticker, 'x', DATE '${WHOLE_HISTORY}', is_delisted::VARCHAR FROM securities
   UNION ALL
@@ -102,7 +107,8 @@ export async function planRebuild(conn: DuckDBConnection, partition: string): Pr
 
   const changed = await rows(
     conn,
-    `SELECT permaticker, min(${DAY('month')}) FROM metric_snapshot_inputs__new n
+    // A last bar moving affects the days after the earlier of the two (kind l holds the day).
+    `SELECT permaticker, min(${DAY('month')} + CASE WHEN kind = 'l' THEN 1 ELSE 0 END) FROM metric_snapshot_inputs__new n
        FULL OUTER JOIN (SELECT * FROM metric_snapshot_inputs WHERE kind NOT IN ('k', 'b')) o USING (permaticker, kind, month)
       WHERE n.digest IS DISTINCT FROM o.digest GROUP BY permaticker`,
   );

@@ -38,8 +38,8 @@ CREATE TABLE IF NOT EXISTS metric_market_returns (
 );
 CREATE TABLE IF NOT EXISTS metric_snapshot_inputs (
   permaticker INTEGER NOT NULL, -- -1: the exchange calendar, -2: the block partition
-  kind VARCHAR NOT NULL,        -- p prices, d dividends, f facts (by filed), s splits, x delisted, k share basis, c calendar, b blocks
-  month DATE NOT NULL,          -- the month the rows fall in; 1900-01-01 for what the whole history reads
+  kind VARCHAR NOT NULL,        -- p prices, d dividends, f facts (by filed), l last bar, s splits, x delisted, k share basis, c calendar, b blocks
+  month DATE NOT NULL,          -- the month the rows fall in (l: the day); 1900-01-01 for what the whole history reads
   digest VARCHAR NOT NULL       -- a digest of the rows the snapshots read (what an incremental build compares)
 );
 `;

@@ -89,4 +89,80 @@ describe('nasdaq data link importer', () => {
       /HTTP 400 .*QEAx01 We could not recognize your API key/,
     );
   });
+
+  // Last: it adds rows to the served tables.
+  it('--refresh asks for the rows updated since the newest Sharadar day the store holds and merges them: the store equals a fresh import', async () => {
+    const file = freshFile();
+    await run(file, 'nasdaq', ['--tickers', 'AAPL,META,LEH']);
+    // Newest Sharadar day held: AAPL's last filing (datekey 2023-11-03).
+    const since = '2023-11-03';
+    fake.addRows('SEP', [
+      {
+        ticker: 'AAPL',
+        date: '2024-01-08',
+        open: '182.09',
+        high: '185.6',
+        low: '181.5',
+        close: '185.56',
+        volume: '59144500',
+        closeadj: '185.1',
+        closeunadj: '185.56',
+        lastupdated: '2024-01-08',
+      },
+      // A ticker the store does not hold: left out.
+      {
+        ticker: 'ZZZZ',
+        date: '2024-01-08',
+        open: '1',
+        high: '1',
+        low: '1',
+        close: '1',
+        volume: '1',
+        closeadj: '1',
+        closeunadj: '1',
+        lastupdated: '2024-01-08',
+      },
+    ]);
+    fake.addRows('SF1', [
+      {
+        ticker: 'AAPL',
+        dimension: 'ARQ',
+        calendardate: '2023-12-31',
+        datekey: '2024-02-02',
+        reportperiod: '2023-12-30',
+        lastupdated: '2024-02-02',
+        revenue: '119575000000',
+        eps: '2.19',
+        assets: '353514000000',
+      },
+    ]);
+    fake.addRows('ACTIONS', [{ date: '2024-02-09', action: 'dividend', ticker: 'AAPL', name: 'Apple Inc', value: '0.24' }]);
+    fake.requests.length = 0;
+    const refreshed = await run(file, 'nasdaq', ['--refresh']);
+    const first = (table: string) => fake.requests.find((r) => r.table === table && r.cursor === null)?.params;
+    expect(first('SEP')).toMatchObject({ 'lastupdated.gte': since });
+    expect(first('SF1')).toMatchObject({ 'lastupdated.gte': since, dimension: 'ARQ,ARY,ART' });
+    expect(first('ACTIONS')).toMatchObject({ 'date.gte': since });
+    expect(first('TICKERS')).toMatchObject({ ticker: 'AAPL,LEH,META' });
+    // More than one page: the cursor was followed.
+    expect(fake.requests.some((r) => r.table === 'SEP' && r.cursor !== null)).toBe(true);
+    expect(await count(file, 'prices')).toBe(9);
+    expect(await count(file, `facts WHERE filed = DATE '2024-02-02' AND concept = 'revenue' AND value = 119575000000`)).toBe(1);
+    expect(await count(file, `corporate_actions WHERE date = DATE '2024-02-09' AND action = 'dividend'`)).toBe(1);
+    expect(await count(file, `securities WHERE ticker = 'ZZZZ'`)).toBe(0);
+    // The same store as a fresh import of the tables as they are now (the old rows kept, nothing twice).
+    const fresh = await run(freshFile(), 'nasdaq', ['--tickers', 'AAPL,META,LEH']);
+    expect(refreshed.snapshotId).toBe(fresh.snapshotId);
+
+    // Again: now only the action dated on the newest day comes back, and nothing is added twice.
+    fake.requests.length = 0;
+    const again = await run(file, 'nasdaq', ['--refresh']);
+    expect(first('SEP')).toMatchObject({ 'lastupdated.gte': '2024-02-09' });
+    expect(again.snapshotId).toBe(fresh.snapshotId);
+    expect(again.rows).toBe(1);
+  });
+
+  it('--refresh refuses a store without Sharadar securities', async () => {
+    await expect(run(freshFile(), 'nasdaq', ['--refresh'])).rejects.toThrow(/no Sharadar securities/);
+  });
 });

@@ -13,8 +13,9 @@ import { tickerHistory } from './sharadar/ticker-history';
 // identity. Every file is parsed and checked before anything is written, then securities are
 // written in batches, one transaction each.
 
-const USAGE = `import sharadar <SHARADAR_TICKERS.csv> [SHARADAR_SEP.csv] [SHARADAR_SF1.csv] [SHARADAR_ACTIONS.csv] | <folder>
-  Tables are recognised by their header (.csv or .csv.gz); TICKERS is required.`;
+const USAGE = `import sharadar <SHARADAR_TICKERS.csv> [SHARADAR_SEP.csv] [SHARADAR_SF1.csv] [SHARADAR_ACTIONS.csv] | <folder> [--merge]
+  Tables are recognised by their header (.csv or .csv.gz); TICKERS is required.
+  --merge adds the rows to what the store holds (new or corrected days, filings, actions) instead of replacing each security's rows.`;
 
 const SOURCE = 'sharadar';
 const BATCH = 200;
@@ -23,7 +24,10 @@ export const sharadarImporter: Importer = {
   name: 'sharadar',
   usage: USAGE,
   async run(args, ctx) {
-    const { paths } = parseArgs(args, []);
+    const { paths, flags } = parseArgs(args, []);
+    // --merge (the Nasdaq Data Link refresh): the tables hold only new or changed rows, which are
+    // added to what the store has instead of replacing each security's rows.
+    const merge = flags.has('merge');
     if (paths.length === 0) throw new Error(`No input files.\n${USAGE}`);
     const files = new Map<SharadarTable, { file: string; text: string }[]>();
     for (const file of expandPaths(paths, (f) => /\.csv(\.gz)?$/i.test(f))) {
@@ -78,6 +82,21 @@ export const sharadarImporter: Importer = {
       const keys = batch.map((s) => s.permaticker);
       await ctx.writer.transaction(async (tx) => {
         await tx.upsertSecurities(batch);
+        if (merge) {
+          await tx.mergePrices(
+            keys,
+            keys.flatMap((k) => pricesBy.get(k) ?? []),
+          );
+          await tx.mergeFacts(
+            SOURCE,
+            keys.flatMap((k) => factsBy.get(k) ?? []),
+          );
+          await tx.mergeActions(
+            SOURCE,
+            keys.flatMap((k) => actionsBy.get(k) ?? []),
+          );
+          return;
+        }
         for (const s of batch) await tx.replaceTickerHistory(s.permaticker, tickerHistory(s, actionsBy.get(s.permaticker) ?? []));
         // Prices are replaced only for securities this SEP file covers, so a TICKERS-only run
         // does not wipe prices that came from elsewhere.

@@ -72,6 +72,8 @@ export interface MarketWriter {
   pricedSecurities(): Promise<PricedSecurity[]>;
   /** Real securities with a CIK, with the newest filing date of their SEC facts (null: none yet). */
   filingSecurities(): Promise<FilingSecurity[]>;
+  /** Real securities a source created, with the newest day of any row of theirs (price, its facts' filing, its actions). */
+  sourceSecurities(source: string): Promise<{ tickers: string[]; newest: IsoDate | null }>;
   /** Recompute the data snapshot id from the store's content and derived tables. */
   finish(source: string, detail?: string): Promise<{ snapshotId: string }>;
 }
@@ -101,6 +103,15 @@ export interface MarketWriteTx {
   replaceActions(permatickers: number[], source: string, rows: CorporateActionRecord[]): Promise<void>;
   /** Replaces every fact of these permatickers that came from `source`. */
   replaceFacts(permatickers: number[], source: string, rows: FactRecord[]): Promise<void>;
+  /**
+   * Adds these price rows of these permatickers, replacing a stored row of the same security and
+   * day (a refresh's new or corrected rows); their price ranges follow their stored prices.
+   */
+  mergePrices(permatickers: number[], rows: PriceRecord[]): Promise<void>;
+  /** Adds these actions from `source`, replacing its stored ones of the same security, day and kind. */
+  mergeActions(source: string, rows: CorporateActionRecord[]): Promise<void>;
+  /** Adds these facts from `source`, replacing its stored ones of the same security, concept, period and filing day. */
+  mergeFacts(source: string, rows: FactRecord[]): Promise<void>;
 }
 
 export type ImportContext = {

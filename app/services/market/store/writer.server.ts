@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { config } from '../../config.server';
+import type { IsoDate } from '../../dates';
 import type {
   CorporateActionRecord,
   FactRecord,
@@ -262,6 +263,50 @@ function txOn(connection: DuckDBConnection): BulkMarketWriteTx {
       await deleteFor(connection, 'facts', permatickers, source);
       await appendRows(connection, 'facts', FACT_COLUMNS, rows);
     },
+    async mergePrices(permatickers, rows) {
+      checkKeys(permatickers);
+      checkBelong('prices', permatickers, rows);
+      if (permatickers.length === 0) return;
+      await connection.run(`CREATE TEMP TABLE IF NOT EXISTS prices_staging AS SELECT * FROM prices LIMIT 0`);
+      await appendRows(connection, 'prices_staging', PRICE_COLUMNS, rows, 'prices');
+      await connection.run(`DELETE FROM prices WHERE (permaticker, date) IN (SELECT (permaticker, date) FROM prices_staging)`);
+      await connection.run(`INSERT INTO prices SELECT * FROM prices_staging`);
+      // The price range follows the stored prices (an upsert of the security may have reset it).
+      await connection.run(
+        `UPDATE securities SET first_price_date = r.first, last_price_date = r.last
+           FROM (SELECT permaticker, min(date) AS first, max(date) AS last FROM prices
+                  WHERE permaticker IN (SELECT unnest($1::INTEGER[])) GROUP BY permaticker) r
+          WHERE securities.permaticker = r.permaticker`,
+        [listValue(permatickers)],
+      );
+      await connection.run(`DELETE FROM prices_staging`);
+    },
+    async mergeActions(source, rows) {
+      if (rows.length === 0) return;
+      checkKeys([...new Set(rows.map((r) => r.permaticker))]);
+      await connection.run(`CREATE TEMP TABLE IF NOT EXISTS actions_staging AS SELECT * FROM corporate_actions LIMIT 0`);
+      await appendRows(connection, 'actions_staging', ACTION_COLUMNS, rows, 'corporate_actions');
+      await connection.run(
+        `DELETE FROM corporate_actions WHERE source = $1 AND (permaticker, date, action) IN (SELECT (permaticker, date, action) FROM actions_staging)`,
+        [source],
+      );
+      await connection.run(`INSERT INTO corporate_actions SELECT * FROM actions_staging`);
+      await connection.run(`DELETE FROM actions_staging`);
+    },
+    async mergeFacts(source, rows) {
+      if (rows.length === 0) return;
+      checkKeys([...new Set(rows.map((r) => r.permaticker))]);
+      await connection.run(`CREATE TEMP TABLE IF NOT EXISTS facts_staging AS SELECT * FROM facts LIMIT 0`);
+      await appendRows(connection, 'facts_staging', FACT_COLUMNS, rows, 'facts');
+      await connection.run(
+        `DELETE FROM facts f WHERE f.source = $1 AND EXISTS (
+           SELECT 1 FROM facts_staging s WHERE s.permaticker = f.permaticker AND s.concept = f.concept AND s.period_end = f.period_end
+              AND s.filed = f.filed AND s.period_start IS NOT DISTINCT FROM f.period_start AND s.fiscal_period IS NOT DISTINCT FROM f.fiscal_period)`,
+        [source],
+      );
+      await connection.run(`INSERT INTO facts SELECT * FROM facts_staging`);
+      await connection.run(`DELETE FROM facts_staging`);
+    },
   };
 }
 
@@ -362,6 +407,27 @@ export function createMarketWriter(store: WritableStore, clock: () => Date = () 
             ORDER BY s.cik, s.permaticker`,
         ),
       );
+    },
+    sourceSecurities(source) {
+      return serial(async () => {
+        const tickers = (
+          await queryRows<{ ticker: string }>(
+            connection,
+            `SELECT ticker FROM securities WHERE NOT is_demo AND source = $1 ORDER BY ticker`,
+            [source],
+          )
+        ).map((r) => r.ticker);
+        const [row] = await queryRows<{ newest: string | null }>(
+          connection,
+          `WITH mine AS (SELECT permaticker FROM securities WHERE NOT is_demo AND source = $1)
+           SELECT strftime(greatest(
+             (SELECT max(date) FROM prices WHERE permaticker IN (SELECT permaticker FROM mine)),
+             (SELECT max(filed) FROM facts WHERE source = $1 AND permaticker IN (SELECT permaticker FROM mine)),
+             (SELECT max(date) FROM corporate_actions WHERE source = $1 AND permaticker IN (SELECT permaticker FROM mine))), '%Y-%m-%d') AS newest`,
+          [source],
+        );
+        return { tickers, newest: (row?.newest ?? null) as IsoDate | null };
+      });
     },
     finish(source, detail) {
       return serial(async () => {

@@ -9,7 +9,9 @@ import { strToU8, zipSync } from 'fflate';
 // /api/v3/datatables/SHARADAR/<TABLE>.json with api_key, column filters (ticker=A,B), pages of
 // `datatable.data` + `datatable.columns` with meta.next_cursor_id, qopts.export=true answering
 // a datatable_bulk_download whose file is "creating" once and then "fresh" with a zip link, and
-// errors as {quandl_error: {code, message}}. The tables are served from Sharadar CSV files.
+// errors as {quandl_error: {code, message}}, and row filters on a column's value list
+// (ticker=A,B) or range (date.gte=…, lastupdated.gte=…; also .gt .lt .lte). The tables are
+// served from Sharadar CSV files; `addRows` adds rows (a new day, a filing, an action).
 
 const TEXT_COLUMNS = new Set(['ticker', 'cusips', 'siccode', 'contraticker', 'relatedtickers', 'name', 'contraname']);
 
@@ -17,7 +19,9 @@ export type FakeNasdaq = {
   url: string;
   /** Rows per page (the real API's is up to 10,000). */
   pageSize: number;
-  requests: { table: string; cursor: string | null; exporting: boolean }[];
+  requests: { table: string; cursor: string | null; exporting: boolean; params: Record<string, string> }[];
+  /** Adds rows to a table, given by column name (missing columns empty). */
+  addRows(table: string, rows: Record<string, string>[]): void;
   /** Statuses to answer, in order, before the real answer, per table. */
   failures: Map<string, { status: number; retryAfter?: string }[]>;
   close(): Promise<void>;
@@ -50,7 +54,8 @@ export async function startFakeNasdaq(port: number, apiKey: string, fixtureDir: 
     if (!match || !table) return json(404, { quandl_error: { code: 'QECx02', message: 'You have submitted an incorrect Quandl code.' } });
     const exporting = url.searchParams.get('qopts.export') === 'true';
     const cursor = url.searchParams.get('qopts.cursor_id');
-    fake.requests.push({ table: match[1], cursor, exporting });
+    const params = Object.fromEntries([...url.searchParams].filter(([k]) => k !== 'api_key'));
+    fake.requests.push({ table: match[1], cursor, exporting, params });
     if (url.searchParams.get('api_key') !== apiKey)
       return json(400, { quandl_error: { code: 'QEAx01', message: 'We could not recognize your API key.' } });
     const failure = fake.failures.get(match[1])?.shift();
@@ -76,8 +81,20 @@ export async function startFakeNasdaq(port: number, apiKey: string, fixtureDir: 
     }
     let rows = table.rows;
     for (const [key, value] of url.searchParams) {
-      const column = table.columns.indexOf(key);
+      const range = /^(\w+)\.(gt|gte|lt|lte)$/.exec(key);
+      const column = table.columns.indexOf(range ? range[1] : key);
       if (column < 0) continue;
+      if (range) {
+        // Dates and numbers of one width compare as strings (the fixtures' are ISO dates).
+        const test = {
+          gt: (v: string) => v > value,
+          gte: (v: string) => v >= value,
+          lt: (v: string) => v < value,
+          lte: (v: string) => v <= value,
+        };
+        rows = rows.filter((r) => r[column] !== '' && test[range[2] as keyof typeof test](r[column]));
+        continue;
+      }
       const wanted = new Set(value.split(','));
       rows = rows.filter((r) => wanted.has(r[column]));
     }
@@ -101,6 +118,14 @@ export async function startFakeNasdaq(port: number, apiKey: string, fixtureDir: 
   // Port 0 takes a free one: test files of several checkouts may run at once.
   const bound = (server.address() as AddressInfo).port;
   return Object.assign(fake, {
+    addRows(name: string, rows: Record<string, string>[]) {
+      const t = tables.get(name)!;
+      for (const r of rows) {
+        const unknown = Object.keys(r).find((k) => !t.columns.includes(k));
+        if (unknown) throw new Error(`${name} has no column ${unknown}`);
+        t.rows.push(t.columns.map((c) => r[c] ?? ''));
+      }
+    },
     url: `http://127.0.0.1:${bound}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
