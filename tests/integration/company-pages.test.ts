@@ -149,10 +149,10 @@ describe('company tabs', () => {
 
   it('chart: the range and moving averages', async () => {
     const r = await load(chart, `/company/${permaticker}/chart?range=6M&ma=1&as_of=2024-12-31`, params(), cookie);
-    const prices = r.value.chart.prices as { date: string }[];
-    expect(prices[0].date >= '2024-07-01').toBe(true);
-    expect(prices.at(-1)!.date <= '2024-12-31').toBe(true);
-    expect(r.value.chart.sma200.at(-1)).not.toBeNull();
+    const points = r.value.view.points as { date: string; sma200: number | null }[];
+    expect(points[0].date >= '2024-07-01').toBe(true);
+    expect(points.at(-1)!.date <= '2024-12-31').toBe(true);
+    expect(points.at(-1)!.sma200).not.toBeNull();
   });
 
   it('financial: quarterly columns only from filings known on the as-of date, each cell with its filing', async () => {

@@ -13,6 +13,7 @@ import { storeVersion } from '../market/store/open-store.server';
 import { cachedAnswer } from '../market/store/answer-cache.server';
 import { rowOf, toNullable } from './engine/snapshot';
 import { latestStoredServes, loadSnapshot } from './snapshots.server';
+import { snapshotValue } from './snapshot-values';
 
 // Metrics of ONE company, evaluated by the same engine as the screener's snapshots, without
 // touching the rest of the universe: a company page as of any date costs one security's history,
@@ -75,7 +76,8 @@ export async function companyMetricsAt(
     const values: Record<string, number | null> = {};
     for (const id of metricIds) {
       const v = row[metricIndex(id)];
-      values[id] = Number.isFinite(v) ? v : null;
+      // The precision a stored snapshot keeps, so a page shows the same value whether its date was stored or computed.
+      values[id] = Number.isFinite(v) ? snapshotValue(v) : null;
     }
     return { date: fromEpochDay(day), values };
   } finally {
