@@ -32,7 +32,8 @@ export function ColumnSetBar({
   signedIn: boolean;
 }) {
   const kept = [...new URLSearchParams(search).entries()].filter(([k]) => !DROPPED.has(k));
-  const current = columns.length === 0 ? 'default' : (sets.find((s) => same(s.columns, columns))?.id ?? '');
+  // The set whose columns the results show (saved from them, or chosen as the screen's columns).
+  const current = columns.length === 0 ? 'default' : (sets.find((s) => same(s.columns, shown) || same(s.columns, columns))?.id ?? '');
   return (
     <div className="screener-colsets" data-testid="column-sets">
       <Form method="get" action="/screener" className="screener-colsets__form" preventScrollReset>
