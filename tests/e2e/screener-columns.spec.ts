@@ -158,3 +158,18 @@ test('save and pick a column set by keyboard alone', async ({ page }) => {
   await expect(page).toHaveURL(/col=ret_12m/);
   await expect(results(page).getByRole('columnheader', { name: /^Return \(12 months\)/ })).toBeVisible();
 });
+
+test('at 390 px the column sets page does not scroll sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const name = uniqueName('A rather long column set name to test the width');
+  await page.goto(`${SCREEN}&col=roe`);
+  await page.getByLabel('Save these columns as').fill(name);
+  await page.getByRole('button', { name: 'Save column set', exact: true }).click();
+  await expect(page.getByTestId('screener-notice')).toContainText(name);
+  for (const path of ['/screener/columns']) {
+    await page.goto(path);
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+    expect([path, widths.page]).toEqual([path, Math.min(widths.page, widths.viewport)]);
+  }
+  await expectNoAxeViolations(page);
+});
