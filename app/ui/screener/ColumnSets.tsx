@@ -37,9 +37,7 @@ export function ColumnSetBar({
   return (
     <div className="screener-colsets" data-testid="column-sets">
       <Form method="get" action="/screener" className="screener-colsets__form" preventScrollReset>
-        {kept.map(([k, v], i) => (
-          <input key={`${k}-${i}`} type="hidden" name={k} value={v} />
-        ))}
+        <input type="hidden" name="from" value={new URLSearchParams(kept).toString()} />
         <label htmlFor="colset">Column set</label>
         <select id="colset" name="colset" defaultValue={current} key={current}>
           {current === '' ? (
