@@ -1,29 +1,26 @@
 import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { acknowledgeInfo, javaScriptOn, modal } from './support/page-helpers';
+import { javaScriptOn, modal } from './support/page-helpers';
 import { expect, test } from './support/shared-account';
 import { expectNoAxeViolations } from './support/fixtures';
 
-// Watchlists with JavaScript on and off: add two screener results, add a column, write a note,
-// export CSV.
+// Watchlists with JavaScript on and off: add two screener results (the answer shows on the
+// results, never in a dialog), add a column, write a note, export CSV.
 
-/** Adds a screener row; with JavaScript the answer shows in the row (no dialog), else in a dialog. */
-/** `mode` undefined: whichever the answer says (the shared account may already hold the row). */
+/**
+ * Adds a screener row; the answer shows in the row, no dialog: with JavaScript in place, without
+ * it after the post comes back to the same results.
+ * `mode` undefined: whichever the answer says (the shared account may already hold the row).
+ */
 async function addRow(page: Page, row: Locator, ticker: string, expected: RegExp, mode?: 'success' | 'info'): Promise<void> {
+  const id = (await row.getAttribute('id')) ?? '';
   await row.getByRole('button', { name: `Add ${ticker} to watchlist` }).click();
-  if (javaScriptOn()) {
-    const status = row.getByRole('status');
-    await expect(status).toHaveText(expected);
-    const said = mode ?? (/already on/.test(await status.innerText()) ? 'info' : 'success');
-    await expect(status).toHaveClass(new RegExp(`inline-status--${said}`));
-    await expect(modal(page, 'Watchlist')).toHaveCount(0);
-  } else {
-    const dialog = modal(page, 'Watchlist');
-    await expect(dialog).toContainText(expected);
-    const said = mode ?? (/already on/.test(await dialog.innerText()) ? 'info' : 'success');
-    await expect(dialog.locator('[data-mode]')).toHaveAttribute('data-mode', said);
-    await acknowledgeInfo(page, 'Watchlist', expected);
-  }
+  // Without JavaScript the page is new: find the row again by its id.
+  const status = page.locator(`[id="${id}"]`).getByRole('status');
+  await expect(status).toHaveText(expected);
+  const said = mode ?? (/already on/.test(await status.innerText()) ? 'info' : 'success');
+  await expect(status).toHaveClass(new RegExp(`inline-status--${said}`));
+  await expect(modal(page, 'Watchlist')).toHaveCount(0);
 }
 
 async function addTwoResults(page: Page): Promise<string[]> {
@@ -45,13 +42,13 @@ test('adding from the screener keeps the place; already there is information; ad
   const row = rows.nth(30);
   const ticker = (await row.getByRole('rowheader').innerText()).trim();
   await row.scrollIntoViewIfNeeded();
+  if (javaScriptOn()) await expect(row.locator('input[name="inline"]')).toHaveCount(1);
   await row.getByRole('button', { name: `Add ${ticker} to watchlist` }).click();
-  if (javaScriptOn()) await expect(row.getByRole('status')).toContainText(ticker);
-  else await expect(modal(page, 'Watchlist')).toContainText(ticker);
-  // Back at the same row (without JavaScript the answer is drawn over it), not at the top.
-  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+  await expect(row.getByRole('status')).toContainText(ticker);
+  // Back at the same row (without JavaScript the post comes back to its #anchor), not at the top.
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
   await expect(row).toBeInViewport();
-  if (!javaScriptOn()) await acknowledgeInfo(page, 'Watchlist', ticker);
+  await expect(modal(page, 'Watchlist')).toHaveCount(0);
   await addRow(page, row, ticker, new RegExp(`${ticker} is already on My watchlist`), 'info');
 
   // Select two rows and add them; then every result.
@@ -59,12 +56,12 @@ test('adding from the screener keeps the place; already there is information; ad
   await rows.nth(40).getByRole('checkbox').check();
   await rows.nth(41).getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Add selected', exact: true }).click();
-  const bulk = javaScriptOn() ? page.locator('#screener-add-many').getByRole('status') : modal(page, 'Watchlist');
+  // With JavaScript the answer shows beside the buttons; without, at the top of the same results.
+  const bulk = javaScriptOn() ? page.locator('#screener-add-many').getByRole('status') : page.getByTestId('screener-notice');
   await expect(bulk).toContainText(/Added 2 securities to My watchlist/);
-  if (!javaScriptOn()) await acknowledgeInfo(page, 'Watchlist');
   await page.getByRole('button', { name: `Add all ${count} results`, exact: true }).click();
   await expect(bulk).toContainText(`already on it`);
-  if (!javaScriptOn()) await acknowledgeInfo(page, 'Watchlist');
+  await expect(modal(page, 'Watchlist')).toHaveCount(0);
   await page.goto('/watchlist');
   await expect(page.getByTestId('watchlist-table').locator('tbody tr')).toHaveCount(count);
   // At 1366 px nothing is cut off: the note box has room and Remove is on screen.

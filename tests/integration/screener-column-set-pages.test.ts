@@ -89,6 +89,13 @@ forEachDatabase(
       const csv = await callPage(csvRoute.loader, (picked.location ?? '').replace('/screener', '/screener/csv'), a.cookie);
       const header = csv.text.split('\r\n')[0];
       expect(header).toBe(`ticker,name,sector,industry,exchange,Price,Market cap,${getMetric('pe_ttm')?.label},Dividend yield (%)`);
+      // The page's form sends the results' query as one field.
+      const fromForm = await callPage(
+        screenerRoute.loader,
+        `/screener?from=${encodeURIComponent('r=price+%3E+0&col=ret_3m')}&colset=${set.id}`,
+        a.cookie,
+      );
+      expect(fromForm.location).toBe(picked.location);
       // "Default" drops the chosen columns.
       const back = await callPage(screenerRoute.loader, '/screener?col=pe_ttm&colset=default', a.cookie);
       expect(back.location).toBe('/screener');

@@ -96,8 +96,11 @@ export async function deleteColumnSet(userId: string, id: string): Promise<void>
 export async function columnSetRedirect(url: URL, userId: string | null): Promise<string | null> {
   const chosen = url.searchParams.get('colset');
   if (chosen === null) return null;
-  const p = new URLSearchParams(url.search);
-  for (const k of ['colset', 'col', 'cols', 'page', 'explain']) p.delete(k);
+  // The column set form sends the results' query as one field (`from`), so the page holds no
+  // second copy of the screen's fields.
+  const from = url.searchParams.get('from');
+  const p = new URLSearchParams(from !== null ? from.replace(/^\?/, '') : url.search);
+  for (const k of ['colset', 'from', 'col', 'cols', 'page', 'explain', 'modal']) p.delete(k);
   if (chosen !== '' && chosen !== 'default') {
     if (!userId) throw notFound(NOT_FOUND);
     for (const c of (await getColumnSet(userId, chosen)).columns) p.append('col', c);

@@ -32,13 +32,12 @@ export function ColumnSetBar({
   signedIn: boolean;
 }) {
   const kept = [...new URLSearchParams(search).entries()].filter(([k]) => !DROPPED.has(k));
-  const current = columns.length === 0 ? 'default' : (sets.find((s) => same(s.columns, columns))?.id ?? '');
+  // The set whose columns the results show (saved from them, or chosen as the screen's columns).
+  const current = columns.length === 0 ? 'default' : (sets.find((s) => same(s.columns, shown) || same(s.columns, columns))?.id ?? '');
   return (
     <div className="screener-colsets" data-testid="column-sets">
       <Form method="get" action="/screener" className="screener-colsets__form" preventScrollReset>
-        {kept.map(([k, v], i) => (
-          <input key={`${k}-${i}`} type="hidden" name={k} value={v} />
-        ))}
+        <input type="hidden" name="from" value={new URLSearchParams(kept).toString()} />
         <label htmlFor="colset">Column set</label>
         <select id="colset" name="colset" defaultValue={current} key={current}>
           {current === '' ? (
