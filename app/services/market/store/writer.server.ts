@@ -268,7 +268,7 @@ function txOn(connection: DuckDBConnection): BulkMarketWriteTx {
       checkBelong('prices', permatickers, rows);
       if (permatickers.length === 0) return;
       await connection.run(`CREATE TEMP TABLE IF NOT EXISTS prices_staging AS SELECT * FROM prices LIMIT 0`);
-      await appendRows(connection, 'prices_staging', PRICE_COLUMNS, rows, 'prices');
+      await appendTypedColumns(connection, 'prices_staging', priceColumns(rows).table);
       await connection.run(`DELETE FROM prices WHERE (permaticker, date) IN (SELECT (permaticker, date) FROM prices_staging)`);
       await connection.run(`INSERT INTO prices SELECT * FROM prices_staging`);
       // The price range follows the stored prices (an upsert of the security may have reset it).
