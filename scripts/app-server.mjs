@@ -246,7 +246,13 @@ export function createAppServer({ build, mode = 'production', trustProxy = false
   }
   app.use(express.static(publicDir, { maxAge: '1h' }));
   if (accessLog) app.use(morgan('tiny'));
-  app.all('*', createRequestHandler({ build, mode }));
+  const handler = createRequestHandler({ build, mode });
+  // A page read runs in its own memo: its loaders resolve the signed-in user once between them.
+  const inScope = build.entry.module.runInRequestScope;
+  app.all('*', (req, res, next) => {
+    if (inScope && (req.method === 'GET' || req.method === 'HEAD')) return inScope(() => handler(req, res, next));
+    return handler(req, res, next);
+  });
   // Whatever still escapes (a handler bug) is logged here and answered without its details.
   app.use((error, req, res, next) => {
     console.error('[server] unhandled error', error);
