@@ -91,7 +91,9 @@ export default async function run(opts: { quick?: boolean } = {}) {
     reader.close();
 
     const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
-    server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+    // BENCH_NODE_ARGS: node options for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (written when it stops).
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+    server = spawn(process.execPath, [...nodeArgs, path.join(root, 'scripts/start.mjs')], {
       cwd: root,
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', JOBS_IN_APP: '0', QUARRY_SKIP_DEMO: '1' },
       stdio: ['ignore', 'ignore', 'inherit'],
