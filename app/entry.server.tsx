@@ -15,9 +15,12 @@ const ABORT_DELAY = 5_000;
 
 // For the HTTP server, which puts them on the responses no page renders.
 export { baseSecurityHeaders } from './services/http/security-headers.server';
+// …and runs each page read in its own memo (resolving the caller once for all its loaders).
+export { runInRequestScope } from './services/http/request-scope.server';
 
 // Runs once per process: config validation (a bad GTM_ID stops start-up), production warnings.
-startServer();
+// scripts/start.mjs listens once this has settled: the app database is open and migrated.
+export const serverReady = startServer();
 
 // The charts' static SVG, kept by what shapes it (ui/charts/server-svg.tsx): at most 16 M characters of markup.
 const chartSvgs = new LRUCache<string, string>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (svg) => Math.max(1, svg.length) });

@@ -1,8 +1,8 @@
 // A bounded loopback load generator (what autocannon does, without the dependency): `concurrency`
 // clients on keep-alive connections each send a request, read the whole answer and send the
 // next, until `durationMs` has passed or `maxRequests` were sent. Only loopback URLs are accepted.
-// While it runs it samples the resident memory of a process (the server) from /proc.
-import { readFileSync } from 'node:fs';
+// While it runs it samples the resident memory of a process (the server, with its web processes) from /proc.
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 
 export type LoadResult = {
@@ -16,13 +16,34 @@ export type LoadResult = {
   peakRssMb: number | null;
 };
 
-export function rssMb(pid: number): number | null {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
+/** `pid` and every process under it (a server's web processes under WEB_CONCURRENCY), from /proc. */
+export function processTree(pid: number): number[] {
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) {
+    try {
+      for (const tid of readdirSync(`/proc/${all[i]}/task`)) {
+        const children = readFileSync(`/proc/${all[i]}/task/${tid}/children`, 'utf8').trim();
+        if (children) all.push(...children.split(/\s+/).map(Number));
+      }
+    } catch {
+      // Gone meanwhile.
+    }
   }
+  return all;
+}
+
+/** The resident memory of `pid` and the processes under it together (MB). */
+export function rssMb(pid: number): number | null {
+  let total: number | null = null;
+  for (const p of processTree(pid)) {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      if (m) total = (total ?? 0) + Number(m[1]) / 1024;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
 }
 
 export async function runLoad(opts: {

@@ -8,23 +8,32 @@
 //   BENCH_MARKET_DB=/path/market.duckdb npx tsx bench/company-load.ts   # e.g. the 6,000 × 25 demo
 //   npx tsx bench/company-load.ts [--quick]                             # generates a demo universe
 //   BENCH_PAGE='chart?range=Max' BENCH_CONCURRENCY=20 BENCH_PORT=4107 …  # another tab, fewer clients, a fixed port
+//   WEB_CONCURRENCY=2 …                                                  # two web processes (CPU and RSS are their sums)
 //
 // Reports, never asserts.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runLoad, type LoadResult } from './_load';
+import { processTree, runLoad, type LoadResult } from './_load';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** A process's CPU time so far (user + system, ms), from /proc. */
+/** CPU time so far (user + system, ms) of a process and those under it (WEB_CONCURRENCY's web processes), from /proc. */
 function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  let total = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+      // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
 }
 
 function freePort(): Promise<number> {
@@ -82,7 +91,9 @@ export default async function run(opts: { quick?: boolean } = {}) {
     reader.close();
 
     const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
-    server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+    // BENCH_NODE_ARGS: node options for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (written when it stops).
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+    server = spawn(process.execPath, [...nodeArgs, path.join(root, 'scripts/start.mjs')], {
       cwd: root,
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', JOBS_IN_APP: '0', QUARRY_SKIP_DEMO: '1' },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -118,7 +129,9 @@ export default async function run(opts: { quick?: boolean } = {}) {
     await measure('empty page (/login, baseline)', `${base}/login`);
     await measure(`company ${tab} (${company.ticker}, signed in)`, `${base}${page}`, headers);
     const b = results[0][1];
-    console.log(`${concurrency} concurrent clients, ${durationMs / 1000} s each, loopback, on ${market}:`);
+    console.log(
+      `${concurrency} concurrent clients, ${durationMs / 1000} s each, loopback, WEB_CONCURRENCY=${process.env.WEB_CONCURRENCY ?? 1}, on ${market} (machine load average ${loadavg()[0].toFixed(1)} at the end):`,
+    );
     for (const [name, r, cpu] of results)
       console.log(
         `  ${name.padEnd(40)} ${r.perSecond.toFixed(0).padStart(6)} req/s (×${(r.perSecond / b.perSecond).toFixed(2)} of the empty page)  p50 ${r.p50.toFixed(0)} ms  p99 ${r.p99.toFixed(0)} ms  errors ${r.errors}  server CPU ${cpu.toFixed(1)} ms/request  server peak RSS ${r.peakRssMb?.toFixed(0) ?? '?'} MB`,

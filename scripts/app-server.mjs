@@ -15,8 +15,10 @@
 // is reused, so the client receives the answer instead of a reset connection.
 import { matchRoutes } from '@remix-run/router';
 import { createRequestHandler } from '@remix-run/express';
+import { existsSync, readdirSync } from 'node:fs';
 import compression from 'compression';
 import express from 'express';
+import { LRUCache } from 'lru-cache';
 import morgan from 'morgan';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -134,6 +136,18 @@ function expectedHost(req, trustProxy) {
 
 /** Checks every request before the app sees it; answers the ones the app would fail on. */
 function requestChecks({ trustProxy, routes }) {
+  // Matching a path against the whole route tree is a large part of a page's CPU time, and the
+  // answer depends on the path alone: kept for the paths asked most (a bounded LRU; '' for none).
+  const canonicalPaths = new LRUCache({ max: 5_000 });
+  const canonicalPath = (pathname) => {
+    if (pathname.length > 512) return canonicalRoutePath(routes, pathname);
+    let known = canonicalPaths.get(pathname);
+    if (known === undefined) {
+      known = canonicalRoutePath(routes, pathname) ?? '';
+      canonicalPaths.set(pathname, known);
+    }
+    return known || null;
+  };
   return (req, res, next) => {
     if (!trustProxy) for (const name of FORWARDED_HEADERS) delete req.headers[name];
     // Host names are case-insensitive; Remix compares them with the Origin's lower-cased host.
@@ -148,7 +162,7 @@ function requestChecks({ trustProxy, routes }) {
     const query = queryAt === -1 ? '' : req.originalUrl.slice(queryAt);
     let canonical = decodeUnreserved(rawPath);
     try {
-      const routePath = canonicalRoutePath(routes, decodeURI(canonical));
+      const routePath = canonicalPath(decodeURI(canonical));
       if (routePath) canonical = encodeURI(routePath);
     } catch {
       return refuse(req, res, 400, BAD_TARGET_DETAIL);
@@ -244,9 +258,27 @@ export function createAppServer({ build, mode = 'production', trustProxy = false
   if (build.assetsBuildDirectory) {
     app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: '1y' }));
   }
-  app.use(express.static(publicDir, { maxAge: '1h' }));
+  // public/ is looked in only for paths under one of its entries (read at start: restart to add
+  // one), so a page request costs no file-system lookup.
+  const publicNames = new Set(existsSync(publicDir) ? readdirSync(publicDir) : []);
+  const servePublic = express.static(publicDir, { maxAge: '1h' });
+  app.use((req, res, next) => {
+    let first = req.path.split('/')[1] ?? '';
+    try {
+      first = decodeURIComponent(first);
+    } catch {
+      return next();
+    }
+    return publicNames.has(first) ? servePublic(req, res, next) : next();
+  });
   if (accessLog) app.use(morgan('tiny'));
-  app.all('*', createRequestHandler({ build, mode }));
+  const handler = createRequestHandler({ build, mode });
+  // A page read runs in its own memo: its loaders resolve the signed-in user once between them.
+  const inScope = build.entry.module.runInRequestScope;
+  app.all('*', (req, res, next) => {
+    if (inScope && (req.method === 'GET' || req.method === 'HEAD')) return inScope(() => handler(req, res, next));
+    return handler(req, res, next);
+  });
   // Whatever still escapes (a handler bug) is logged here and answered without its details.
   app.use((error, req, res, next) => {
     console.error('[server] unhandled error', error);

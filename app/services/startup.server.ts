@@ -9,18 +9,18 @@ import { MarketDataMissingError, marketReader } from './market/store/open-store.
 // than load a tag manager nobody meant), warn about production settings left at their defaults,
 // and apply database migrations before the first request needs them, then start this process's
 // job worker.
-let started = false;
+let started: Promise<void> | null = null;
 
 /** How long SIGTERM waits for the job being run to reach its next step, as `npm run worker` does. */
 const JOB_GRACE_MS = 10_000;
 
-export function startServer(): void {
-  if (started) return;
-  started = true;
+/** Starts this process's services; the promise settles once the app database is open and migrated. */
+export function startServer(): Promise<void> {
+  if (started) return started;
   const c = config();
   for (const warning of productionWarnings(c)) console.warn(`[config] ${warning}`);
   let worker: JobWorker | null = null;
-  getDb()
+  started = getDb()
     .then(() => {
       // Jobs run in this process too, unless JOBS_IN_APP=0 leaves them to `npm run worker`.
       if (c.jobs.inApp) worker = startJobWorker(APP_JOBS);
@@ -31,6 +31,7 @@ export function startServer(): void {
     });
   stopOnSignals(() => worker);
   void reportMarketData(c.marketDb);
+  return started;
 }
 
 /**

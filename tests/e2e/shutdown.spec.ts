@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { testMarket, type TestMarket } from '../support/backtest-market';
@@ -24,6 +24,27 @@ async function answersLogin(url: string): Promise<void> {
       { timeout: 60_000 },
     )
     .toBe(200);
+}
+
+/** The processes started by `pid` (Linux /proc): WEB_CONCURRENCY's web processes under the start script. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+      readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** Whether `pid` still runs (a zombie left unreaped by the container's init does not). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 test.describe('stopping the app', () => {
@@ -114,6 +135,43 @@ test.describe('stopping the app', () => {
         .toBe('gone');
     } finally {
       launcher.kill('SIGKILL');
+    }
+  });
+
+  test('WEB_CONCURRENCY=2 serves from two web processes; SIGTERM ends both and exits with status 0', async () => {
+    test.setTimeout(90_000);
+    const env = { DATA_DIR: dataDir, MARKET_DB: market!.file, SESSION_SECRET: 'shutdown-spec-not-a-secret', WEB_CONCURRENCY: '2' };
+    const app = await startAppProcess(E2E_EXTRA_APP_PORTS[2], env);
+    try {
+      await expect.poll(() => childrenOf(app.pid).length, { timeout: 60_000 }).toBe(2);
+      const workers = childrenOf(app.pid);
+      for (let i = 0; i < 6; i++) expect((await fetch(`${app.url}/login`)).status).toBe(200);
+      expect(app.output()).toContain('[start] 2 web processes (WEB_CONCURRENCY=2)');
+
+      const exited = app.signal('SIGTERM');
+      const gaveUp = new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 30_000).unref());
+      expect(await Promise.race([exited, gaveUp]), `the app did not exit:\n${app.output()}`).toEqual({ code: 0, signal: null });
+      expect(workers.filter(isRunning)).toEqual([]);
+      await expect(fetch(`${app.url}/login`)).rejects.toThrow();
+    } finally {
+      await app.stop();
+    }
+  });
+
+  test('WEB_CONCURRENCY=2: kill -9 of the primary leaves no web process behind', async () => {
+    test.setTimeout(90_000);
+    const env = { DATA_DIR: dataDir, MARKET_DB: market!.file, SESSION_SECRET: 'shutdown-spec-not-a-secret', WEB_CONCURRENCY: '2' };
+    const app = await startAppProcess(E2E_EXTRA_APP_PORTS[2], env);
+    try {
+      await expect.poll(() => childrenOf(app.pid).length, { timeout: 60_000 }).toBe(2);
+      const workers = childrenOf(app.pid);
+      expect((await fetch(`${app.url}/login`)).status).toBe(200);
+      process.kill(app.pid, 'SIGKILL');
+      // Each web process sees its channel to the primary close and stops by itself.
+      await expect.poll(() => workers.filter(isRunning), { timeout: 30_000 }).toEqual([]);
+      await expect(fetch(`${app.url}/login`)).rejects.toThrow();
+    } finally {
+      await app.stop();
     }
   });
 

@@ -9,6 +9,7 @@ import * as watchlistRoute from '~/routes/_app.watchlist';
 import * as loginRoute from '~/routes/_welcome.login';
 import { commitSession, getSession, setGuestToken, setSignedIn } from '~/services/auth/session.server';
 import { issueUserToken, revokeToken } from '~/services/auth/tokens.server';
+import { runInRequestScope } from '~/services/http/request-scope.server';
 import { createUser } from '~/services/auth/users.server';
 import { forEachDatabase } from '../support/databases';
 import { guestTokenIssuedInGuestMode } from '../support/pages';
@@ -125,6 +126,24 @@ forEachDatabase('guards', () => {
     const cleared = await getSession(new Request('http://localhost/', { headers: { Cookie: r.setCookie!.split(';')[0] } }));
     expect(cleared.get('accessToken')).toBeUndefined();
     expect(cleared.get('guest')).toBe(true);
+  });
+
+  it('resolves the caller once per page read (its loaders share it); the next read sees a revoked token', async () => {
+    const { cookie, token } = await cookieFor({ email: 'memo@example.com', access: true });
+    // One page read, as scripts/app-server.mjs runs it: the token is revoked between two loaders,
+    // which still agree on who is calling (the page is answered as it began).
+    const inOneRead = await runInRequestScope(async () => {
+      const first = await outcome(screenerRoute, '/screener', cookie);
+      await revokeToken(token);
+      return [first, await outcome(watchlistRoute, '/watchlist', cookie)];
+    });
+    expect(inOneRead.map((r) => r.status)).toEqual([200, 200]);
+    // The next page read — and any call outside a read, such as an action — asks the database again.
+    expect(await runInRequestScope(() => outcome(screenerRoute, '/screener', cookie))).toMatchObject({
+      status: 302,
+      location: '/data-browser',
+    });
+    expect(await outcome(screenerRoute, '/screener', cookie)).toMatchObject({ status: 302, location: '/data-browser' });
   });
 
   it('never needs a token on the welcome pages', async () => {

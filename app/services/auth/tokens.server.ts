@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from
 import { config } from '../config.server';
 import { getDb, type DB } from '../db/db.server';
 import { DomainError, TOKEN_EXPIRED_DETAIL, unauthorized } from '../http/errors';
+import { requestMemo } from '../http/request-scope.server';
 import { GUEST_MODE_OFF_DETAIL } from './access-rules';
 import type { Caller, IssuedToken } from './types';
 import { loadAccountUser } from './users.server';
@@ -66,7 +67,12 @@ export function tokenFromHeader(authorizationHeaderOrToken: string | null | unde
   return /\s/.test(raw) ? null : raw;
 }
 
-export async function resolveCaller(authorizationHeaderOrToken: string | null): Promise<Caller> {
+export function resolveCaller(authorizationHeaderOrToken: string | null): Promise<Caller> {
+  // The root, layout and page loaders of one page read each ask: the database is read once.
+  return requestMemo(`caller\n${authorizationHeaderOrToken ?? ''}`, () => lookUpCaller(authorizationHeaderOrToken));
+}
+
+async function lookUpCaller(authorizationHeaderOrToken: string | null): Promise<Caller> {
   const token = tokenFromHeader(authorizationHeaderOrToken);
   if (!token) {
     throw authorizationHeaderOrToken?.trim() ? unauthorized(INVALID_TOKEN_DETAIL) : unauthorized('Not authenticated');

@@ -10,6 +10,8 @@ import { E2E_CONTROL_URL } from './env';
 export type AppProcess = {
   url: string;
   port: number;
+  /** The start script's process id (under WEB_CONCURRENCY > 1, the primary of the web processes). */
+  pid: number;
   /** stdout + stderr so far, for failure messages. */
   output(): string;
   stop(): Promise<void>;
@@ -120,5 +122,5 @@ export async function startAppProcess(
     child.kill(name);
     return exited;
   };
-  return { url, port, output: () => output, stop, signal };
+  return { url, port, pid: child.pid!, output: () => output, stop, signal };
 }
