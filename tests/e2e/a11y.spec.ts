@@ -101,6 +101,11 @@ test.describe('layout at 1366 and 390 px wide', () => {
       `/company/${p}/valuation`,
       '/data-browser',
       `/data-browser/${p}/revenue_ttm`,
+      '/screener?r=market_cap+%3E+1B&r=pe_ttm+%3C+40',
+      '/screener/columns',
+      '/screener/manage',
+      '/watchlist',
+      '/backtest',
       '/profile',
       '/no-such-page',
     ];

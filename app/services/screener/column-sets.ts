@@ -1,6 +1,6 @@
 import { badRequest } from '../http/errors';
 import { closestMetric, metricIdOf } from './metric-names';
-import { DEFAULT_COLUMNS, MAX_COLUMNS } from './model';
+import { MAX_COLUMNS } from './model';
 
 // Saved column sets of the screener's results: a named list of metric columns a user picks from
 // a select. The rules here are shared by the JSON API and the page forms: a name of 1–100
@@ -9,8 +9,6 @@ import { DEFAULT_COLUMNS, MAX_COLUMNS } from './model';
 export const MAX_COLUMN_SET_NAME = 100;
 export const MAX_COLUMN_SETS_PER_USER = 100;
 export { MAX_COLUMNS as MAX_COLUMN_SET_COLUMNS };
-/** The columns the results show when none are chosen ("Default" in the select). */
-export const DEFAULT_COLUMN_SET: readonly string[] = DEFAULT_COLUMNS;
 
 /** A typed name, trimmed; 400 with the reason when empty or too long. */
 export function columnSetNameOrThrow(raw: string): string {

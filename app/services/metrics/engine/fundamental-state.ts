@@ -178,9 +178,6 @@ export function withDerivedQ4(
 
 const EMPTY_SERIES: Series = { end: [], val: [] };
 
-/** How a fourth quarter missing from the filings is derived: 'FY − 9M', 'FY − Q1 − Q2 − Q3', or 'FY average'. */
-export type Q4Derivation = 'FY − 9M' | 'FY − Q1 − Q2 − Q3' | 'FY average';
-
 /**
  * Index of the nine-month figure of the fiscal year ending `fyEnd` (its period ends about three
  * months before the year does), or -1.
