@@ -50,6 +50,16 @@ test('adding from the screener keeps the place; already there is information; ad
   await expect(row).toBeInViewport();
   await expect(modal(page, 'Watchlist')).toHaveCount(0);
   await addRow(page, row, ticker, new RegExp(`${ticker} is already on My watchlist`), 'info');
+  if (javaScriptOn()) {
+    // By keyboard: the answer comes in place and the focus stays on the button.
+    const next = rows.nth(31);
+    const nextTicker = (await next.getByRole('rowheader').innerText()).trim();
+    const button = next.getByRole('button', { name: `Add ${nextTicker} to watchlist` });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await expect(next.getByRole('status')).toContainText(nextTicker);
+    await expect(button).toBeFocused();
+  }
 
   // Select two rows and add them; then every result.
   const count = Number((await page.getByTestId('screener-count').locator('strong').innerText()).trim());

@@ -24,13 +24,15 @@ export function RowWatchlistAdd({
 }) {
   const fetcher = useFetcher<Reply>();
   const hydrated = useHydrated();
+  const busy = fetcher.state !== 'idle';
   return (
-    <fetcher.Form method="post" action="/watchlist" className="inline-form" preventScrollReset>
+    <fetcher.Form method="post" action="/watchlist" className="inline-form" preventScrollReset onSubmit={(e) => busy && e.preventDefault()}>
       <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="permaticker" value={permaticker} />
       <input type="hidden" name="redirect_to" value={`${returnTo}#row-${permaticker}`} />
       {hydrated ? <input type="hidden" name="inline" value="1" /> : null}
-      <button type="submit" className="button button--link" disabled={fetcher.state !== 'idle'}>
+      {/* aria-disabled, not disabled: a disabled button drops the keyboard focus to the page. */}
+      <button type="submit" className="button button--link" aria-disabled={busy || undefined}>
         Add<span className="visually-hidden"> {ticker}</span> to watchlist
       </button>
       <Answer reply={fetcher.data ?? notice} />
@@ -54,8 +56,16 @@ export function BulkWatchlistAdd({
   const fetcher = useFetcher<Reply>();
   const hydrated = useHydrated();
   if (lists.length === 0 || count === 0) return null;
+  const busy = fetcher.state !== 'idle';
   return (
-    <fetcher.Form method="post" action="/watchlist" id={BULK_FORM_ID} className="screener-bulk" preventScrollReset>
+    <fetcher.Form
+      method="post"
+      action="/watchlist"
+      id={BULK_FORM_ID}
+      className="screener-bulk"
+      preventScrollReset
+      onSubmit={(e) => busy && e.preventDefault()}
+    >
       <input type="hidden" name="intent" value="add-many" />
       <input type="hidden" name="query" value={query} />
       <input type="hidden" name="redirect_to" value={`${returnTo}#results-heading`} />
@@ -68,10 +78,10 @@ export function BulkWatchlistAdd({
           </option>
         ))}
       </select>
-      <button type="submit" name="scope" value="selected" className="button" disabled={fetcher.state !== 'idle'}>
+      <button type="submit" name="scope" value="selected" className="button" aria-disabled={busy || undefined}>
         Add selected
       </button>
-      <button type="submit" name="scope" value="all" className="button" disabled={fetcher.state !== 'idle'}>
+      <button type="submit" name="scope" value="all" className="button" aria-disabled={busy || undefined}>
         Add all {count} results
       </button>
       <Answer reply={fetcher.data} />
