@@ -3,15 +3,14 @@ import path from 'node:path';
 import { beforeAll, beforeEach, expect, it } from 'vitest';
 import * as adminRoute from '~/routes/_app.admin';
 import * as userRoute from '~/routes/_app.admin_.users.$id';
-import { commitSession, getSession, setSignedIn } from '~/services/auth/session.server';
-import { issueUserToken } from '~/services/auth/tokens.server';
-import { createUser } from '~/services/auth/users.server';
+import { getSession } from '~/services/auth/session.server';
 import { getDb } from '~/services/db/db.server';
 import { recordFailedImport } from '~/services/market/store/import-failures.server';
 import { closeMarketReader } from '~/services/market/store/open-store.server';
 import { writeMarketFixture } from '~/services/market/store/test-fixture.server';
 import { callRoute } from '../support/api';
 import { forEachDatabase } from '../support/databases';
+import { newSignedInAccount } from '../support/pages';
 import { submissionErrors } from '~/ui/forms/ActionErrors';
 
 // /admin and /admin/users/$id with real Requests and session cookies: hostile query strings and
@@ -22,18 +21,7 @@ import { submissionErrors } from '~/ui/forms/ActionErrors';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Loose = any;
 
-async function signedIn(email: string, opts: { superuser?: boolean; access?: boolean } = {}): Promise<{ id: string; cookie: string }> {
-  const user = await createUser({
-    email,
-    password: 'correct horse battery',
-    full_name: email.split('@')[0],
-    access: opts.access ?? true,
-    superuser: opts.superuser,
-  });
-  const session = await getSession(new Request('http://localhost/'));
-  setSignedIn(session, await issueUserToken(user.id), user);
-  return { id: user.id, cookie: (await commitSession(session)).split(';')[0] };
-}
+const signedIn = (email: string, opts: { superuser?: boolean; access?: boolean } = {}) => newSignedInAccount(email, opts);
 
 /** The modal flashed into the session by a redirect, as the next page would show it. */
 async function flashed(setCookie: string | null): Promise<Loose> {

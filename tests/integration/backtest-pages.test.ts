@@ -5,9 +5,6 @@ import * as methodologyRoute from '~/routes/_app.backtest_.methodology';
 import * as sharedRoute from '~/routes/_app.backtest_.shared.$token';
 import * as manageRoute from '~/routes/_app.screener.manage';
 import { APP_JOBS } from '~/services/app-jobs.server';
-import { commitSession, getSession, setSignedIn } from '~/services/auth/session.server';
-import { issueUserToken } from '~/services/auth/tokens.server';
-import { createUser } from '~/services/auth/users.server';
 import { getBacktest, listBacktests } from '~/services/backtest/backtests.server';
 import { closeJobQueue, startJobWorker, type JobWorker } from '~/services/jobs/queue.server';
 import { createScreener } from '~/services/screener/saved.server';
@@ -15,6 +12,7 @@ import { ruleFromText, ScreenSchema } from '~/services/screener/model';
 import { callPage } from '../support/api';
 import { testMarket } from '../support/backtest-market';
 import { forEachDatabase } from '../support/databases';
+import { newSignedInAccount } from '../support/pages';
 
 // The /backtest pages with real Requests and session cookies on SQLite and PostgreSQL, a real
 // DuckDB demo market and this process's job worker: the run form (good and hostile input),
@@ -78,12 +76,7 @@ async function until(check: () => Promise<boolean>, what: string, ms = 90_000) {
   throw new Error(`timed out waiting for ${what}`);
 }
 
-async function signIn(email: string): Promise<{ cookie: string; id: string }> {
-  const user = await createUser({ email, password: 'correct horse battery', full_name: 'Backtest User', access: true });
-  const session = await getSession(new Request('http://localhost/'));
-  setSignedIn(session, await issueUserToken(user.id), user);
-  return { cookie: (await commitSession(session)).split(';')[0], id: user.id };
-}
+const signIn = (email: string) => newSignedInAccount(email, { full_name: 'Backtest User' });
 
 forEachDatabase(
   'backtest pages',

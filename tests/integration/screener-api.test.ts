@@ -1,16 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as runRoute from '~/routes/api.v1.screener.run';
 import * as screenersRoute from '~/routes/api.v1.screeners';
 import * as screenerRoute from '~/routes/api.v1.screeners.$id';
 import { issueGuestToken, issueUserToken } from '~/services/auth/tokens.server';
 import { createUser } from '~/services/auth/users.server';
-import { closeMarketReader } from '~/services/market/store/open-store.server';
-import { buildSnapshots } from '~/services/metrics/snapshots.server';
-import { writeFixtureStore } from '~/services/metrics/testing/fixture-store.server';
-import { syntheticUniverse } from '~/services/metrics/testing/synthetic-universe';
 import {
   duplicateScreener,
   getSharedScreener,
@@ -21,22 +15,12 @@ import {
 import { ScreenSchema, ruleFromText } from '~/services/screener/model';
 import { callRoute } from '../support/api';
 import { forEachDatabase } from '../support/databases';
+import { syntheticMarketForSuite } from '../support/synthetic-market';
 
 // Saved screeners and the run endpoint through their JSON API routes, on SQLite and PostgreSQL,
 // against a real DuckDB market file built from a synthetic universe.
 
-const marketDir = mkdtempSync(path.join(tmpdir(), 'quarry-screener-market-'));
-const marketDb = path.join(marketDir, 'market.duckdb');
-const securities = syntheticUniverse({ securities: 40, years: 3, seed: 5 });
-
-beforeAll(async () => {
-  await writeFixtureStore(marketDb, securities);
-  await buildSnapshots({ marketDb, progress: { start: () => {}, tick: () => {}, stop: () => {}, log: () => {} } });
-});
-afterAll(() => {
-  closeMarketReader();
-  rmSync(marketDir, { recursive: true, force: true });
-});
+const { dir: marketDir, marketDb, securities } = syntheticMarketForSuite('screener-market', { securities: 40, years: 3, seed: 5 });
 
 const screen = ScreenSchema.parse({
   rules: [ruleFromText('price > 0'), ruleFromText('ret_3m in top 50% of universe')],

@@ -1,48 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import * as columnsRoute from '~/routes/_app.screener.columns';
 import * as csvRoute from '~/routes/_app.screener.csv';
 import * as screenerRoute from '~/routes/_app.screener._index';
 import * as watchlistRoute from '~/routes/_app.watchlist';
 import { loadRootData } from '~/services/auth/root-data.server';
-import { commitSession, getSession, setSignedIn } from '~/services/auth/session.server';
-import { issueUserToken } from '~/services/auth/tokens.server';
-import { createUser } from '~/services/auth/users.server';
-import { closeMarketReader } from '~/services/market/store/open-store.server';
 import { getMetric } from '~/services/metrics/catalogue';
-import { buildSnapshots } from '~/services/metrics/snapshots.server';
-import { writeFixtureStore } from '~/services/metrics/testing/fixture-store.server';
-import { syntheticUniverse } from '~/services/metrics/testing/synthetic-universe';
 import { listColumnSets } from '~/services/screener/column-sets.server';
 import { callPage, type PageOutcome } from '../support/api';
 import { forEachDatabase } from '../support/databases';
+import { newSignedInAccount } from '../support/pages';
+import { syntheticMarketForSuite } from '../support/synthetic-market';
 
 // The screener's column sets and its no-JavaScript "add to watchlist" through the page routes,
 // with session cookies, on SQLite and PostgreSQL: save the shown columns from the results, pick a
 // set (colset=…), the CSV's header, rename/delete, another user's set, refused input, and the
 // answer of a row's add shown back on the same results (a flashed notice, not a dialog).
 
-const marketDir = mkdtempSync(path.join(tmpdir(), 'quarry-column-set-pages-'));
-const marketDb = path.join(marketDir, 'market.duckdb');
-const securities = syntheticUniverse({ securities: 20, years: 2, seed: 11 });
+const { marketDb } = syntheticMarketForSuite('column-set-pages', { securities: 20, years: 2, seed: 11 });
 
-beforeAll(async () => {
-  await writeFixtureStore(marketDb, securities);
-  await buildSnapshots({ marketDb, progress: { start: () => {}, tick: () => {}, stop: () => {}, log: () => {} } });
-});
-afterAll(() => {
-  closeMarketReader();
-  rmSync(marketDir, { recursive: true, force: true });
-});
-
-async function signIn(email: string): Promise<{ cookie: string; id: string }> {
-  const user = await createUser({ email, password: 'correct horse battery', full_name: 'Column User', access: true });
-  const session = await getSession(new Request('http://localhost/'));
-  setSignedIn(session, await issueUserToken(user.id), user);
-  return { cookie: (await commitSession(session)).split(';')[0], id: user.id };
-}
+const signIn = (email: string) => newSignedInAccount(email, { full_name: 'Column User' });
 
 /** The notice a redirect flashed, as the next page's root loader reads it. */
 async function flashedNotice(answer: PageOutcome) {

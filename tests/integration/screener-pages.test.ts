@@ -1,50 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import * as csvRoute from '~/routes/_app.screener.csv';
 import * as screenerRoute from '~/routes/_app.screener._index';
 import * as manageRoute from '~/routes/_app.screener.manage';
 import * as sharedRoute from '~/routes/_app.screener.shared.$token';
 import * as watchlistCsvRoute from '~/routes/_app.watchlist.csv';
 import * as watchlistRoute from '~/routes/_app.watchlist';
-import { commitSession, getSession, setSignedIn } from '~/services/auth/session.server';
-import { issueUserToken } from '~/services/auth/tokens.server';
-import { createUser } from '~/services/auth/users.server';
-import { closeMarketReader } from '~/services/market/store/open-store.server';
-import { buildSnapshots } from '~/services/metrics/snapshots.server';
-import { writeFixtureStore } from '~/services/metrics/testing/fixture-store.server';
-import { syntheticUniverse } from '~/services/metrics/testing/synthetic-universe';
 import { AS_OF_MESSAGE } from '~/services/http/as-of';
 import { listScreeners, updateScreener } from '~/services/screener/saved.server';
 import { listItems, listWatchlists } from '~/services/watchlist/watchlists.server';
 import { callPage } from '../support/api';
 import { databaseContents } from '../support/database-contents';
 import { forEachDatabase } from '../support/databases';
+import { newSignedInAccount } from '../support/pages';
+import { syntheticMarketForSuite } from '../support/synthetic-market';
 
 // The HTML routes with real Requests and session cookies: the no-JS builder, saving through the
 // prompt's form post, rename/duplicate/delete, CSV, watchlist forms, and 404 for another user's
 // screeners and watchlists on every page.
 
-const marketDir = mkdtempSync(path.join(tmpdir(), 'quarry-screener-pages-'));
-const marketDb = path.join(marketDir, 'market.duckdb');
-const securities = syntheticUniverse({ securities: 30, years: 2, seed: 9 });
+const { marketDb, securities } = syntheticMarketForSuite('screener-pages', { securities: 30, years: 2, seed: 9 });
 
-beforeAll(async () => {
-  await writeFixtureStore(marketDb, securities);
-  await buildSnapshots({ marketDb, progress: { start: () => {}, tick: () => {}, stop: () => {}, log: () => {} } });
-});
-afterAll(() => {
-  closeMarketReader();
-  rmSync(marketDir, { recursive: true, force: true });
-});
-
-async function signIn(email: string): Promise<{ cookie: string; id: string }> {
-  const user = await createUser({ email, password: 'correct horse battery', full_name: 'Page User', access: true });
-  const session = await getSession(new Request('http://localhost/'));
-  setSignedIn(session, await issueUserToken(user.id), user);
-  return { cookie: (await commitSession(session)).split(';')[0], id: user.id };
-}
+const signIn = (email: string) => newSignedInAccount(email, { full_name: 'Page User' });
 
 forEachDatabase(
   'screener pages',

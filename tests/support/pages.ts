@@ -2,6 +2,7 @@ import { commitSession, getSession, setSignedIn } from '~/services/auth/session.
 import { hashToken, issueGuestToken, issueUserToken } from '~/services/auth/tokens.server';
 import { resetConfigForTests } from '~/services/config.server';
 import type { AccountUser, IssuedToken } from '~/services/auth/types';
+import { createUser } from '~/services/auth/users.server';
 
 // Calls the loader or action of an HTML route with a real Request and a real session cookie,
 // as the browser would (same-origin form posts), and reports what came back: a thrown or
@@ -26,6 +27,21 @@ export async function sessionCookieFor(user: AccountUser): Promise<SignedIn> {
   const session = await getSession(new Request('http://localhost/'));
   setSignedIn(session, token, user);
   return { cookie: (await commitSession(session)).split(';')[0], tokenHash: hashToken(token.access_token) };
+}
+
+/** A new account (with access unless told otherwise) signed in: its id and session cookie. */
+export async function newSignedInAccount(
+  email: string,
+  opts: { full_name?: string; access?: boolean; superuser?: boolean } = {},
+): Promise<{ id: string; cookie: string }> {
+  const user = await createUser({
+    email,
+    password: 'correct horse battery',
+    full_name: opts.full_name ?? email.split('@')[0],
+    access: opts.access ?? true,
+    superuser: opts.superuser,
+  });
+  return { id: user.id, cookie: (await sessionCookieFor(user)).cookie };
 }
 
 function unwrap(value: unknown): { status: number; value: unknown; headers?: Headers } {
