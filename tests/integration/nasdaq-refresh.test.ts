@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runDataCli } from '~/services/imports/data-cli.server';
 import { marketSources } from '~/services/imports/market-sources.server';
 import { nextRefreshAt, refreshSources } from '~/services/imports/refresh-job.server';
-import { startFakeNasdaq, type FakeNasdaq } from '~/services/market/importers/testing/fake-nasdaq-data-link';
+import { AAPL_SEP_2024_01_08, startFakeNasdaq, type FakeNasdaq } from '~/services/market/importers/testing/fake-nasdaq-data-link';
 import { closeMarketReader } from '~/services/market/store/open-store.server';
 import { captureCli, queryStore, setEnv } from '../support/data-cli';
 import { forEachDatabase, type DatabaseTarget } from '../support/databases';
@@ -44,20 +44,7 @@ forEachDatabase('Nasdaq Data Link refresh', (target: DatabaseTarget) => {
     expect(await runDataCli(['import', 'nasdaq', '--tickers', 'AAPL,META,LEH'], imported), imported.stderr.join('\n')).toBe(0);
     const [before] = await queryStore<{ n: number }>(file, 'SELECT count(*)::INTEGER AS n FROM prices');
 
-    fake.addRows('SEP', [
-      {
-        ticker: 'AAPL',
-        date: '2024-01-08',
-        open: '182.09',
-        high: '185.6',
-        low: '181.5',
-        close: '185.56',
-        volume: '59144500',
-        closeadj: '185.1',
-        closeunadj: '185.56',
-        lastupdated: '2024-01-08',
-      },
-    ]);
+    fake.addRows('SEP', [AAPL_SEP_2024_01_08]);
     fake.addRows('ACTIONS', [{ date: '2024-01-08', action: 'dividend', ticker: 'AAPL', name: 'Apple Inc', value: '0.24' }]);
     fake.requests.length = 0;
     const refreshed = captureCli();

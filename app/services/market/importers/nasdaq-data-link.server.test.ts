@@ -6,7 +6,7 @@ import type { ImportSummary } from '../store/records';
 import { openMarketReader } from '../store/open-store.server';
 import { withMarketWriter } from '../store/writer.server';
 import { importers } from './index.server';
-import { startFakeNasdaq, type FakeNasdaq } from './testing/fake-nasdaq-data-link';
+import { AAPL_SEP_2024_01_08, startFakeNasdaq, type FakeNasdaq } from './testing/fake-nasdaq-data-link';
 import { lineProgress } from './testing/line-progress';
 
 // Sharadar from Nasdaq Data Link's tables API (a local server speaking its wire format, serving
@@ -97,18 +97,7 @@ describe('nasdaq data link importer', () => {
     // Newest Sharadar day held: AAPL's last filing (datekey 2023-11-03).
     const since = '2023-11-03';
     fake.addRows('SEP', [
-      {
-        ticker: 'AAPL',
-        date: '2024-01-08',
-        open: '182.09',
-        high: '185.6',
-        low: '181.5',
-        close: '185.56',
-        volume: '59144500',
-        closeadj: '185.1',
-        closeunadj: '185.56',
-        lastupdated: '2024-01-08',
-      },
+      AAPL_SEP_2024_01_08,
       // A ticker the store does not hold: left out.
       {
         ticker: 'ZZZZ',

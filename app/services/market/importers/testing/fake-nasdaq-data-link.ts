@@ -15,6 +15,20 @@ import { strToU8, zipSync } from 'fflate';
 
 const TEXT_COLUMNS = new Set(['ticker', 'cusips', 'siccode', 'contraticker', 'relatedtickers', 'name', 'contraname']);
 
+/** A new SEP day for AAPL (2024-01-08), as the datatables API sends it, for refresh tests. */
+export const AAPL_SEP_2024_01_08 = {
+  ticker: 'AAPL',
+  date: '2024-01-08',
+  open: '182.09',
+  high: '185.6',
+  low: '181.5',
+  close: '185.56',
+  volume: '59144500',
+  closeadj: '185.1',
+  closeunadj: '185.56',
+  lastupdated: '2024-01-08',
+};
+
 export type FakeNasdaq = {
   url: string;
   /** Rows per page (the real API's is up to 10,000). */
