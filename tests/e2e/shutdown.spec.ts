@@ -62,12 +62,31 @@ test.describe('stopping the app', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
+  /** The app's own settings for these tests (a small market, a data dir of their own). */
+  const appEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
+    DATA_DIR: dataDir,
+    MARKET_DB: market!.file,
+    SESSION_SECRET: 'shutdown-spec-not-a-secret',
+    ...extra,
+  });
+  /** The whole environment of `scripts/start.mjs` started by hand: nothing else inherited. */
+  const startEnv = (port: number, nodeEnv: 'production' | 'development'): NodeJS.ProcessEnv => ({
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    QUARRY_BUILD_DIR: process.env.QUARRY_BUILD_DIR ?? 'build',
+    ...appEnv(),
+    NODE_ENV: nodeEnv,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    QUARRY_SKIP_DEMO: '1',
+  });
+
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     test(`${signal} ends the app and its job worker; it exits with status 0`, async () => {
       test.setTimeout(90_000);
       // The default embedded setup (SQLite, the in-app worker polling the jobs table), plus Redis
       // rate limits and BullMQ when REDIS_URL is set: each holds the process open if left running.
-      const env: Record<string, string> = { DATA_DIR: dataDir, MARKET_DB: market!.file, SESSION_SECRET: 'shutdown-spec-not-a-secret' };
+      const env = appEnv();
       if (process.env.REDIS_URL)
         Object.assign(env, { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `quarry-shutdown-${Date.now().toString(36)}` });
       const app = await startAppProcess(E2E_EXTRA_APP_PORTS[2], env);
@@ -104,18 +123,7 @@ test.describe('stopping the app', () => {
         "require('node:child_process').spawn('sh', ['-c', 'node scripts/start.mjs'], { stdio: 'inherit' }); setInterval(() => {}, 1000);",
       ],
       {
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          QUARRY_BUILD_DIR: process.env.QUARRY_BUILD_DIR ?? 'build',
-          DATA_DIR: dataDir,
-          MARKET_DB: market!.file,
-          SESSION_SECRET: 'shutdown-spec-not-a-secret',
-          NODE_ENV: 'production',
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          QUARRY_SKIP_DEMO: '1',
-        },
+        env: startEnv(port, 'production'),
         stdio: 'ignore',
       },
     );
@@ -140,7 +148,7 @@ test.describe('stopping the app', () => {
 
   test('WEB_CONCURRENCY=2 serves from two web processes; SIGTERM ends both and exits with status 0', async () => {
     test.setTimeout(90_000);
-    const env = { DATA_DIR: dataDir, MARKET_DB: market!.file, SESSION_SECRET: 'shutdown-spec-not-a-secret', WEB_CONCURRENCY: '2' };
+    const env = appEnv({ WEB_CONCURRENCY: '2' });
     const app = await startAppProcess(E2E_EXTRA_APP_PORTS[2], env);
     try {
       await expect.poll(() => childrenOf(app.pid).length, { timeout: 60_000 }).toBe(2);
@@ -160,7 +168,7 @@ test.describe('stopping the app', () => {
 
   test('WEB_CONCURRENCY=2: kill -9 of the primary leaves no web process behind', async () => {
     test.setTimeout(90_000);
-    const env = { DATA_DIR: dataDir, MARKET_DB: market!.file, SESSION_SECRET: 'shutdown-spec-not-a-secret', WEB_CONCURRENCY: '2' };
+    const env = appEnv({ WEB_CONCURRENCY: '2' });
     const app = await startAppProcess(E2E_EXTRA_APP_PORTS[2], env);
     try {
       await expect.poll(() => childrenOf(app.pid).length, { timeout: 60_000 }).toBe(2);
@@ -182,18 +190,7 @@ test.describe('stopping the app', () => {
     const url = `http://127.0.0.1:${port}`;
     let output = '';
     const app = spawn(process.execPath, ['scripts/start.mjs'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        QUARRY_BUILD_DIR: process.env.QUARRY_BUILD_DIR ?? 'build',
-        DATA_DIR: dataDir,
-        MARKET_DB: market!.file,
-        SESSION_SECRET: 'shutdown-spec-not-a-secret',
-        NODE_ENV: 'development',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        QUARRY_SKIP_DEMO: '1',
-      },
+      env: startEnv(port, 'development'),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     app.stdout!.on('data', (d: Buffer) => (output += d.toString()));
