@@ -14,16 +14,16 @@ import { dumpSnapshotTables, fullRebuildTables } from '../support/snapshot-table
 // the store's newest Sharadar day are merged in, and Admin › Market data shows the run.
 
 const KEY = 'ndl-refresh-key';
-let fake: FakeNasdaq;
-
-beforeAll(async () => {
-  fake = await startFakeNasdaq(0, KEY, path.resolve('tests/fixtures/sharadar'));
-});
-afterAll(async () => {
-  await fake.close();
-});
 
 forEachDatabase('Nasdaq Data Link refresh', (target: DatabaseTarget) => {
+  // A server per database: the test adds rows to it, and each run starts from the fixture tables.
+  let fake: FakeNasdaq;
+  beforeAll(async () => {
+    fake = await startFakeNasdaq(0, KEY, path.resolve('tests/fixtures/sharadar'));
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
   const env = () => ({
     MARKET_DB: path.join(target.dataDir, 'market.duckdb'),
     NASDAQ_DATA_LINK_API_KEY: KEY,

@@ -241,7 +241,8 @@ describe.skipIf(!existsSync(quandl))('a split- and dividend-adjusted file (Quand
   // The same year as a split- and dividend-adjusted file: Quandl's adj_close (CRSP-style factors
   // for the 7:1 split of 2014-06-09 and four dividends), with the dividends split-adjusted and the
   // split ratio, in the zipline csvdir layout; and the closes as traded to check against.
-  const rows = readFileSync(quandl, 'utf8')
+  // A skipped describe still runs its body to collect the tests: read only where the file is.
+  const rows = (existsSync(quandl) ? readFileSync(quandl, 'utf8') : '')
     .trim()
     .split('\n')
     .slice(1)
