@@ -251,7 +251,7 @@ describe.skipIf(!existsSync(quandl))('a split- and dividend-adjusted file (Quand
   const splitAfter = (date: string) => (date < '2014-06-09' ? 7 : 1);
   // Quandl adjusted as of its own last day (2018): rescaled so the file is adjusted as of its last
   // bar, as a download ending on that day would be (its last adjusted close = its last close).
-  const last = rows[rows.length - 1];
+  const last = rows[rows.length - 1] ?? [];
   const base = Number(last[5]) / Number(last[12]);
   const adj = (x: string) => String(Number(x) * base);
   const adjusted = (withDividends: boolean) =>
