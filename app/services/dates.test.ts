@@ -9,6 +9,13 @@ describe('calendar days', () => {
     expect(addDays('2023-12-31', 1)).toBe('2024-01-01');
     expect(daysBetween('2020-01-01', '2021-01-01')).toBe(366);
   });
+  it('names every day as Date does, from year 0 to 9999 and beyond', () => {
+    const viaDate = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
+    for (let day = -720_000; day <= 2_933_000; day += day > -40_000 && day < 80_000 ? 1 : 17) if (fromEpochDay(day) !== viaDate(day)) expect(fromEpochDay(day)).toBe(viaDate(day));
+    for (const day of [-800_000, 3_000_000, 0.5, -0.5, 19_000.25]) expect(fromEpochDay(day)).toBe(viaDate(day));
+    expect(fromEpochDay(0)).toBe('1970-01-01');
+    expect(fromEpochDay(-1)).toBe('1969-12-31');
+  });
   it('rejects impossible dates', () => {
     expect(isIsoDate('2023-02-29')).toBe(false);
     expect(isIsoDate('2024-02-29')).toBe(true);

@@ -58,7 +58,7 @@ function start(): Child {
   const proc = fork(path.join(root, ENTRY), [], {
     cwd: root,
     env,
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(process.env.BTPATH_CHILD_ARGS ? process.env.BTPATH_CHILD_ARGS.split(' ') : [])],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -99,6 +99,7 @@ export function warmUpComputeProcess(): void {
 }
 
 export function stopComputeProcess(): void {
+  if (process.env.BTPATH_CHILD_ARGS) child?.process.disconnect(); else
   child?.process.kill('SIGKILL');
   child = null;
 }

@@ -1,3 +1,4 @@
+import { T } from '../_trace';
 import { readFileSync } from 'node:fs';
 import { getDb } from '../db/db.server';
 import { DomainError, isDomainError } from '../http/errors';
@@ -41,6 +42,7 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
     if ((m as { type?: string; id?: string }).type === 'cancel' && (m as { id: string }).id === req.id) cancelled = true;
   };
   process.on('message', onCancel);
+  T('child.got');
   try {
     const screen = ScreenSchema.parse(req.screen);
     const params = BacktestParamsSchema.parse(req.params);
@@ -50,6 +52,7 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
       (fraction, message) => send({ type: 'progress', id: req.id, fraction, message }),
       () => cancelled,
     );
+    T('child.computed');
     await send({ type: 'progress', id: req.id, fraction: 0.995, message: 'Saving the result' });
     // Stored from here: a large result (a daily run of hundreds of names is a hundred MB and
     // more) never crosses the IPC channel, and the web process never writes it on its thread.
@@ -59,6 +62,7 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
     const result = encodeResult(out.stored);
     // The bound on a stored result holds for the real size too (the estimate checked before the
     // run can be low for numbers that compress badly): the run fails, and nothing is stored.
+    T('child.encoded');
     const limit = storedResultLimit();
     if (result.length > limit) throw new BacktestInputError(storedSizeProblem(result.length, false, limit));
     const db = await getDb();
@@ -74,6 +78,7 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
       .where('id', '=', req.backtestId)
       .where('result', 'is', null)
       .execute();
+    T('child.stored');
     await send({ type: 'done', id: req.id });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);

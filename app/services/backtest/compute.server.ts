@@ -1,3 +1,4 @@
+import { T } from '../_trace';
 import type { Screen } from '../screener/model';
 import { BacktestInputError, backtestSteps, type BacktestParams, type BacktestResult } from './engine';
 import { loadMarketInputs, survivorsOnly } from './market-inputs.server';
@@ -55,6 +56,7 @@ export async function computeBacktest(
   isCancelled: () => boolean,
 ): Promise<ComputedBacktest> {
   const inputs = await loadMarketInputs(screen, params, progress);
+  T('child.loaded');
   const { snapshots } = inputs;
   const snapshotAt = (_date: string, day: number) => snapshots.at(day);
   const main = backtestSteps({

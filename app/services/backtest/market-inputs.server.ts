@@ -80,15 +80,28 @@ export async function marketDataRange(): Promise<DataRange> {
   return hit;
 }
 
+/** Counts of listed companies by store version and period: every backtest asked for checks its size with one. */
+const listedCache = new Map<string, Promise<number>>();
+const LISTED_ENTRIES = 64;
+
 /** Companies with prices in the period (listed at some point between the dates). */
 export async function listedCompanies(start: IsoDate, end: IsoDate): Promise<number> {
   const r = await reader();
-  const [row] = await r.all<{ n: number }>(
-    `SELECT count(*)::INTEGER AS n FROM securities
-      WHERE first_price_date IS NOT NULL AND first_price_date <= $2::DATE AND (last_price_date IS NULL OR last_price_date >= $1::DATE)`,
-    [start, end],
-  );
-  return Number(row?.n ?? 0);
+  const key = `${storeVersion(r.file)}\n${start}\n${end}`;
+  let hit = listedCache.get(key);
+  if (!hit) {
+    hit = r
+      .all<{ n: number }>(
+        `SELECT count(*)::INTEGER AS n FROM securities
+          WHERE first_price_date IS NOT NULL AND first_price_date <= $2::DATE AND (last_price_date IS NULL OR last_price_date >= $1::DATE)`,
+        [start, end],
+      )
+      .then(([row]) => Number(row?.n ?? 0));
+    listedCache.set(key, hit);
+    hit.catch(() => listedCache.delete(key));
+    while (listedCache.size > LISTED_ENTRIES) listedCache.delete(listedCache.keys().next().value as string);
+  }
+  return hit;
 }
 
 /** Metrics a backtest of the screen reads: its rules, ranking and columns, and market cap. */
@@ -130,8 +143,17 @@ async function priceSeries(securities: readonly SecurityMeta[], from: number, to
   return out;
 }
 
+/** The stored snapshots' meta rows of each open store (a reader is replaced when its file is). */
+const snapshotMetaOf = new WeakMap<MarketReader, Promise<ReturnType<typeof parseSnapshotMeta>>>();
+
 async function storedMetricsUsable(r: MarketReader, metrics: readonly string[]): Promise<boolean> {
-  return storedSnapshotsServe(parseSnapshotMeta(await r.all<{ key: string; value: string | null }>(SNAPSHOT_META_SQL)), metrics);
+  let meta = snapshotMetaOf.get(r);
+  if (!meta) {
+    meta = r.all<{ key: string; value: string | null }>(SNAPSHOT_META_SQL).then(parseSnapshotMeta);
+    snapshotMetaOf.set(r, meta);
+    meta.catch(() => snapshotMetaOf.delete(r));
+  }
+  return storedSnapshotsServe(await meta, metrics);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { T } from '../_trace';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { isDomainError } from '../http/errors';
@@ -27,7 +28,9 @@ function storedPayload(job: JobRow): unknown {
 
 /** Claims job `id` and runs it with its kind's handler from `jobs`. */
 export async function runJob(id: string, worker: string, leaseMs: number, jobs: JobRegistry): Promise<RunOutcome> {
+  T('run.claim0');
   const job = await claimJob(id, worker, leaseMs);
+  T('run.claimed');
   if (!job) return 'not-claimed';
   const type = jobs.get(job.kind);
   if (!type) {
@@ -56,8 +59,9 @@ export async function runJob(id: string, worker: string, leaseMs: number, jobs: 
   const timer = setInterval(() => void beat(), Math.max(200, Math.floor(leaseMs / 4)));
   const timedOut = () => Date.now() > deadline;
   // Progress is written at most every PROGRESS_WRITE_MS (each write is a database commit, which a
-  // short job would otherwise spend most of its time on); the lease timer writes it as well.
-  let lastWrite = 0;
+  // short job would otherwise spend most of its time on); the lease timer writes it as well. The
+  // claim has just written the row: a job done within the interval writes no progress at all.
+  let lastWrite = Date.now();
   const ctx: JobContext = {
     job,
     shouldStop: () => cancelled || lost || timedOut(),
@@ -79,7 +83,9 @@ export async function runJob(id: string, worker: string, leaseMs: number, jobs: 
   try {
     const out = await type.handle(ctx, storedPayload(job));
     if (lost) return 'lost';
+    T('run.handled');
     await finishJob(id, worker, { status: 'succeeded', message: out.message });
+    T('run.finished');
     return 'succeeded';
   } catch (error) {
     if (lost) return 'lost';

@@ -1,5 +1,5 @@
 import { fromEpochDay, toEpochDay } from '../../dates';
-import { compileScreen, matchScreen, resultRow, type PreparedUniverse } from '../../screener/engine';
+import { compileScreen, matchRanked, resultRow, type PreparedUniverse } from '../../screener/engine';
 import type { MetricSnapshot } from '../../metrics/engine/types';
 import { alignPrices, type AlignedPrices } from './aligned-prices';
 import { Book, TradeLog, type Costs } from './book';
@@ -201,16 +201,17 @@ function evaluateSignal(
 ) {
   const { params } = inputs;
   const snapshot: MetricSnapshot = prepared.snapshot;
-  const m = matchScreen(compiled, prepared);
+  const limit = params.topN === 'all' ? Number.POSITIVE_INFINITY : params.topN;
+  const m = matchRanked(compiled, prepared, limit);
   const seriesOf = indexOfEach(snapshot.permatickers, prices.permaticker);
   // Picks: best first, skipping rows the price panel does not know (they cannot be traded).
-  const limit = params.topN === 'all' ? Number.POSITIVE_INFINITY : params.topN;
   const rows: number[] = [];
   const picks: number[] = [];
-  for (let i = 0; i < m.ranked.length && rows.length < limit; i++) {
-    const k = seriesOf[m.ranked[i]];
+  for (let i = 0; i < m.count && rows.length < limit; i++) {
+    const row = m.at(i);
+    const k = seriesOf[row];
     if (k < 0) continue;
-    rows.push(m.ranked[i]);
+    rows.push(row);
     picks.push(k);
   }
   const n = picks.length;
@@ -246,6 +247,6 @@ function evaluateSignal(
     targets: Int32Array.from(picks),
     weights,
     universe: universe.subarray(0, u),
-    record: { signalDate: date, universeCount: m.universe.length, passCount: m.ranked.length, holdings },
+    record: { signalDate: date, universeCount: m.universe.length, passCount: m.count, holdings },
   };
 }

@@ -6,5 +6,5 @@
 //   const why = explainSecurity(compiled, prepared, permaticker);
 export * from './types';
 export { prepareUniverse } from './universe';
-export { compileScreen, matchScreen, resultRow, screenPage } from './run';
+export { compileScreen, matchRanked, matchScreen, resultRow, screenPage } from './run';
 export { explainSecurity } from './explain';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../metrics/testing/synthetic-universe';
-import { rankRows } from './ranking';
+import { orderMore, rankRows } from './ranking';
+import { matchRanked, matchScreen } from './run';
 import { setup } from './test-universe';
 
 // The ranking gives exactly what the plain definition gives: scores from a comparator sort of each
@@ -56,6 +57,54 @@ describe('ranking', () => {
       const got = rankRows(parts, u.prepared, Int32Array.from(rows));
       const want = reference(parts, u.prepared.snapshot.values, u.prepared.ticker, u.prepared.snapshot.permatickers, rows);
       expect({ trial, order: Array.from(got.order), score: Array.from(rows, (r) => got.score[r]) }).toEqual({ trial, ...want });
+      // Ordered only as far as needed, then further in steps: the same prefix and ranks each time.
+      const first = Math.floor(rand() * (rows.length + 2));
+      const partial = rankRows(parts, u.prepared, Int32Array.from(rows), first);
+      const prefix = (upTo: number) => ({
+        order: Array.from(partial.order.subarray(0, upTo)),
+        rank: Array.from(partial.order.subarray(0, upTo), (r) => partial.rank[r]),
+      });
+      const full = (upTo: number) => ({
+        order: Array.from(got.order.subarray(0, upTo)),
+        rank: Array.from(got.order.subarray(0, upTo), (r) => got.rank[r]),
+      });
+      expect(partial.ordered).toBe(Math.min(first, rows.length));
+      expect(prefix(partial.ordered)).toEqual(full(partial.ordered));
+      expect([...partial.order].sort((a, b) => a - b)).toEqual(rows);
+      for (let upTo = partial.ordered + 1 + Math.floor(rand() * 5); partial.ordered < rows.length; upTo += 1 + Math.floor(rand() * 40)) {
+        orderMore(partial, u.prepared, upTo);
+        expect(prefix(partial.ordered)).toEqual(full(partial.ordered));
+      }
+      expect(Array.from(partial.rank)).toEqual(Array.from(got.rank));
+    }
+  });
+
+  it('gives a backtest the rows, order, ranks and scores of matchScreen, read one at a time', () => {
+    const rand = mulberry32(11);
+    for (let trial = 0; trial < 40; trial++) {
+      const size = 1 + Math.floor(rand() * 400);
+      const u = setup(
+        Array.from({ length: size }, (_, k) => ({
+          permaticker: 10 + k,
+          ticker: `T${Math.floor(rand() * size * 0.7)}`,
+          values: { roe: Math.round(rand() * 40) / 8, pe_ttm: rand() < 0.2 ? NaN : Math.round(rand() * 40) / 8, ret_12m: rand() - 0.5 },
+        })),
+      );
+      const ranking = [
+        { metric: 'ret_12m', direction: 'desc' as const, weight: 1 },
+        { metric: 'roe', direction: 'asc' as const, weight: 2 },
+      ].slice(0, trial % 3);
+      const limit = trial % 4 === 0 ? Math.floor(rand() * size) : null;
+      const compiled = u.compile(trial % 2 ? ['pe_ttm > 1'] : [], { ranking, limit });
+      const want = matchScreen(compiled, u.prepared);
+      const got = matchRanked(compiled, u.prepared, Math.floor(rand() * 30));
+      expect(got.count).toBe(want.ranked.length);
+      expect(Array.from(got.universe)).toEqual(Array.from(want.universe));
+      const order = Array.from({ length: got.count }, (_, i) => got.at(i));
+      expect(order).toEqual(Array.from(want.ranked));
+      expect(order.map((r) => [got.rank?.[r] ?? null, got.score?.[r] ?? null])).toEqual(
+        order.map((r) => [want.rank?.[r] ?? null, want.score?.[r] ?? null]),
+      );
     }
   });
 });

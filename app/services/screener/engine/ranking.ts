@@ -8,7 +8,12 @@ import type { PreparedUniverse } from './types';
 // Backtests rank on every rebalance date, so neither step calls a comparator per comparison:
 // scores and the order come from quicksorts with the comparison written inline.
 
-export type Ranked = { order: Int32Array; score: Float64Array; rank: Float64Array };
+/**
+ * `order`: the rows, best first. Its first `ordered` positions are final, with their competition
+ * ranks in `rank`; the rows after them all rank below them, in no particular order (and rank NaN)
+ * until `orderMore` orders them. A full ranking has `ordered` = the number of rows.
+ */
+export type Ranked = { order: Int32Array; score: Float64Array; rank: Float64Array; ordered: number };
 
 export function scoreRows(parts: readonly RankPart[], p: PreparedUniverse, rows: Int32Array): Float64Array {
   const total = new Float64Array(p.size);
@@ -31,17 +36,31 @@ export function scoreRows(parts: readonly RankPart[], p: PreparedUniverse, rows:
   return total;
 }
 
-/** Rows best first (ties by ticker, then permaticker) with competition ranks (1, 2, 2, 4). */
-export function rankRows(parts: readonly RankPart[], p: PreparedUniverse, rows: Int32Array): Ranked {
+/**
+ * Rows best first (ties by ticker, then permaticker) with competition ranks (1, 2, 2, 4). With
+ * `first`, only the first `first` positions are put in order (a backtest reads its top N of
+ * hundreds of passing rows); `orderMore` orders further ones when they are needed.
+ */
+export function rankRows(parts: readonly RankPart[], p: PreparedUniverse, rows: Int32Array, first = rows.length): Ranked {
   const score = scoreRows(parts, p, rows);
-  const order = Int32Array.from(rows);
-  sortByScore(order, 0, order.length - 1, score, p.ticker, p.snapshot.permatickers);
-  const rank = new Float64Array(p.size).fill(NaN);
-  for (let i = 0; i < order.length; i++) {
+  const ranked: Ranked = { order: Int32Array.from(rows), score, rank: new Float64Array(p.size).fill(NaN), ordered: 0 };
+  orderMore(ranked, p, first);
+  return ranked;
+}
+
+/** Puts the first `upTo` positions of a partial ranking in order (and ranks them). */
+export function orderMore(ranked: Ranked, p: PreparedUniverse, upTo: number): void {
+  const { order, score, rank } = ranked;
+  const end = Math.min(order.length, Math.max(0, Math.ceil(upTo)));
+  if (end <= ranked.ordered) return;
+  // The rows from `ordered` on all rank below the ordered ones: sorting them among themselves
+  // (as far as `end`) gives the same order as sorting everything.
+  sortByScore(order, ranked.ordered, order.length - 1, score, p.ticker, p.snapshot.permatickers, end);
+  for (let i = ranked.ordered; i < end; i++) {
     const r = order[i];
     rank[r] = i > 0 && score[r] === score[order[i - 1]] ? rank[order[i - 1]] : i + 1;
   }
-  return { order, score, rank };
+  ranked.ordered = end;
 }
 
 /** Sorts rows[lo..hi] (inclusive) by their values ascending (values have no NaN). */
@@ -86,9 +105,21 @@ function before(a: number, b: number, score: Float64Array, ticker: readonly stri
   return perm[a] < perm[b];
 }
 
-/** Sorts order[lo..hi] (inclusive) with `before`. */
-function sortByScore(order: Int32Array, lo: number, hi: number, score: Float64Array, ticker: readonly string[], perm: Int32Array): void {
+/**
+ * Sorts order[lo..hi] (inclusive) with `before`, as far as position `end` (exclusive): parts of
+ * the range wholly at or after `end` are partitioned from the rest but left unsorted.
+ */
+function sortByScore(
+  order: Int32Array,
+  lo: number,
+  hi: number,
+  score: Float64Array,
+  ticker: readonly string[],
+  perm: Int32Array,
+  end: number,
+): void {
   while (hi - lo > 12) {
+    if (lo >= end) return;
     const m = (lo + hi) >> 1;
     // Median of three as the pivot.
     if (before(order[m], order[lo], score, ticker, perm)) swap(order, m, lo);
@@ -104,13 +135,14 @@ function sortByScore(order: Int32Array, lo: number, hi: number, score: Float64Ar
     }
     // Recurse into the smaller side, loop on the larger (bounded stack).
     if (j - lo < hi - i) {
-      sortByScore(order, lo, j, score, ticker, perm);
+      sortByScore(order, lo, j, score, ticker, perm, end);
       lo = i;
     } else {
-      sortByScore(order, i, hi, score, ticker, perm);
+      sortByScore(order, i, hi, score, ticker, perm, end);
       hi = j;
     }
   }
+  if (lo >= end) return;
   for (let i = lo + 1; i <= hi; i++) {
     const v = order[i];
     let j = i - 1;

@@ -1,5 +1,5 @@
 import { PAGE_SIZE, displayColumns, displaySort, type Screen } from '../model';
-import { rankRows } from './ranking';
+import { orderMore, rankRows, type Ranked } from './ranking';
 import { compileRule, type CompiledRule } from './rules';
 import { sortRows } from './sort';
 import type { PreparedUniverse, ResultRow, ScreenPage } from './types';
@@ -50,6 +50,46 @@ export function matchScreen(compiled: CompiledScreen, p: PreparedUniverse): Scre
   const sort = displaySort(screen);
   const sorted = sort.key === 'rank' && sort.dir === 'asc' && rank ? ranked : sortRows(ranked, p, sort, rank);
   return { universe, ranked, sorted, score, rank };
+}
+
+/**
+ * What a backtest reads of a screen on one date: the universe and the passing rows best first
+ * (cut to the screen's limit), ordered only as far as they are read — `at(i)` is the i-th best.
+ * The same rows, order, ranks and scores as `matchScreen`, without sorting hundreds of rows of
+ * which a rebalance takes its top N.
+ */
+export type RankedMatches = {
+  universe: Int32Array;
+  /** Passing rows (after the limit). */
+  count: number;
+  at(i: number): number;
+  score: Float64Array | null;
+  rank: Float64Array | null;
+};
+
+export function matchRanked(compiled: CompiledScreen, p: PreparedUniverse, firstNeeded: number): RankedMatches {
+  const { screen } = compiled;
+  const universe = universeRows(screen.universe, p);
+  let rows = universe;
+  const bound = compiled.rules.map((r) => r.bind(p, universe));
+  const kept = bound.length > 0 ? new Int32Array(rows.length) : rows;
+  for (const b of bound) rows = kept.subarray(0, b.keep(rows, kept));
+  const count = screen.limit !== null ? Math.min(rows.length, screen.limit) : rows.length;
+  if (screen.ranking.length === 0) {
+    const ranked = sortRows(rows, p, { key: 'ticker', dir: 'asc' }, null);
+    return { universe, count, at: (i) => ranked[i], score: null, rank: null };
+  }
+  const r: Ranked = rankRows(screen.ranking, p, rows, Math.min(count, firstNeeded));
+  return {
+    universe,
+    count,
+    at(i) {
+      if (i >= r.ordered) orderMore(r, p, Math.min(count, Math.max(i + 1, 2 * r.ordered)));
+      return r.order[i];
+    },
+    score: r.score,
+    rank: r.rank,
+  };
 }
 
 export function resultRow(p: PreparedUniverse, r: number, columns: readonly string[], m: Pick<ScreenMatches, 'rank' | 'score'>): ResultRow {
