@@ -19,21 +19,55 @@ export function scoreRows(parts: readonly RankPart[], p: PreparedUniverse, rows:
   const total = new Float64Array(p.size);
   const weightSum = parts.reduce((s, x) => s + x.weight, 0);
   const buffer = new Int32Array(rows.length);
+  const sorted = new Float64Array(rows.length);
   for (const part of parts) {
     const col = metricColumn(p.snapshot, part.metric);
     let n = 0;
-    for (const r of rows) if (!Number.isNaN(col[r])) buffer[n++] = r;
-    // Best first; tied values sit together, so they share the position of the first of them.
-    const present = buffer.subarray(0, n);
-    sortByValue(present, 0, n - 1, col);
-    if (part.direction === 'desc') present.reverse();
-    let tieStart = 0;
-    for (let i = 0; i < n; i++) {
-      if (col[present[i]] !== col[present[tieStart]]) tieStart = i;
-      total[present[i]] += (part.weight * (1 - tieStart / n)) / weightSum;
+    for (let k = 0; k < rows.length; k++) {
+      const r = rows[k];
+      const v = col[r];
+      if (v === v) {
+        buffer[n] = r;
+        sorted[n++] = v;
+      }
+    }
+    // A row's position best first is the number of rows with a strictly better value (tied
+    // values share the position of the first of them): counted by bisecting the sorted values.
+    const values = sorted.subarray(0, n);
+    values.sort();
+    const desc = part.direction === 'desc';
+    for (let k = 0; k < n; k++) {
+      const r = buffer[k];
+      const v = col[r];
+      const tieStart = desc ? n - countAtMost(values, v) : countBelow(values, v);
+      total[r] += (part.weight * (1 - tieStart / n)) / weightSum;
     }
   }
   return total;
+}
+
+/** Values of the ascending `values` below `v` (−0 and 0 are one value, as `<` has them). */
+function countBelow(values: Float64Array, v: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (values[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Values of the ascending `values` at most `v`. */
+function countAtMost(values: Float64Array, v: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (values[mid] <= v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
@@ -61,41 +95,6 @@ export function orderMore(ranked: Ranked, p: PreparedUniverse, upTo: number): vo
     rank[r] = i > 0 && score[r] === score[order[i - 1]] ? rank[order[i - 1]] : i + 1;
   }
   ranked.ordered = end;
-}
-
-/** Sorts rows[lo..hi] (inclusive) by their values ascending (values have no NaN). */
-function sortByValue(rows: Int32Array, lo: number, hi: number, col: Float64Array): void {
-  while (hi - lo > 12) {
-    const m = (lo + hi) >> 1;
-    if (col[rows[m]] < col[rows[lo]]) swap(rows, m, lo);
-    if (col[rows[hi]] < col[rows[lo]]) swap(rows, hi, lo);
-    if (col[rows[hi]] < col[rows[m]]) swap(rows, hi, m);
-    const pivot = col[rows[m]];
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (col[rows[i]] < pivot) i++;
-      while (pivot < col[rows[j]]) j--;
-      if (i <= j) swap(rows, i++, j--);
-    }
-    if (j - lo < hi - i) {
-      sortByValue(rows, lo, j, col);
-      lo = i;
-    } else {
-      sortByValue(rows, i, hi, col);
-      hi = j;
-    }
-  }
-  for (let i = lo + 1; i <= hi; i++) {
-    const r = rows[i];
-    const v = col[r];
-    let j = i - 1;
-    while (j >= lo && v < col[rows[j]]) {
-      rows[j + 1] = rows[j];
-      j--;
-    }
-    rows[j + 1] = r;
-  }
 }
 
 /** Higher score first, then ticker, then permaticker (a total order: permatickers are unique). */

@@ -92,20 +92,23 @@ export function matchRanked(compiled: CompiledScreen, p: PreparedUniverse, first
   };
 }
 
+function codedText(col: PreparedUniverse['sector'], r: number): string | null {
+  return col.codes[r] >= 0 ? col.dictionary[col.codes[r]] : null;
+}
+
 export function resultRow(p: PreparedUniverse, r: number, columns: readonly string[], m: Pick<ScreenMatches, 'rank' | 'score'>): ResultRow {
   const values: Record<string, number | null> = {};
   for (const c of columns) {
     const v = p.snapshot.values[c]?.[r];
     values[c] = v === undefined || Number.isNaN(v) ? null : v;
   }
-  const text = (col: PreparedUniverse['sector']) => (col.codes[r] >= 0 ? col.dictionary[col.codes[r]] : null);
   return {
     permaticker: p.snapshot.permatickers[r],
     ticker: p.ticker[r],
     name: p.name[r],
-    exchange: text(p.exchange),
-    sector: text(p.sector),
-    industry: text(p.industry),
+    exchange: codedText(p.exchange, r),
+    sector: codedText(p.sector, r),
+    industry: codedText(p.industry, r),
     rank: m.rank && !Number.isNaN(m.rank[r]) ? m.rank[r] : null,
     score: m.score ? m.score[r] : null,
     values,
