@@ -4,6 +4,7 @@ import { buildStoredOverview } from '../market-overview/market-overview.server';
 import { buildFilingsTable } from '../market/store/filings-table.server';
 import type { ProgressReporter } from '../market/store/records';
 import { buildSnapshotsOn, type SnapshotBuildResult } from '../metrics/snapshots.server';
+import { storeTradingCalendar } from '../metrics/trading-calendar.server';
 
 // After data changes, the metrics snapshots (latest and month-end panels) and the tables derived
 // from them and from the facts are rebuilt: the filings list, the valuation panel and the latest
@@ -47,4 +48,6 @@ export async function buildDerivedTables(conn: DuckDBConnection): Promise<void> 
   await buildValuationPanel(conn);
   // Last: the overview reads the filings table.
   await buildStoredOverview(conn);
+  // The trading days, for the data as it is now (its snapshot id is set before this runs).
+  await storeTradingCalendar(conn);
 }

@@ -6,6 +6,7 @@ import { copyVector } from '../market/store/vector-items.server';
 import { periodKindOf } from './engine/facts';
 import type { SplitEvent } from './engine/share-basis';
 import type { FactColumns, MarketReturns, SecurityInput } from './engine/types';
+import { tradingCalendarOf } from './trading-calendar.server';
 
 // Reads the market store into the engine's columnar inputs, a block of securities at a time so
 // a 6,000 × 25-year universe never has to sit in memory at once. Dates come out of DuckDB as
@@ -270,10 +271,12 @@ export async function loadMarketReturns(conn: DuckDBConnection): Promise<MarketR
   return { day0, ret };
 }
 
-/** The exchange's trading days (every day with a price in the store), ascending epoch days. */
-export async function loadTradingCalendar(conn: DuckDBConnection): Promise<Int32Array> {
-  const c = await numericColumns(conn, `SELECT DISTINCT ${days('date')} AS d FROM prices ORDER BY d`);
-  return Int32Array.from(c.cols[0] ?? []);
+/**
+ * The exchange's trading days (every day with a price in the store), ascending epoch days: the
+ * stored calendar table when it is current, else from the prices (trading-calendar.server.ts).
+ */
+export function loadTradingCalendar(conn: DuckDBConnection): Promise<Int32Array> {
+  return tradingCalendarOf(conn);
 }
 
 const calendarCache = new Map<string, Promise<Int32Array>>();
