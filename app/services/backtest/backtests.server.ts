@@ -1,4 +1,3 @@
-import { T } from '../_trace';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
@@ -91,7 +90,6 @@ function clampToData(params: BacktestParams, range: { first: IsoDate; last: IsoD
 }
 
 export async function createBacktest(userId: string, input: NewBacktest): Promise<BacktestView> {
-  T('create.start');
   const params = parseParams(input.params);
   let screen: Screen;
   let screenerId: string | null = null;
@@ -118,7 +116,6 @@ export async function createBacktest(userId: string, input: NewBacktest): Promis
   const stored = clampToData(params, range);
   const tooBig = limitProblem(stored, await listedCompanies(stored.start, stored.end), displayColumns(screen).length);
   if (tooBig) throw unprocessable(tooBig, { params: [tooBig] });
-  T('create.checked');
   const db = await getDb();
   const counts = await db
     .selectFrom('backtests')
@@ -156,9 +153,7 @@ export async function createBacktest(userId: string, input: NewBacktest): Promis
       updated_at: now,
     })
     .execute();
-  T('create.inserted');
   await enqueueJob(backtestJob.newJob({ backtestId: id }, { id, userId, timeoutMs: BACKTEST_JOB_TIMEOUT_MS }));
-  T('create.enqueued');
   return getBacktest(userId, id);
 }
 

@@ -58,7 +58,8 @@ function start(): Child {
   const proc = fork(path.join(root, ENTRY), [], {
     cwd: root,
     env,
-    execArgv: ['--import', 'tsx', ...(process.env.BTPATH_CHILD_ARGS ? process.env.BTPATH_CHILD_ARGS.split(' ') : [])],
+    // --expose-gc: after a run, garbage is collected before the process decides it is too large to keep.
+    execArgv: ['--import', 'tsx', '--expose-gc'],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -99,7 +100,6 @@ export function warmUpComputeProcess(): void {
 }
 
 export function stopComputeProcess(): void {
-  if (process.env.BTPATH_CHILD_ARGS) child?.process.disconnect(); else
   child?.process.kill('SIGKILL');
   child = null;
 }
@@ -122,12 +122,15 @@ export function computeInChild(
 async function runOne(
   request: { backtestId: string; screen: unknown; params: unknown },
   onProgress: (fraction: number, message: string) => Promise<void>,
+  again = true,
 ): Promise<ComputeOutcome> {
   const c = start();
   await c.ready;
   const id = randomUUID();
   return new Promise<ComputeOutcome>((resolve, reject) => {
     let settled = false;
+    /** Whether the process answered this run at all. */
+    let heard = false;
     let reporting: Promise<void> = Promise.resolve();
     const finish = (fn: () => void) => {
       if (settled) return;
@@ -137,6 +140,7 @@ async function runOne(
       fn();
     };
     const onMessage = (m: ComputeReply) => {
+      if (m.type !== 'ready' && m.id === id) heard = true;
       if (m.type === 'progress' && m.id === id) {
         reporting = reporting
           .then(() => onProgress(m.fraction, m.message))
@@ -150,8 +154,16 @@ async function runOne(
         void reporting.then(() => finish(() => resolve(m)));
       }
     };
-    const onExit = (code: number | null) =>
+    const onExit = (code: number | null) => {
+      // A process recycling itself after its last run (exit 0) can take the next request as it
+      // ends: that run has not started, and a fresh process takes it.
+      if (code === 0 && !heard && again) {
+        if (child === c) child = null;
+        finish(() => resolve(runOne(request, onProgress, false)));
+        return;
+      }
       finish(() => reject(new Error(`The backtest compute process ended during the run (${code ?? 'killed'})`)));
+    };
     c.process.on('message', onMessage);
     c.process.once('exit', onExit);
     const message: ComputeRequest = { type: 'run', id, ...request };

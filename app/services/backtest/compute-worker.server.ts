@@ -1,9 +1,10 @@
-import { T } from '../_trace';
 import { readFileSync } from 'node:fs';
 import { getDb } from '../db/db.server';
+import { cachedColumnBytes } from '../market/store/column-cache.server';
 import { DomainError, isDomainError } from '../http/errors';
 import { ScreenSchema } from '../screener/model';
 import { computeBacktest } from './compute.server';
+import { warmMarketInputs } from './market-inputs.server';
 import { BacktestCancelledError, BacktestInputError, BacktestParamsSchema } from './engine';
 import { storedResultLimit, storedSizeProblem } from './limits';
 import { encodeResult, summaryOf } from './stored-result';
@@ -26,7 +27,7 @@ function currentParentPid(): number | null {
   }
 }
 
-/** Resident memory above which the process ends after its run. */
+/** Resident memory, besides the column caches it keeps warm, above which the process ends after its run. */
 const RECYCLE_RSS_BYTES = 1.5 * 2 ** 30;
 
 function send(reply: ComputeReply): Promise<void> {
@@ -42,7 +43,6 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
     if ((m as { type?: string; id?: string }).type === 'cancel' && (m as { id: string }).id === req.id) cancelled = true;
   };
   process.on('message', onCancel);
-  T('child.got');
   try {
     const screen = ScreenSchema.parse(req.screen);
     const params = BacktestParamsSchema.parse(req.params);
@@ -52,7 +52,6 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
       (fraction, message) => send({ type: 'progress', id: req.id, fraction, message }),
       () => cancelled,
     );
-    T('child.computed');
     await send({ type: 'progress', id: req.id, fraction: 0.995, message: 'Saving the result' });
     // Stored from here: a large result (a daily run of hundreds of names is a hundred MB and
     // more) never crosses the IPC channel, and the web process never writes it on its thread.
@@ -62,7 +61,6 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
     const result = encodeResult(out.stored);
     // The bound on a stored result holds for the real size too (the estimate checked before the
     // run can be low for numbers that compress badly): the run fails, and nothing is stored.
-    T('child.encoded');
     const limit = storedResultLimit();
     if (result.length > limit) throw new BacktestInputError(storedSizeProblem(result.length, false, limit));
     const db = await getDb();
@@ -78,7 +76,6 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
       .where('id', '=', req.backtestId)
       .where('result', 'is', null)
       .execute();
-    T('child.stored');
     await send({ type: 'done', id: req.id });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
@@ -100,10 +97,27 @@ export function serveComputeRequests(): void {
     const run = req;
     busy = busy.then(async () => {
       await handle(run);
-      if (process.memoryUsage().rss > RECYCLE_RSS_BYTES) process.exit(0);
+      if (tooLarge()) process.exit(0);
     });
   });
   // The parent died or let go: nothing left to compute for.
   process.on('disconnect', () => process.exit(0));
   void send({ type: 'ready' });
+  // The caches every backtest reads, loaded while no backtest waits (a store missing or being
+  // replaced only means the first backtest reads them itself).
+  warmMarketInputs().catch(() => undefined);
+}
+
+/** Whether the process is larger than it should stay after a run (garbage collected first when it can be). */
+function tooLarge(): boolean {
+  // The caches (a large store's price panel is most of a gigabyte) are what keeps runs fast:
+  // only what comes on top of them counts.
+  const limit = RECYCLE_RSS_BYTES + cachedColumnBytes();
+  if (process.memoryUsage().rss <= limit) return false;
+  // What a run left behind (its result, its scratch arrays) is garbage by now: the caches alone
+  // are the size a warm process keeps.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return true;
+  gc();
+  return process.memoryUsage().rss > limit;
 }

@@ -1,4 +1,3 @@
-import { T } from '../_trace';
 import type { Screen } from '../screener/model';
 import { BacktestInputError, backtestSteps, type BacktestParams, type BacktestResult } from './engine';
 import { loadMarketInputs, survivorsOnly } from './market-inputs.server';
@@ -56,7 +55,6 @@ export async function computeBacktest(
   isCancelled: () => boolean,
 ): Promise<ComputedBacktest> {
   const inputs = await loadMarketInputs(screen, params, progress);
-  T('child.loaded');
   const { snapshots } = inputs;
   const snapshotAt = (_date: string, day: number) => snapshots.at(day);
   const main = backtestSteps({

@@ -1,4 +1,3 @@
-import { T } from '../_trace';
 import { z } from 'zod';
 import { getDb } from '../db/db.server';
 import { defineJob, JobInputError, type JobContext } from '../jobs/registry';
@@ -27,11 +26,9 @@ async function runBacktestJob({ backtestId }: BacktestJobPayload, ctx: JobContex
     .executeTakeFirst();
   if (!row) throw new JobInputError('The backtest was deleted');
   if (row.summary) return { message: 'Done' };
-  T('job.row');
   const outcome = await computeInChild({ backtestId, screen: JSON.parse(row.screen), params: JSON.parse(row.params) }, (f, m) =>
     ctx.progress(f, m),
   );
-  T('job.childdone');
   if (outcome.type === 'failed') {
     if (outcome.kind === 'cancelled') throw new BacktestCancelledError();
     if (outcome.kind === 'input') throw new JobInputError(outcome.message);

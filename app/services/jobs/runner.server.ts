@@ -1,4 +1,3 @@
-import { T } from '../_trace';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { isDomainError } from '../http/errors';
@@ -28,9 +27,7 @@ function storedPayload(job: JobRow): unknown {
 
 /** Claims job `id` and runs it with its kind's handler from `jobs`. */
 export async function runJob(id: string, worker: string, leaseMs: number, jobs: JobRegistry): Promise<RunOutcome> {
-  T('run.claim0');
   const job = await claimJob(id, worker, leaseMs);
-  T('run.claimed');
   if (!job) return 'not-claimed';
   const type = jobs.get(job.kind);
   if (!type) {
@@ -83,9 +80,7 @@ export async function runJob(id: string, worker: string, leaseMs: number, jobs: 
   try {
     const out = await type.handle(ctx, storedPayload(job));
     if (lost) return 'lost';
-    T('run.handled');
     await finishJob(id, worker, { status: 'succeeded', message: out.message });
-    T('run.finished');
     return 'succeeded';
   } catch (error) {
     if (lost) return 'lost';

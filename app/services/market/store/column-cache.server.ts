@@ -27,6 +27,15 @@ function removeOtherVersions(folder: string): void {
 }
 
 const memory = new Map<string, Promise<ColumnSet>>();
+/** Bytes of the column sets read so far, by key (those still in `memory`). */
+const sizes = new Map<string, number>();
+
+/** Bytes of the column sets this process keeps: a warm backtest process is at least this large. */
+export function cachedColumnBytes(): number {
+  let n = 0;
+  for (const [key, bytes] of sizes) if (memory.has(key)) n += bytes;
+  return n;
+}
 /** Column sets a process keeps (a price panel and a few snapshot metrics). */
 const MEMORY_ENTRIES = 16;
 
@@ -63,9 +72,16 @@ export function cachedColumns<T extends ColumnSet>(marketFile: string, name: str
     }
   })();
   memory.set(key, hit);
-  hit.catch(() => memory.delete(key));
+  hit.then(
+    (set) => {
+      const buffers = new Set(Object.values(set).map((col) => col.buffer));
+      sizes.set(key, [...buffers].reduce((n, b) => n + b.byteLength, 0));
+    },
+    () => memory.delete(key),
+  );
   // A new store version makes the old entries unreachable: drop them with the oldest.
   for (const k of memory.keys()) if (!k.startsWith(folder)) memory.delete(k);
   while (memory.size > MEMORY_ENTRIES) memory.delete(memory.keys().next().value as string);
+  for (const k of sizes.keys()) if (!memory.has(k)) sizes.delete(k);
   return hit as Promise<T>;
 }
