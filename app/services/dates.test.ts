@@ -11,7 +11,8 @@ describe('calendar days', () => {
   });
   it('names every day as Date does, from year 0 to 9999 and beyond', () => {
     const viaDate = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
-    for (let day = -720_000; day <= 2_933_000; day += day > -40_000 && day < 80_000 ? 1 : 17) if (fromEpochDay(day) !== viaDate(day)) expect(fromEpochDay(day)).toBe(viaDate(day));
+    for (let day = -720_000; day <= 2_933_000; day += day > -40_000 && day < 80_000 ? 1 : 17)
+      if (fromEpochDay(day) !== viaDate(day)) expect(fromEpochDay(day)).toBe(viaDate(day));
     for (const day of [-800_000, 3_000_000, 0.5, -0.5, 19_000.25]) expect(fromEpochDay(day)).toBe(viaDate(day));
     expect(fromEpochDay(0)).toBe('1970-01-01');
     expect(fromEpochDay(-1)).toBe('1969-12-31');

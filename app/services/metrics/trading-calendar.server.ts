@@ -32,7 +32,9 @@ export function computeTradingCalendar(conn: DuckDBConnection): Promise<Int32Arr
 
 /** Writes the calendar table for the store's current data (call after its snapshot id is set). */
 export async function storeTradingCalendar(conn: DuckDBConnection): Promise<void> {
-  await conn.run(`CREATE OR REPLACE TABLE ${TRADING_CALENDAR_TABLE} AS SELECT DISTINCT date FROM prices WHERE date IS NOT NULL ORDER BY date`);
+  await conn.run(
+    `CREATE OR REPLACE TABLE ${TRADING_CALENDAR_TABLE} AS SELECT DISTINCT date FROM prices WHERE date IS NOT NULL ORDER BY date`,
+  );
   const id = await snapshotIdOf(conn);
   if (id === null) await conn.run(`DELETE FROM meta WHERE key = $1`, [BUILT_FOR]);
   else await conn.run(`INSERT OR REPLACE INTO meta VALUES ($1, $2)`, [BUILT_FOR, id]);

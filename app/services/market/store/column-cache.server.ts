@@ -75,7 +75,10 @@ export function cachedColumns<T extends ColumnSet>(marketFile: string, name: str
   hit.then(
     (set) => {
       const buffers = new Set(Object.values(set).map((col) => col.buffer));
-      sizes.set(key, [...buffers].reduce((n, b) => n + b.byteLength, 0));
+      sizes.set(
+        key,
+        [...buffers].reduce((n, b) => n + b.byteLength, 0),
+      );
     },
     () => memory.delete(key),
   );
