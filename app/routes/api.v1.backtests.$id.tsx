@@ -10,7 +10,7 @@ import { handleApi, jsonResponse, methodNotAllowed, noContent } from '~/services
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
     const { user } = await requireAccount(request, 'api.v1.backtests.$id');
-    return jsonResponse(backtestJson(await getBacktest(user.id, params.id ?? '', { withResult: true })));
+    return jsonResponse(await backtestJson(await getBacktest(user.id, params.id ?? '', { withResult: true })));
   });
 
 export const action = ({ request, params }: ActionFunctionArgs) =>
@@ -22,7 +22,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
         const body = await readApiBody(request, BacktestPatchBody);
         if (body.cancel) await cancelBacktest(user.id, id);
         if (body.shared !== undefined) await setBacktestShared(user.id, id, body.shared);
-        return jsonResponse(backtestJson(await getBacktest(user.id, id, { withResult: true })));
+        return jsonResponse(await backtestJson(await getBacktest(user.id, id, { withResult: true })));
       }
       case 'DELETE': {
         const { user } = await requireAccount(request, 'api.v1.backtests.$id');
