@@ -32,7 +32,16 @@ export function holdingsTable(r: LoadedResult, batchRows = CSV_BATCH_ROWS): CsvS
     let rows: CsvRow[] = [];
     for (const [i, b] of r.light.rebalances.entries()) {
       for (const h of await r.rows.holdingsOf(i))
-        rows.push([i + 1, b.signalDate, b.tradeDate, h.permaticker, h.ticker, h.weight, h.rank, ...metrics.map((m) => h.values[m] ?? null)]);
+        rows.push([
+          i + 1,
+          b.signalDate,
+          b.tradeDate,
+          h.permaticker,
+          h.ticker,
+          h.weight,
+          h.rank,
+          ...metrics.map((m) => h.values[m] ?? null),
+        ]);
       if (rows.length >= batchRows) {
         yield rows;
         rows = [];

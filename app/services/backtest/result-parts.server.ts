@@ -23,7 +23,7 @@ export async function storePagedResult(backtestId: string, key: string, encoding
   // Parts of an earlier run of this backtest that died before storing its result.
   await removeUnusedParts(backtestId);
   try {
-    for (let i = 0; i < encoding.parts.length; ) {
+    for (let i = 0; i < encoding.parts.length;) {
       const batch = [encoding.parts[i++]];
       let chars = batch[0].data.length;
       while (i < encoding.parts.length && chars + encoding.parts[i].data.length <= WRITE_BATCH_CHARS) {

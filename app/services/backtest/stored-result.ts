@@ -236,7 +236,7 @@ export function encodePagedResult(r: StoredResult, key: string, partRows = RESUL
   });
   const parts: ResultPart[] = [];
   const holdingStarts: number[] = [];
-  for (let from = 0; from < r.rebalances.length; ) {
+  for (let from = 0; from < r.rebalances.length;) {
     let to = from;
     let rows = 0;
     while (to < r.rebalances.length && (to === from || rows + r.rebalances[to].holdings.length <= partRows))
