@@ -52,7 +52,7 @@ forEachDatabase('paged backtest results', () => {
     return backtestId;
   }
 
-  const store = (backtestId: string, key = randomUUID()) =>
+  const store = (backtestId: string, key: string = randomUUID()) =>
     storePagedResult(backtestId, key, encodePagedResult(long, key, PART_ROWS), {
       summary: JSON.stringify(summaryOf(long)),
       snapshotId: 'snap',

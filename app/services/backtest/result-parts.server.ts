@@ -20,6 +20,9 @@ export type ResultFields = { summary: string; snapshotId: string | null; engineV
  */
 export async function storePagedResult(backtestId: string, key: string, encoding: PagedEncoding, fields: ResultFields): Promise<boolean> {
   const db = await getDb();
+  // Deleted meanwhile, or stored by another run: nothing to store.
+  const row = await db.selectFrom('backtests').select('summary').where('id', '=', backtestId).executeTakeFirst();
+  if (!row || row.summary !== null) return false;
   // Parts of an earlier run of this backtest that died before storing its result.
   await removeUnusedParts(backtestId);
   try {

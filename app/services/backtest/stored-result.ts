@@ -411,7 +411,7 @@ function pagedReader(light: Light4, loadPart: PartLoader): LoadedResult {
     tradeCount,
     holdingMetrics: () => [...metrics],
     async holdingsOf(i) {
-      if (!(i >= 0 && i < holdingCounts.length)) return [];
+      if (!(i >= 0 && i < holdingCounts.length) || holdingCounts[i] === 0) return [];
       const seq = partOf(parts.holdings, i);
       const p = await part('holdings', seq);
       const local = i - parts.holdings[seq];
