@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
 import type { BacktestListItem, BacktestView } from './backtests.server';
 import type { LoadedResult } from './stored-rows';
@@ -55,9 +56,13 @@ export async function backtestJson(b: BacktestView) {
  */
 export const API_RESULT_ROWS = 20_000;
 
+/** Rows built between two turns of the event loop (other requests are answered in between). */
+const YIELD_ROWS = 2_000;
+
 /** The result as the API shows it: the light part, and only the stored parts its first rows need. */
 async function resultJson(r: LoadedResult) {
   let budget = API_RESULT_ROWS;
+  let sinceYield = 0;
   const { rebalances: summaries, ...plain } = r.light;
   const rebalances = [];
   for (const [i, b] of summaries.entries()) {
@@ -70,14 +75,24 @@ async function resultJson(r: LoadedResult) {
     }
     budget -= n;
     rebalances.push({ ...row, holdings: await r.rows.holdingsOf(i) });
+    sinceYield += n;
+    if (sinceYield >= YIELD_ROWS) {
+      sinceYield = 0;
+      await nextTurn();
+    }
   }
   const total = r.rows.tradeCount;
   // The trade log gets what the holdings left, and at least half the rows.
   const shown = Math.min(total, Math.max(budget, API_RESULT_ROWS / 2));
+  const trades = [];
+  for (let from = 0; from < shown; from += YIELD_ROWS) {
+    trades.push(...(await r.rows.tradeSlice(from, Math.min(shown, from + YIELD_ROWS))));
+    await nextTurn();
+  }
   return {
     ...plain,
     rebalances,
-    trades: await r.rows.tradeSlice(0, shown),
+    trades,
     trades_total: total,
     truncated: shown < total || rebalances.some((b) => b.holdings === null),
   };

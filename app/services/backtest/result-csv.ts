@@ -10,7 +10,7 @@ export const RESULT_TABLES = ['curves', 'holdings', 'trades', 'monthly'] as cons
 export type ResultTableName = (typeof RESULT_TABLES)[number];
 
 /** Rows read and written at a time when streaming holdings or trades. */
-export const CSV_BATCH_ROWS = 10_000;
+export const CSV_BATCH_ROWS = 2_000;
 
 export function isResultTable(name: string): name is ResultTableName {
   return (RESULT_TABLES as readonly string[]).includes(name);

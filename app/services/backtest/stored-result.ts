@@ -71,7 +71,9 @@ export function summaryOf(r: StoredResult): ResultSummary {
 const isSpecial = (v: unknown): v is { $num: string } => typeof v === 'object' && v !== null && '$num' in v && Object.keys(v).length === 1;
 const toJson = (v: unknown) =>
   JSON.stringify(v, (_k, x: unknown) => (typeof x === 'number' && !Number.isFinite(x) ? { $num: String(x) } : x));
-const fromJson = (text: string) => JSON.parse(text, (_k, v: unknown) => (isSpecial(v) ? Number(v.$num) : v)) as unknown;
+// A reviver costs a call per value: a text without any such object is parsed without one.
+const fromJson = (text: string) =>
+  (text.includes('"$num"') ? JSON.parse(text, (_k, v: unknown) => (isSpecial(v) ? Number(v.$num) : v)) : JSON.parse(text)) as unknown;
 
 // Format 2 (engine 2.0.0 on): the holdings of every rebalance and the trade log, which can run to
 // millions of rows (daily rebalancing of hundreds of names), are stored as typed columns beside

@@ -70,6 +70,9 @@ export function csvStream(table: CsvStream): ReadableStream<Uint8Array> {
     },
     async pull(controller) {
       rows ??= table.batches[Symbol.asyncIterator]();
+      // A macrotask between batches: the rows of a batch may all be ready without any I/O, and the
+      // process's other requests are answered in between.
+      await new Promise((resolve) => setTimeout(resolve, 0));
       const next = await rows.next();
       if (next.done) return controller.close();
       if (next.value.length) controller.enqueue(encoder.encode(next.value.map(lineOf).join('')));
