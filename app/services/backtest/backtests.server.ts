@@ -14,7 +14,7 @@ import { BACKTEST_ENGINE_VERSION, BacktestParamsSchema, type BacktestParams } fr
 import { limitProblem } from './limits';
 import { listedCompanies, marketDataRange } from './market-inputs.server';
 import { BACKTEST_JOB_TIMEOUT_MS, backtestJob } from './run-job.server';
-import { partLoader } from './result-parts.server';
+import { deleteAllParts, partLoader } from './result-parts.server';
 import { readStoredResult, type ResultSummary } from './stored-result';
 import type { LoadedResult } from './stored-rows';
 
@@ -270,6 +270,12 @@ export async function deleteBacktest(userId: string, id: string): Promise<void> 
     // A running job finds its backtest gone and stops; the job row goes with it.
     await requestCancel(row.job_id);
     await deleteJob(row.job_id);
+  }
+  if (row.parts_key) {
+    // A paged result: readers stop seeing it, then its parts go a few at a time (the row's
+    // cascade would delete them all in one long write).
+    await db.updateTable('backtests').set({ result: null, summary: null, parts_key: null }).where('id', '=', id).execute();
+    await deleteAllParts(id);
   }
   await db.deleteFrom('backtests').where('id', '=', id).where('user_id', '=', userId).execute();
 }

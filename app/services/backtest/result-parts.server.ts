@@ -117,3 +117,28 @@ export function partLoader(backtestId: string): PartLoader {
     return row.data;
   };
 }
+
+/** Parts deleted by one statement in `deleteAllParts` (each about a MB). */
+const DELETE_BATCH_PARTS = 4;
+
+/**
+ * Deletes every part of a backtest a few at a time (a long result's hundred MB at once would hold
+ * the SQLite write lock for a second). The caller has taken the result away from readers first.
+ */
+export async function deleteAllParts(backtestId: string): Promise<void> {
+  const db = await getDb();
+  const parts = await db
+    .selectFrom('backtest_result_parts')
+    .select(['run_key', 'kind', 'seq'])
+    .where('backtest_id', '=', backtestId)
+    .execute();
+  for (let i = 0; i < parts.length; i += DELETE_BATCH_PARTS) {
+    const batch = parts.slice(i, i + DELETE_BATCH_PARTS);
+    await db
+      .deleteFrom('backtest_result_parts')
+      .where('backtest_id', '=', backtestId)
+      .where((eb) => eb.or(batch.map((p) => eb.and([eb('run_key', '=', p.run_key), eb('kind', '=', p.kind), eb('seq', '=', p.seq)]))))
+      .execute();
+    await nextTurn();
+  }
+}
