@@ -276,7 +276,10 @@ export function createAppServer({ build, mode = 'production', trustProxy = false
   // The build's client files and public/ are looked in only for paths under one of their entries
   // (read at start: restart to add one), so a page request costs no file-system lookup.
   if (build.assetsBuildDirectory) {
-    app.use(build.publicPath, onlyUnder(build.assetsBuildDirectory, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: '1y' })));
+    app.use(
+      build.publicPath,
+      onlyUnder(build.assetsBuildDirectory, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: '1y' })),
+    );
   }
   app.use(onlyUnder(publicDir, express.static(publicDir, { maxAge: '1h' })));
   if (accessLog) app.use(morgan('tiny'));

@@ -1,8 +1,8 @@
-import { matchRoutes, parsePath } from '@remix-run/router';
+import { matchRoutes, parsePath, type AgnosticRouteObject } from '@remix-run/router';
 import { describe, expect, it } from 'vitest';
 import { memoizeRouteMatching } from './route-match-memo.server';
 
-type R = { id?: string; path?: string; index?: boolean; caseSensitive?: boolean; children?: R[] };
+type R = AgnosticRouteObject;
 
 /** A tree like the app's: a root, pathless layouts, params, an index, a splat. Fresh objects on every call. */
 function tree(companyPath = 'company/:id'): R[] {
@@ -72,7 +72,9 @@ describe('memoizeRouteMatching', () => {
       for (const location of [{ pathname: '/company/7/chart' }, { pathname: '/login', search: '?x=1' }]) {
         expect(plain(match(routes, location))).toEqual(plain(matchRoutes(routes, location)));
       }
-      expect(plain(match(routes, '/base/company/9/overview', '/base'))).toEqual(plain(matchRoutes(routes, '/base/company/9/overview', '/base')));
+      expect(plain(match(routes, '/base/company/9/overview', '/base'))).toEqual(
+        plain(matchRoutes(routes, '/base/company/9/overview', '/base')),
+      );
       expect(match(routes, '/elsewhere', '/base')).toBeNull();
     }
     // Asked 3 × (PATHS + 4) times; '/login' with a query string is the path of '/login' again.
@@ -84,7 +86,7 @@ describe('memoizeRouteMatching', () => {
     const { match } = memoized();
     const routes = tree();
     const first = match(routes, '/company/42/overview');
-    first![0].params.id = 'changed';
+    (first![0].params as Record<string, string>).id = 'changed';
     const second = match(routes, '/company/42/overview');
     expect(second![2].params).toEqual({ id: '42' });
     expect(second![0].params).toBe(second![2].params);

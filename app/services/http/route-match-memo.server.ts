@@ -38,7 +38,11 @@ function describe(routes: unknown, byId: Map<string, RouteLike>, out: string[]):
  * Replaces `router.matchRoutes` with a memo of it (once; again is a no-op). Returns the memo's
  * counters, for tests. `maxPaths` bounds the paths kept (least recently used go first).
  */
-export function memoizeRouteMatching(router: RouterModule, maxPaths = 10_000): { hits: () => number; misses: () => number } {
+export function memoizeRouteMatching(
+  module: { matchRoutes: unknown; parsePath: unknown },
+  maxPaths = 10_000,
+): { hits: () => number; misses: () => number } {
+  const router = module as RouterModule;
   const existing = (router.matchRoutes as MatchRoutes & { [MEMO]?: { hits: () => number; misses: () => number } })[MEMO];
   if (existing) return existing;
   const original = router.matchRoutes;
@@ -79,7 +83,12 @@ export function memoizeRouteMatching(router: RouterModule, maxPaths = 10_000): {
       hits++;
       if (!known.answer) return null;
       const params = { ...known.answer.params };
-      return known.answer.matches.map((m) => ({ params, pathname: m.pathname, pathnameBase: m.pathnameBase, route: shape.byId.get(m.id) as RouteLike }));
+      return known.answer.matches.map((m) => ({
+        params,
+        pathname: m.pathname,
+        pathnameBase: m.pathnameBase,
+        route: shape.byId.get(m.id) as RouteLike,
+      }));
     }
     misses++;
     const answer = original(routes, location, basename);
