@@ -20,17 +20,28 @@ type Shape = { key: number; byId: Map<string, RouteLike> } | null;
 type Kept = { params: Record<string, string | undefined>; matches: { id: string; pathname: string; pathnameBase: string }[] } | null;
 
 const MEMO = Symbol.for('quarry.routeMatchMemo');
+const MARKS = /[\u0001-\u0004]/;
 
 function describe(routes: unknown, byId: Map<string, RouteLike>, out: string[]): boolean {
   if (!Array.isArray(routes)) return routes === undefined;
-  out.push('[');
+  out.push('\u0003');
   for (const route of routes as RouteLike[]) {
     if (typeof route !== 'object' || route === null || typeof route.id !== 'string' || byId.has(route.id)) return false;
     byId.set(route.id, route);
-    out.push(JSON.stringify([route.id, route.path ?? null, route.index === true, route.caseSensitive === true]));
+    const path = route.path === undefined ? '' : route.path;
+    // Fields and children are marked by control characters no route id or path holds (a tree with one is not kept).
+    if (typeof path !== 'string' || MARKS.test(route.id) || MARKS.test(path)) return false;
+    out.push(
+      route.id,
+      '\u0001',
+      route.path === undefined ? '\u0002' : path,
+      '\u0001',
+      route.index ? '1' : '0',
+      route.caseSensitive === true ? '1' : '0',
+    );
     if (!describe(route.children, byId, out)) return false;
   }
-  out.push(']');
+  out.push('\u0004');
   return true;
 }
 
