@@ -20,7 +20,8 @@ type Shape = { key: number; byId: Map<string, RouteLike> } | null;
 type Kept = { params: Record<string, string | undefined>; matches: { id: string; pathname: string; pathnameBase: string }[] } | null;
 
 const MEMO = Symbol.for('quarry.routeMatchMemo');
-const MARKS = /[\u0001-\u0004]/;
+const MARKS = ['\u0001', '\u0002', '\u0003', '\u0004'];
+const marked = (text: string) => MARKS.some((m) => text.includes(m));
 
 function describe(routes: unknown, byId: Map<string, RouteLike>, out: string[]): boolean {
   if (!Array.isArray(routes)) return routes === undefined;
@@ -30,7 +31,7 @@ function describe(routes: unknown, byId: Map<string, RouteLike>, out: string[]):
     byId.set(route.id, route);
     const path = route.path === undefined ? '' : route.path;
     // Fields and children are marked by control characters no route id or path holds (a tree with one is not kept).
-    if (typeof path !== 'string' || MARKS.test(route.id) || MARKS.test(path)) return false;
+    if (typeof path !== 'string' || marked(route.id) || marked(path)) return false;
     out.push(
       route.id,
       '\u0001',
