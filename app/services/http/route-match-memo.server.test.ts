@@ -1,4 +1,6 @@
 import { matchRoutes, parsePath, type AgnosticRouteObject } from '@remix-run/router';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoizeRouteMatching } from './route-match-memo.server';
 
@@ -121,5 +123,13 @@ describe('memoizeRouteMatching', () => {
     const installed = router.matchRoutes;
     expect(memoizeRouteMatching(router)).toBe(counters);
     expect(router.matchRoutes).toBe(installed);
+  });
+
+  it('is installed where Remix and React Router find it: the router module the HTTP server resolves is theirs', () => {
+    const fromServer = createRequire(path.resolve('scripts/app-server.mjs'));
+    const router = fromServer('@remix-run/router');
+    for (const user of ['@remix-run/server-runtime', '@remix-run/react', 'react-router', 'react-router-dom']) {
+      expect(createRequire(fromServer.resolve(user))('@remix-run/router'), user).toBe(router);
+    }
   });
 });
