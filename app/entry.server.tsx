@@ -17,6 +17,8 @@ const ABORT_DELAY = 5_000;
 export { baseSecurityHeaders } from './services/http/security-headers.server';
 // …and runs each page read in its own memo (resolving the caller once for all its loaders).
 export { runInRequestScope } from './services/http/request-scope.server';
+// …and keeps route matches per path (services/http/route-match-memo.server.ts).
+export { memoizeRouteMatching } from './services/http/route-match-memo.server';
 
 // Runs once per process: config validation (a bad GTM_ID stops start-up), production warnings.
 // scripts/start.mjs listens once this has settled: the app database is open and migrated.

@@ -16,6 +16,7 @@
 import { matchRoutes } from '@remix-run/router';
 import { createRequestHandler } from '@remix-run/express';
 import { existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import compression from 'compression';
 import express from 'express';
 import { LRUCache } from 'lru-cache';
@@ -242,12 +243,29 @@ function linger(req) {
   req.resume();
 }
 
+/** `serve` for the paths whose first segment names an entry of `dir` (as it was at start); the others pass by. */
+function onlyUnder(dir, serve) {
+  const names = new Set(existsSync(dir) ? readdirSync(dir) : []);
+  return (req, res, next) => {
+    let first = req.path.split('/')[1] ?? '';
+    try {
+      first = decodeURIComponent(first);
+    } catch {
+      return next();
+    }
+    return names.has(first) ? serve(req, res, next) : next();
+  };
+}
+
 /**
  * The Express app serving a Remix server build. `baseSecurityHeaders` gives the headers every
  * response carries (the build's entry exports them); `mode` is Remix's server mode.
  */
 export function createAppServer({ build, mode = 'production', trustProxy = false, publicDir = 'public', accessLog = true }) {
   const routes = { sensitive: routeTree(build.routes, true), insensitive: routeTree(build.routes, false) };
+  // Remix and React Router match every page's path 5–6 times, each time from scratch: the build
+  // keeps the answers per path on the router module they share (the one Node resolves from here).
+  build.entry.module.memoizeRouteMatching?.(createRequire(import.meta.url)('@remix-run/router'));
   const baseHeaders = build.entry.module.baseSecurityHeaders ?? (() => ({}));
   const app = express();
   app.disable('x-powered-by');
@@ -255,22 +273,15 @@ export function createAppServer({ build, mode = 'production', trustProxy = false
   app.use(securityHeadersOnEveryResponse(baseHeaders));
   app.use(requestChecks({ trustProxy, routes }));
   app.use(compression());
+  // The build's client files and public/ are looked in only for paths under one of their entries
+  // (read at start: restart to add one), so a page request costs no file-system lookup.
   if (build.assetsBuildDirectory) {
-    app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: '1y' }));
+    app.use(
+      build.publicPath,
+      onlyUnder(build.assetsBuildDirectory, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: '1y' })),
+    );
   }
-  // public/ is looked in only for paths under one of its entries (read at start: restart to add
-  // one), so a page request costs no file-system lookup.
-  const publicNames = new Set(existsSync(publicDir) ? readdirSync(publicDir) : []);
-  const servePublic = express.static(publicDir, { maxAge: '1h' });
-  app.use((req, res, next) => {
-    let first = req.path.split('/')[1] ?? '';
-    try {
-      first = decodeURIComponent(first);
-    } catch {
-      return next();
-    }
-    return publicNames.has(first) ? servePublic(req, res, next) : next();
-  });
+  app.use(onlyUnder(publicDir, express.static(publicDir, { maxAge: '1h' })));
   if (accessLog) app.use(morgan('tiny'));
   const handler = createRequestHandler({ build, mode });
   // A page read runs in its own memo: its loaders resolve the signed-in user once between them.

@@ -3,7 +3,7 @@ import { data } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { guard } from '~/services/auth/guard.server';
 import { asOfQuery } from '~/services/http/as-of';
-import { companyOverview } from '~/services/company/company-pages.server';
+import { companyOverview, overviewForPage } from '~/services/company/company-pages.server';
 import { companyPeers } from '~/services/company/peers.server';
 import { companyPageContext } from '~/services/company/company-route.server';
 import { pageError } from '~/services/http/page-errors';
@@ -22,7 +22,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { company, asOf, asOfError } = await companyPageContext(request, params.id);
   if (asOfError) return data({ error: asOfError, company, asOf, overview: null, peers: null }, { status: 400 });
   const [overview, peers] = await Promise.all([companyOverview(company, asOf), companyPeers(company, asOf)]).catch(pageError);
-  return { error: null, company, asOf, overview, peers };
+  return { error: null, company, asOf, overview: overviewForPage(overview), peers };
 }
 
 export default function CompanyOverview() {

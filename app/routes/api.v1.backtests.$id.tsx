@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { readApiBody, requireAccount } from '~/services/auth/api.server';
 import { BacktestPatchBody, backtestJson } from '~/services/backtest/api.server';
 import { cancelBacktest, deleteBacktest, getBacktest, setBacktestShared } from '~/services/backtest/backtests.server';
-import { handleApi, jsonResponse, methodNotAllowed, noContent } from '~/services/http/api.server';
+import { handleApi, jsonResponseInTurns, methodNotAllowed, noContent } from '~/services/http/api.server';
 
 // GET /api/v1/backtests/{id} => status, progress and, once done, the result.
 // PATCH {shared?, cancel?} => the backtest. DELETE => 204. Another user's id is 404.
@@ -10,7 +10,7 @@ import { handleApi, jsonResponse, methodNotAllowed, noContent } from '~/services
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
     const { user } = await requireAccount(request, 'api.v1.backtests.$id');
-    return jsonResponse(backtestJson(await getBacktest(user.id, params.id ?? '', { withResult: true })));
+    return jsonResponseInTurns(await backtestJson(await getBacktest(user.id, params.id ?? '', { withResult: true })));
   });
 
 export const action = ({ request, params }: ActionFunctionArgs) =>
@@ -22,7 +22,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
         const body = await readApiBody(request, BacktestPatchBody);
         if (body.cancel) await cancelBacktest(user.id, id);
         if (body.shared !== undefined) await setBacktestShared(user.id, id, body.shared);
-        return jsonResponse(backtestJson(await getBacktest(user.id, id, { withResult: true })));
+        return jsonResponseInTurns(await backtestJson(await getBacktest(user.id, id, { withResult: true })));
       }
       case 'DELETE': {
         const { user } = await requireAccount(request, 'api.v1.backtests.$id');

@@ -23,5 +23,5 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const body = await readApiBody(request, BacktestCreateBody);
     const input = body.screener_id !== undefined ? { screenerId: body.screener_id } : { screen: body.screen };
     const created = await createBacktest(user.id, { ...input, params: body.params, name: body.name });
-    return jsonResponse(backtestJson(created), { status: 202, headers: { Location: `/api/v1/backtests/${created.id}` } });
+    return jsonResponse(await backtestJson(created), { status: 202, headers: { Location: `/api/v1/backtests/${created.id}` } });
   });

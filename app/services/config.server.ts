@@ -22,6 +22,13 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),
   MARKET_DB: z.string().optional(),
+  // The app's read-only DuckDB connection to MARKET_DB: its buffer memory and worker threads
+  // (DuckDB's defaults, 80 % of the machine's memory and one thread per core, unless set).
+  MARKET_DB_MEMORY_LIMIT: z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i, 'a size such as 256MB or 1GB')
+    .optional(),
+  MARKET_DB_THREADS: z.coerce.number().int().min(1).max(256).optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Quarry <no-reply@quarry.localhost>'),
   SESSION_SECRET: z.string().optional(),
@@ -95,6 +102,8 @@ export type AppConfig = {
   redisUrl?: string;
   redisPrefix: string;
   marketDb: string;
+  /** DuckDB settings of the app's read-only market connection (the CLI and writers keep DuckDB's defaults). */
+  marketReader: { memoryLimit?: string; threads?: number };
   smtpUrl?: string;
   mailFrom: string;
   sessionSecrets: string[];
@@ -326,6 +335,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: e.REDIS_URL || undefined,
     redisPrefix: e.REDIS_PREFIX,
     marketDb: path.resolve(e.MARKET_DB ?? path.join(dataDir, 'market.duckdb')),
+    marketReader: { memoryLimit: e.MARKET_DB_MEMORY_LIMIT?.replace(/\s+/g, ''), threads: e.MARKET_DB_THREADS },
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     sessionSecrets,

@@ -25,6 +25,16 @@ describe('configuration', () => {
     expect(first.guestMode).toBe(true);
   });
 
+  it("bounds the app's market connection only when told: MARKET_DB_MEMORY_LIMIT, MARKET_DB_THREADS", () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).marketReader).toEqual({ memoryLimit: undefined, threads: undefined });
+    expect(loadConfig({ DATA_DIR: dataDir(), MARKET_DB_MEMORY_LIMIT: '512 MB', MARKET_DB_THREADS: '1' }).marketReader).toEqual({
+      memoryLimit: '512MB',
+      threads: 1,
+    });
+    expect(() => loadConfig({ DATA_DIR: dataDir(), MARKET_DB_MEMORY_LIMIT: 'lots' })).toThrow(/MARKET_DB_MEMORY_LIMIT/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), MARKET_DB_THREADS: '0' })).toThrow(/MARKET_DB_THREADS/);
+  });
+
   it('rotates session secrets given comma-separated', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 'new-one, old-one' }).sessionSecrets).toEqual(['new-one', 'old-one']);
   });

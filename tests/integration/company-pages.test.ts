@@ -18,6 +18,7 @@ import * as search from '~/routes/_app.company._index';
 import * as browserIndex from '~/routes/_app.data-browser._index';
 import * as browser from '~/routes/_app.data-browser.$permaticker.$metric';
 import { commitSession, getSession, setGuestToken, setSignedIn } from '~/services/auth/session.server';
+import { companyHeader, companyOverview } from '~/services/company/company-pages.server';
 import { csvCell } from '~/services/http/csv';
 import { issueGuestToken, issueUserToken } from '~/services/auth/tokens.server';
 import { createUser } from '~/services/auth/users.server';
@@ -137,6 +138,15 @@ describe('company tabs', () => {
     // Demo accessions are fictional: no SEC link.
     expect(old.value.overview.filings.length).toBeGreaterThan(0);
     for (const f of old.value.overview.filings) expect(f.url).toBeNull();
+  });
+
+  it("overview: the page's data carries the closes of the last 12 months, those of the full overview", async () => {
+    const page = await load(overview, `/company/${permaticker}/overview?as_of=2023-06-30`, params(), cookie);
+    const full = await companyOverview(await companyHeader(String(permaticker)), '2023-06-30');
+    expect(full.prices.length).toBeGreaterThan(200);
+    expect(page.value.overview.prices).toEqual(full.prices.map((p) => ({ date: p.date, close: p.close })));
+    expect(page.value.overview.metrics).toEqual(full.metrics);
+    expect(page.value.overview.filings).toEqual(full.filings);
   });
 
   it('every tab answers 400 with a message for a bad as_of, never a 500', async () => {

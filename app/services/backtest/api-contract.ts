@@ -165,7 +165,7 @@ const BacktestCoreJson = BacktestListItemJson.extend({
   share_token: z.string().nullable(),
 }).strict();
 // The result is checked field by field in the API tests: resultJson spreads the stored result.
-const _backtest: Fits<Omit<ReturnType<typeof backtestJson>, 'result'>, typeof BacktestCoreJson> = true;
+const _backtest: Fits<Omit<Awaited<ReturnType<typeof backtestJson>>, 'result'>, typeof BacktestCoreJson> = true;
 
 export const BacktestJson = named(
   'Backtest',

@@ -1,7 +1,7 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
 import type { BacktestListItem, BacktestView } from './backtests.server';
-import type { StoredResult } from './stored-result';
-import { holdingCount, tradeCount, tradeSlice } from './stored-rows';
+import type { LoadedResult } from './stored-rows';
 
 // Shapes of the backtest JSON API: snake_case records like the rest of the API. Parameters keep
 // the engine's names (they are the stored contract: start, end, rebalance, topN, …).
@@ -34,7 +34,7 @@ export function backtestListJson(b: BacktestListItem) {
   };
 }
 
-export function backtestJson(b: BacktestView) {
+export async function backtestJson(b: BacktestView) {
   return {
     ...backtestListJson(b),
     message: b.message,
@@ -44,7 +44,7 @@ export function backtestJson(b: BacktestView) {
     snapshot_id: b.snapshotId,
     engine_version: b.engineVersion,
     share_token: b.shareToken,
-    result: b.result ? resultJson(b.result) : null,
+    result: b.result ? await resultJson(b.result) : null,
   };
 }
 
@@ -56,25 +56,43 @@ export function backtestJson(b: BacktestView) {
  */
 export const API_RESULT_ROWS = 20_000;
 
-function resultJson(r: StoredResult) {
+/** Rows built between two turns of the event loop (other requests are answered in between). */
+const YIELD_ROWS = 2_000;
+
+/** The result as the API shows it: the light part, and only the stored parts its first rows need. */
+async function resultJson(r: LoadedResult) {
   let budget = API_RESULT_ROWS;
-  const rebalances = r.rebalances.map((b, i) => {
-    const n = holdingCount(r, i);
+  let sinceYield = 0;
+  const { rebalances: summaries, ...plain } = r.light;
+  const rebalances = [];
+  for (const [i, b] of summaries.entries()) {
+    const n = r.rows.holdingCounts[i];
     const { signalDate, tradeDate, universeCount, passCount, valueBefore, tradedValue, cost } = b;
     const row = { signalDate, tradeDate, universeCount, passCount, valueBefore, tradedValue, cost, holding_count: n };
-    if (n > budget) return { ...row, holdings: null };
+    if (n > budget) {
+      rebalances.push({ ...row, holdings: null });
+      continue;
+    }
     budget -= n;
-    return { ...row, holdings: b.holdings };
-  });
-  const total = tradeCount(r);
-  const { rebalances: _r, trades: _t, ...rest } = Object.getOwnPropertyDescriptors(r);
-  const plain = Object.fromEntries(Object.entries(rest).map(([k, d]) => [k, d.value as unknown]));
+    rebalances.push({ ...row, holdings: await r.rows.holdingsOf(i) });
+    sinceYield += n;
+    if (sinceYield >= YIELD_ROWS) {
+      sinceYield = 0;
+      await nextTurn();
+    }
+  }
+  const total = r.rows.tradeCount;
   // The trade log gets what the holdings left, and at least half the rows.
   const shown = Math.min(total, Math.max(budget, API_RESULT_ROWS / 2));
+  const trades = [];
+  for (let from = 0; from < shown; from += YIELD_ROWS) {
+    trades.push(...(await r.rows.tradeSlice(from, Math.min(shown, from + YIELD_ROWS))));
+    await nextTurn();
+  }
   return {
     ...plain,
     rebalances,
-    trades: tradeSlice(r, 0, shown),
+    trades,
     trades_total: total,
     truncated: shown < total || rebalances.some((b) => b.holdings === null),
   };

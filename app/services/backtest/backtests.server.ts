@@ -14,7 +14,9 @@ import { BACKTEST_ENGINE_VERSION, BacktestParamsSchema, type BacktestParams } fr
 import { limitProblem } from './limits';
 import { listedCompanies, marketDataRange } from './market-inputs.server';
 import { BACKTEST_JOB_TIMEOUT_MS, backtestJob } from './run-job.server';
-import { decodeResultAsync, type ResultSummary, type StoredResult } from './stored-result';
+import { deleteAllParts, partLoader } from './result-parts.server';
+import { readStoredResult, type ResultSummary } from './stored-result';
+import type { LoadedResult } from './stored-rows';
 
 // Backtests of a user: asked for from a saved screener (or an inline screen through the API),
 // run as jobs, stored with everything needed to reproduce them, owned per user (a foreign id is
@@ -46,7 +48,8 @@ export type BacktestView = BacktestListItem & {
   engineVersion: string;
   shareToken: string | null;
   finishedAt: string | null;
-  result: StoredResult | null;
+  /** The light part, and the holdings and trades read on demand (only the stored parts asked for). */
+  result: LoadedResult | null;
 };
 
 type Row = Selectable<BacktestsTable>;
@@ -186,11 +189,11 @@ async function toView(row: Row, withResult: boolean): Promise<BacktestView> {
     engineVersion: row.engine_version,
     shareToken: row.share_token,
     summary: row.summary ? (JSON.parse(row.summary) as ResultSummary) : null,
-    result: withResult && row.result ? await decodeResultAsync(await resultText(row)) : null,
+    result: withResult && row.result ? await readStoredResult(await resultText(row), partLoader(row.id)) : null,
   };
 }
 
-/** Every column but the stored result (up to MAX_STORED_RESULT_BYTES), which only `resultText` reads. */
+/** Every column but the stored result (a format-3 one can be tens of MB), which only `resultText` reads. */
 const LIGHT_COLUMNS = [
   'id',
   'user_id',
@@ -202,6 +205,7 @@ const LIGHT_COLUMNS = [
   'snapshot_id',
   'engine_version',
   'summary',
+  'parts_key',
   'share_token',
   'created_at',
   'updated_at',
@@ -266,6 +270,12 @@ export async function deleteBacktest(userId: string, id: string): Promise<void> 
     // A running job finds its backtest gone and stops; the job row goes with it.
     await requestCancel(row.job_id);
     await deleteJob(row.job_id);
+  }
+  if (row.parts_key) {
+    // A paged result: readers stop seeing it, then its parts go a few at a time (the row's
+    // cascade would delete them all in one long write).
+    await db.updateTable('backtests').set({ result: null, summary: null, parts_key: null }).where('id', '=', id).execute();
+    await deleteAllParts(id);
   }
   await db.deleteFrom('backtests').where('id', '=', id).where('user_id', '=', userId).execute();
 }

@@ -1,5 +1,5 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { getDb } from '../db/db.server';
 import { cachedColumnBytes } from '../market/store/column-cache.server';
 import { DomainError, isDomainError } from '../http/errors';
 import { ScreenSchema } from '../screener/model';
@@ -7,7 +7,8 @@ import { computeBacktest } from './compute.server';
 import { warmMarketInputs } from './market-inputs.server';
 import { BacktestCancelledError, BacktestInputError, BacktestParamsSchema } from './engine';
 import { storedResultLimit, storedSizeProblem } from './limits';
-import { encodeResult, summaryOf } from './stored-result';
+import { storePagedResult } from './result-parts.server';
+import { encodePagedResult, summaryOf } from './stored-result';
 import type { ComputeReply, ComputeRequest } from './compute-protocol';
 
 // The compute process's side of the protocol (compute-protocol.ts): one request at a time, each
@@ -58,24 +59,20 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
     // A parent that died meanwhile has lost the job's lease: the run is not this process's to
     // store. The IPC channel may not have noticed yet; being handed to another parent has.
     if (!process.connected || (currentParentPid() ?? parentPid) !== parentPid) process.exit(0);
-    const result = encodeResult(out.stored);
+    // Paged (stored-result.ts, format 4): the parts are written a few at a time, the light part
+    // last, so no write holds the database long and a reader never sees half a result.
+    const key = randomUUID();
+    const encoded = encodePagedResult(out.stored, key);
+    const size = encoded.parts.reduce((n, p) => n + p.data.length, encoded.light.length);
     // The bound on a stored result holds for the real size too (the estimate checked before the
     // run can be low for numbers that compress badly): the run fails, and nothing is stored.
     const limit = storedResultLimit();
-    if (result.length > limit) throw new BacktestInputError(storedSizeProblem(result.length, false, limit));
-    const db = await getDb();
-    await db
-      .updateTable('backtests')
-      .set({
-        result,
-        summary: JSON.stringify(summaryOf(out.stored)),
-        snapshot_id: out.snapshotId,
-        engine_version: out.engineVersion,
-        updated_at: new Date().toISOString(),
-      })
-      .where('id', '=', req.backtestId)
-      .where('result', 'is', null)
-      .execute();
+    if (size > limit) throw new BacktestInputError(storedSizeProblem(size, false, limit));
+    await storePagedResult(req.backtestId, key, encoded, {
+      summary: JSON.stringify(summaryOf(out.stored)),
+      snapshotId: out.snapshotId,
+      engineVersion: out.engineVersion,
+    });
     await send({ type: 'done', id: req.id });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);

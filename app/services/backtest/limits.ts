@@ -17,8 +17,9 @@ export const MAX_HOLDING_ROWS = 3_000_000;
 export const MAX_COMPUTED_SNAPSHOT_ROWS = 25_000_000;
 
 /**
- * Bytes one stored backtest result may take (the encoded text in the backtests row): it is read
- * whole when the result is shown, so it bounds the memory and time of every read. The daily
+ * Bytes one stored backtest result may take (its encoded light part and holdings and trades
+ * parts): it bounds the database space of a result, and the time and memory of a CSV download
+ * (a page or the API answer reads only the parts it shows). The daily
  * top-500 inverse-volatility run of 2007–2026 on the demo data (2.5 M positions) takes about 75 MB.
  */
 export const MAX_STORED_RESULT_BYTES = 128 * 2 ** 20;

@@ -1,5 +1,5 @@
 import { isDomainError, notFound, unprocessable } from '../http/errors';
-import { csvRefusal, csvResponse } from '../http/csv';
+import { csvRefusal, csvStreamResponse } from '../http/csv';
 import { getCompanyProfile, resolveCompanyId } from '../company/companies.server';
 import { pageError, pageNotFound } from '../http/page-errors';
 import { getMetric } from '../metrics/catalogue';
@@ -122,7 +122,7 @@ export type BacktestPage = { backtest: BacktestHeader; result: ResultView | null
 
 async function page(view: BacktestView, search: URLSearchParams): Promise<BacktestPage> {
   const { query, problems } = parseResultQuery(search);
-  const result = view.result ? buildResultView(view.result, query, problems) : null;
+  const result = view.result ? await buildResultView(view.result, query, problems) : null;
   return { backtest: await header(view), result, problems: result ? result.problems : problems };
 }
 
@@ -156,5 +156,5 @@ export async function backtestCsv(userId: string, search: URLSearchParams): Prom
     throw e;
   }
   if (!view.result) return csvRefusal(409, `The backtest has not finished (${view.status}); its CSV is ready when it has.`);
-  return csvResponse(resultTable(view.result, table), `backtest-${view.name.slice(0, 60)}-${table}.csv`);
+  return csvStreamResponse(resultTable(view.result, table), `backtest-${view.name.slice(0, 60)}-${table}.csv`);
 }

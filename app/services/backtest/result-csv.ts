@@ -1,12 +1,16 @@
-import type { CsvRow, CsvTable } from '../http/csv';
-import { holdingMetrics } from './result-view';
-import type { StoredResult } from './stored-result';
+import type { CsvRow, CsvStream, CsvTable } from '../http/csv';
+import type { LoadedResult, StoredLight } from './stored-rows';
 
 // The CSV downloads of a backtest result: curves, holdings per rebalance, trades and monthly
 // returns, written by http/csv.ts. Raw numbers (fractions as fractions), dates YYYY-MM-DD.
+// Holdings and trades (millions of rows for a daily run) are streamed in batches: each batch
+// reads only the stored parts that hold its rows.
 
 export const RESULT_TABLES = ['curves', 'holdings', 'trades', 'monthly'] as const;
 export type ResultTableName = (typeof RESULT_TABLES)[number];
+
+/** Rows read and written at a time when streaming holdings or trades. */
+export const CSV_BATCH_ROWS = 2_000;
 
 export function isResultTable(name: string): name is ResultTableName {
   return (RESULT_TABLES as readonly string[]).includes(name);
@@ -14,7 +18,7 @@ export function isResultTable(name: string): name is ResultTableName {
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
-export function curvesTable(r: StoredResult): CsvTable {
+export function curvesTable(r: StoredLight): CsvTable {
   const survivors = r.survivors && r.survivors.equity.length === r.dates.length ? r.survivors.equity : null;
   return {
     header: ['date', 'equity', 'benchmark', 'drawdown', 'survivors_equity'],
@@ -22,39 +26,72 @@ export function curvesTable(r: StoredResult): CsvTable {
   };
 }
 
-export function holdingsTable(r: StoredResult): CsvTable {
-  const metrics = holdingMetrics(r.rebalances.flatMap((b) => b.holdings));
-  const rows: CsvRow[] = [];
-  r.rebalances.forEach((b, i) => {
-    for (const h of b.holdings)
-      rows.push([i + 1, b.signalDate, b.tradeDate, h.permaticker, h.ticker, h.weight, h.rank, ...metrics.map((m) => h.values[m] ?? null)]);
-  });
-  return { header: ['rebalance', 'signal_date', 'trade_date', 'permaticker', 'ticker', 'weight', 'rank', ...metrics], rows };
+export function holdingsTable(r: LoadedResult, batchRows = CSV_BATCH_ROWS): CsvStream {
+  const metrics = r.rows.holdingMetrics();
+  async function* batches(): AsyncGenerator<CsvRow[]> {
+    let rows: CsvRow[] = [];
+    for (const [i, b] of r.light.rebalances.entries()) {
+      for (const h of await r.rows.holdingsOf(i))
+        rows.push([
+          i + 1,
+          b.signalDate,
+          b.tradeDate,
+          h.permaticker,
+          h.ticker,
+          h.weight,
+          h.rank,
+          ...metrics.map((m) => h.values[m] ?? null),
+        ]);
+      if (rows.length >= batchRows) {
+        yield rows;
+        rows = [];
+      }
+    }
+    if (rows.length) yield rows;
+  }
+  return { header: ['rebalance', 'signal_date', 'trade_date', 'permaticker', 'ticker', 'weight', 'rank', ...metrics], batches: batches() };
 }
 
-export function tradesTable(r: StoredResult): CsvTable {
-  return {
-    header: ['date', 'permaticker', 'ticker', 'side', 'reason', 'value', 'price', 'shares', 'cost'],
-    rows: r.trades.map((t) => [t.date, t.permaticker, t.ticker, t.side, t.reason, t.value, t.price, t.shares, t.cost]),
-  };
+export function tradesTable(r: LoadedResult, batchRows = CSV_BATCH_ROWS): CsvStream {
+  async function* batches(): AsyncGenerator<CsvRow[]> {
+    for (let from = 0; from < r.rows.tradeCount; from += batchRows)
+      yield (await r.rows.tradeSlice(from, from + batchRows)).map((t) => [
+        t.date,
+        t.permaticker,
+        t.ticker,
+        t.side,
+        t.reason,
+        t.value,
+        t.price,
+        t.shares,
+        t.cost,
+      ]);
+  }
+  return { header: ['date', 'permaticker', 'ticker', 'side', 'reason', 'value', 'price', 'shares', 'cost'], batches: batches() };
 }
 
-export function monthlyTable(r: StoredResult): CsvTable {
+export function monthlyTable(r: StoredLight): CsvTable {
   return {
     header: ['year', ...MONTHS, 'year_return'],
     rows: r.statistics.monthlyReturns.map((m) => [m.year, ...m.months, m.year_return]),
   };
 }
 
-export function resultTable(r: StoredResult, name: ResultTableName): CsvTable {
+async function* once(rows: readonly CsvRow[]): AsyncGenerator<readonly CsvRow[]> {
+  yield rows;
+}
+
+const streamed = (t: CsvTable): CsvStream => ({ header: t.header, batches: once(t.rows) });
+
+export function resultTable(r: LoadedResult, name: ResultTableName): CsvStream {
   switch (name) {
     case 'curves':
-      return curvesTable(r);
+      return streamed(curvesTable(r.light));
     case 'holdings':
       return holdingsTable(r);
     case 'trades':
       return tradesTable(r);
     case 'monthly':
-      return monthlyTable(r);
+      return streamed(monthlyTable(r.light));
   }
 }

@@ -3,7 +3,8 @@ import { runBacktest } from './engine/simulate';
 import { inputsOf, screenOf, weekdays } from './engine/test-panel';
 import { curvesTable, holdingsTable, monthlyTable, resultTable, tradesTable } from './result-csv';
 import { buildResultView, parseResultQuery, RESULT_PAGE_SIZE, resultHref, DEFAULT_RESULT_QUERY } from './result-view';
-import { toStored, type StoredResult } from './stored-result';
+import type { CsvRow, CsvStream } from '../http/csv';
+import { loadedFromStored, toStored, type StoredResult } from './stored-result';
 
 // The result page's view of a stored result, and its CSV tables, on a small hand-made universe:
 // 300 weekdays, daily rebalancing (so the lists are longer than a page), one company delisted.
@@ -26,6 +27,14 @@ const stored: StoredResult = toStored(full, {
   equity: Array.from(survivors.equity),
   delistedExcluded: 1,
 });
+const loaded = loadedFromStored(stored);
+const withoutSurvivors = loadedFromStored({ ...stored, survivors: null });
+
+async function rowsOf(t: CsvStream): Promise<CsvRow[]> {
+  const out: CsvRow[] = [];
+  for await (const batch of t.batches) out.push(...batch);
+  return out;
+}
 
 describe('result query', () => {
   it('reads the view state and reports hostile values instead of failing', () => {
@@ -51,9 +60,9 @@ describe('result query', () => {
 });
 
 describe('result view', () => {
-  it('pages the rebalances and trades, clamping a huge page to the last one', () => {
+  it('pages the rebalances and trades, clamping a huge page to the last one', async () => {
     expect(full.rebalances.length).toBeGreaterThan(RESULT_PAGE_SIZE);
-    const v = buildResultView(stored, { ...DEFAULT_RESULT_QUERY, rebalancesPage: 1_000_000, tradesPage: 2 });
+    const v = await buildResultView(loaded, { ...DEFAULT_RESULT_QUERY, rebalancesPage: 1_000_000, tradesPage: 2 });
     const lastPage = Math.ceil(full.rebalances.length / RESULT_PAGE_SIZE);
     expect(v.rebalances).toMatchObject({
       page: lastPage,
@@ -67,21 +76,21 @@ describe('result view', () => {
     expect(v.trades.rows.length).toBeLessThanOrEqual(RESULT_PAGE_SIZE);
   });
 
-  it('opens one rebalance with its holdings, weights, ranks and rule values', () => {
-    const v = buildResultView(stored, { ...DEFAULT_RESULT_QUERY, rebalance: 1 });
+  it('opens one rebalance with its holdings, weights, ranks and rule values', async () => {
+    const v = await buildResultView(loaded, { ...DEFAULT_RESULT_QUERY, rebalance: 1 });
     expect(v.openRebalance).toMatchObject({ n: 1, signalDate: full.rebalances[0].signalDate, metrics: ['pe_ttm'] });
     expect(v.openRebalance?.holdings.map((h) => [h.ticker, h.rank, h.values.pe_ttm])).toEqual([
       ['GONE', 1, 8],
       ['AAA', 2, 12],
     ]);
-    const missing = buildResultView(stored, { ...DEFAULT_RESULT_QUERY, rebalance: 10_000 });
+    const missing = await buildResultView(loaded, { ...DEFAULT_RESULT_QUERY, rebalance: 10_000 });
     expect(missing.openRebalance).toBeNull();
     expect(missing.query.rebalance).toBeNull();
     expect(missing.problems).toEqual([`There is no rebalance 10000: this backtest has ${full.rebalances.length}.`]);
   });
 
-  it('compares with the survivors-only run in percentage points', () => {
-    const v = buildResultView(stored, DEFAULT_RESULT_QUERY);
+  it('compares with the survivors-only run in percentage points', async () => {
+    const v = await buildResultView(loaded, DEFAULT_RESULT_QUERY);
     expect(v.survivors?.delistedExcluded).toBe(1);
     expect(v.survivors?.totalReturnGapPp).toBeCloseTo((survivors.statistics.totalReturn - full.statistics.totalReturn) * 100, 9);
     // The delisted company lost money while held: leaving it out flatters the result.
@@ -93,13 +102,13 @@ describe('result view', () => {
       drawdown: 0,
       survivors: survivors.equity[0],
     });
-    expect(buildResultView({ ...stored, survivors: null }, DEFAULT_RESULT_QUERY).survivors).toBeNull();
+    expect((await buildResultView(withoutSurvivors, DEFAULT_RESULT_QUERY)).survivors).toBeNull();
   });
 });
 
 describe('result CSV tables', () => {
   it('writes every day of the curves with the survivors column', () => {
-    const t = curvesTable(stored);
+    const t = curvesTable(loaded.light);
     expect(t.header).toEqual(['date', 'equity', 'benchmark', 'drawdown', 'survivors_equity']);
     expect(t.rows).toHaveLength(full.dates.length);
     expect(t.rows.at(-1)).toEqual([
@@ -109,20 +118,23 @@ describe('result CSV tables', () => {
       full.drawdown.at(-1),
       survivors.equity.at(-1),
     ]);
-    expect(curvesTable({ ...stored, survivors: null }).rows[0][4]).toBeNull();
+    expect(curvesTable(withoutSurvivors.light).rows[0][4]).toBeNull();
   });
 
-  it('writes one row per holding, trade and year', () => {
-    const h = holdingsTable(stored);
+  it('writes one row per holding, trade and year', async () => {
+    const h = holdingsTable(loaded, 7);
     expect(h.header).toEqual(['rebalance', 'signal_date', 'trade_date', 'permaticker', 'ticker', 'weight', 'rank', 'pe_ttm']);
-    expect(h.rows).toHaveLength(full.rebalances.reduce((n, r) => n + r.holdings.length, 0));
-    expect(h.rows[0]).toEqual([1, full.rebalances[0].signalDate, full.rebalances[0].tradeDate, 3, 'GONE', 0.5, 1, 8]);
-    const t = tradesTable(stored);
-    expect(t.rows).toHaveLength(full.trades.length);
-    expect(t.rows.some((r) => r[4] === 'delisted')).toBe(true);
-    const m = monthlyTable(stored);
+    const holdings = await rowsOf(h);
+    expect(holdings).toHaveLength(full.rebalances.reduce((n, r) => n + r.holdings.length, 0));
+    expect(holdings[0]).toEqual([1, full.rebalances[0].signalDate, full.rebalances[0].tradeDate, 3, 'GONE', 0.5, 1, 8]);
+    const trades = await rowsOf(tradesTable(loaded, 7));
+    expect(trades).toHaveLength(full.trades.length);
+    expect(trades.some((r) => r[4] === 'delisted')).toBe(true);
+    const m = monthlyTable(loaded.light);
     expect(m.header).toHaveLength(14);
     expect(m.rows.map((r) => r[0])).toEqual(full.statistics.monthlyReturns.map((r) => r.year));
-    expect(resultTable(stored, 'monthly')).toEqual(m);
+    const monthly = resultTable(loaded, 'monthly');
+    expect(monthly.header).toEqual(m.header);
+    expect(await rowsOf(monthly)).toEqual(m.rows);
   });
 });

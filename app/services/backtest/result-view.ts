@@ -1,10 +1,11 @@
 import type { BacktestStatistics, Holding, MonthlyReturnRow, Trade } from './engine/types';
-import type { StoredResult } from './stored-result';
-import { holdingCount, tradeCount, tradeSlice } from './stored-rows';
+import type { LoadedResult } from './stored-rows';
 
 // What a result page shows of a stored result, for one state of its address (log scale, the
-// opened rebalance, the page of each long list). Pure: the owner's page and the shared page
-// build the same view, and only a page of each list travels to the browser.
+// opened rebalance, the page of each long list). No I/O of its own: the owner's page and the
+// shared page build the same view; of the long lists it reads only the opened rebalance's
+// holdings and one page of trades (of a paged result, only the stored parts holding those), and
+// only a page of each list travels to the browser.
 
 export const RESULT_PAGE_SIZE = 100;
 
@@ -128,7 +129,8 @@ export function holdingMetrics(holdings: readonly Holding[]): string[] {
   return [...seen];
 }
 
-export function buildResultView(r: StoredResult, query: ResultQuery, problems: string[] = []): ResultView {
+export async function buildResultView(result: LoadedResult, query: ResultQuery, problems: string[] = []): Promise<ResultView> {
+  const r = result.light;
   const { monthlyReturns, ...statistics } = r.statistics;
   const out = [...problems];
   const rows: RebalanceRow[] = r.rebalances.map((b, i) => ({
@@ -137,7 +139,7 @@ export function buildResultView(r: StoredResult, query: ResultQuery, problems: s
     tradeDate: b.tradeDate,
     universeCount: b.universeCount,
     passCount: b.passCount,
-    holdingCount: holdingCount(r, i),
+    holdingCount: result.rows.holdingCounts[i],
     valueBefore: b.valueBefore,
     tradedValue: b.tradedValue,
     cost: b.cost,
@@ -145,26 +147,27 @@ export function buildResultView(r: StoredResult, query: ResultQuery, problems: s
   let openRebalance: OpenRebalance | null = null;
   let rebalance = query.rebalance;
   if (rebalance !== null) {
-    const b = r.rebalances[rebalance - 1];
-    if (b) {
+    if (rebalance <= r.rebalances.length) {
+      const holdings = await result.rows.holdingsOf(rebalance - 1);
       const { holdingCount: _count, ...row } = rows[rebalance - 1];
-      openRebalance = { ...row, metrics: holdingMetrics(b.holdings), holdings: b.holdings };
+      openRebalance = { ...row, metrics: holdingMetrics(holdings), holdings };
     } else {
       out.push(`There is no rebalance ${rebalance}: this backtest has ${r.rebalances.length}.`);
       rebalance = null;
     }
   }
   const rebalances = pageOf(rows, query.rebalancesPage);
-  const tradePages = Math.max(1, Math.ceil(tradeCount(r) / RESULT_PAGE_SIZE));
+  const tradeTotal = result.rows.tradeCount;
+  const tradePages = Math.max(1, Math.ceil(tradeTotal / RESULT_PAGE_SIZE));
   const tradesPage = Math.min(query.tradesPage, tradePages);
   const tradesFrom = (tradesPage - 1) * RESULT_PAGE_SIZE;
   // Only the page's rows are read: a daily backtest's log can hold millions of trades.
   const trades: Paged<Trade> = {
     page: tradesPage,
     pageCount: tradePages,
-    total: tradeCount(r),
+    total: tradeTotal,
     first: tradesFrom + 1,
-    rows: tradeSlice(r, tradesFrom, tradesFrom + RESULT_PAGE_SIZE),
+    rows: await result.rows.tradeSlice(tradesFrom, tradesFrom + RESULT_PAGE_SIZE),
   };
   const survivorsEquity = r.survivors?.equity;
   const curve: CurvePoint[] = r.dates.map((date, i) => ({

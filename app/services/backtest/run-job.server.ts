@@ -3,11 +3,13 @@ import { getDb } from '../db/db.server';
 import { defineJob, JobInputError, type JobContext } from '../jobs/registry';
 import { computeInChild, stopComputeProcess, warmUpComputeProcess } from './compute-process.server';
 import { BacktestCancelledError } from './engine';
+import { removeUnusedParts } from './result-parts.server';
 
 // The backtest job: read the stored request, have the compute process (compute-process.server.ts)
-// read the market data, run the engine and the survivors-only comparison and encode the result,
-// then store everything in one update. The job's own process only relays progress and writes the
-// row, so an app process running it keeps answering pages. Re-running it (a crash, a BullMQ
+// read the market data, run the engine and the survivors-only comparison, encode the result and
+// store it (paged: its parts, then the light part in one small update). The job's own process
+// only relays progress and removes the parts of runs that died, so an app process running it
+// keeps answering pages. Re-running it (a crash, a BullMQ
 // re-delivery) recomputes the same numbers from the same stored inputs; a stored result is never
 // recomputed.
 
@@ -26,9 +28,11 @@ async function runBacktestJob({ backtestId }: BacktestJobPayload, ctx: JobContex
     .executeTakeFirst();
   if (!row) throw new JobInputError('The backtest was deleted');
   if (row.summary) return { message: 'Done' };
+  // Parts a run that died (killed, timed out) left behind, before and after this run.
+  await removeUnusedParts(backtestId);
   const outcome = await computeInChild({ backtestId, screen: JSON.parse(row.screen), params: JSON.parse(row.params) }, (f, m) =>
     ctx.progress(f, m),
-  );
+  ).finally(() => removeUnusedParts(backtestId).catch(() => undefined));
   if (outcome.type === 'failed') {
     if (outcome.kind === 'cancelled') throw new BacktestCancelledError();
     if (outcome.kind === 'input') throw new JobInputError(outcome.message);

@@ -2,7 +2,8 @@ import { gzipSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from './engine';
 import { inputsOf, screenOf, weekdays } from './engine/test-panel';
-import { decodeResult, encodeResult, toStored } from './stored-result';
+import { longResult, inMemoryPaged } from '../../../tests/support/paged-result';
+import { decodeResult, encodeResult, loadedFromStored, readStoredResult, toStored, type PartLoader } from './stored-result';
 import { holdingCount, tradeCount, tradeSlice } from './stored-rows';
 
 // Stored results: holdings and trades as columns (a few bytes a row), read back bit for bit, and
@@ -53,5 +54,81 @@ describe('stored results', () => {
     expect(back.engineVersion).toBe('1.0.0');
     expect(back.trades).toEqual(stored.trades);
     expect(tradeCount(back)).toBe(stored.trades.length);
+  });
+});
+
+// Paged results (format 4): the light part and parts of at most a few rows each, read back
+// through the accessors; every number must be the one the whole (format 3) round trip gives.
+const bits = (v: unknown) =>
+  JSON.stringify(v, (_k, x: unknown) => (typeof x === 'number' ? Buffer.from(new Float64Array([x]).buffer).toString('hex') : x));
+
+describe('paged stored results', () => {
+  const long = longResult();
+  const whole = decodeResult(encodeResult(long));
+
+  it('span many parts of bounded size', () => {
+    const { encoded } = inMemoryPaged(long, 1000);
+    const holdings = encoded.parts.filter((p) => p.kind === 'holdings');
+    const trades = encoded.parts.filter((p) => p.kind === 'trades');
+    expect(holdings.length).toBeGreaterThan(20);
+    expect(trades.length).toBeGreaterThan(5);
+    expect(Math.max(...encoded.parts.map((p) => p.rows))).toBeLessThanOrEqual(1000);
+    expect(holdings.reduce((n, p) => n + p.rows, 0)).toBe(long.rebalances.reduce((n, b) => n + b.holdings.length, 0));
+    expect(trades.reduce((n, p) => n + p.rows, 0)).toBe(long.trades.length);
+    expect(encoded.parts.map((p) => p.seq)).toEqual([...holdings.keys(), ...trades.keys()]);
+    // The light part carries no rows: far smaller than the whole result.
+    expect(encoded.light.length * 5).toBeLessThan(encodeResult(long).length);
+  });
+
+  it('read back bit for bit what the whole format-3 round trip reads, every rebalance and every trade', async () => {
+    const { encoded, load } = inMemoryPaged(long, 1000);
+    const paged = await readStoredResult(encoded.light, load);
+    const old = loadedFromStored(whole);
+    expect(bits(paged.light)).toBe(bits(old.light));
+    expect(paged.rows.holdingCounts).toEqual(old.rows.holdingCounts);
+    expect(paged.rows.tradeCount).toBe(whole.trades.length);
+    expect(paged.rows.holdingMetrics()).toEqual(old.rows.holdingMetrics());
+    for (let i = 0; i < whole.rebalances.length; i++) expect(bits(await paged.rows.holdingsOf(i))).toBe(bits(whole.rebalances[i].holdings));
+    expect(bits(await paged.rows.tradeSlice(0, whole.trades.length))).toBe(bits(whole.trades));
+    // A slice across part boundaries, one past the end, and none.
+    expect(bits(await paged.rows.tradeSlice(999, 2501))).toBe(bits(whole.trades.slice(999, 2501)));
+    expect(await paged.rows.tradeSlice(whole.trades.length - 1, whole.trades.length + 10)).toHaveLength(1);
+    expect(await paged.rows.tradeSlice(5, 5)).toEqual([]);
+    expect(await paged.rows.holdingsOf(whole.rebalances.length)).toEqual([]);
+    expect(JSON.stringify(paged)).toBe(JSON.stringify(old));
+  });
+
+  it('read only the parts covering the rows asked for', async () => {
+    const { load, reads, encoded } = inMemoryPaged(long, 1000);
+    const paged = await readStoredResult(encoded.light, load);
+    expect(reads).toEqual([]);
+    await paged.rows.holdingsOf(150);
+    expect(reads).toHaveLength(1);
+    await paged.rows.holdingsOf(150);
+    expect(reads).toHaveLength(1);
+    await paged.rows.tradeSlice(1500, 1600);
+    expect(reads.at(-1)).toBe('trades:1');
+    expect(reads).toHaveLength(2);
+  });
+
+  it('keep a rebalance larger than a part whole, in a part of its own', async () => {
+    const { encoded, load } = inMemoryPaged(stored, 1);
+    expect(encoded.parts.filter((p) => p.kind === 'holdings').map((p) => p.rows)).toEqual(stored.rebalances.map((b) => b.holdings.length));
+    const paged = await readStoredResult(encoded.light, load);
+    for (let i = 0; i < stored.rebalances.length; i++) expect(await paged.rows.holdingsOf(i)).toEqual(stored.rebalances[i].holdings);
+    expect(await paged.rows.tradeSlice(0, 1000)).toEqual(stored.trades);
+  });
+
+  it('format 3 and format 1 results read through the same accessors', async () => {
+    const never: PartLoader = () => Promise.reject(new Error('a whole result reads no parts'));
+    const three = await readStoredResult(encodeResult(stored), never);
+    expect(await three.rows.tradeSlice(3, 7)).toEqual(stored.trades.slice(3, 7));
+    expect(await three.rows.holdingsOf(2)).toEqual(stored.rebalances[2].holdings);
+    expect(three.rows.holdingCounts).toEqual(stored.rebalances.map((b) => b.holdings.length));
+    const old = Buffer.from(gzipSync(strToU8(JSON.stringify({ ...stored, engineVersion: '1.0.0' })), { level: 6 })).toString('base64');
+    const one = await readStoredResult(old, never);
+    expect(one.light.engineVersion).toBe('1.0.0');
+    expect(await one.rows.tradeSlice(0, 1e9)).toEqual(stored.trades);
+    expect(one.rows.holdingMetrics()).toEqual(['ret_12m', 'pe_ttm']);
   });
 });

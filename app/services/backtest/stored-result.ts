@@ -3,7 +3,18 @@ import { gunzip, gunzipSync, gzipSync } from 'node:zlib';
 import { decodeColumns, encodeColumns, type ColumnSet } from '../market/store/column-file';
 import type { BacktestResult, BacktestStatistics, Holding, Rebalancing, Trade } from './engine';
 import { packFloats, unpackFloats, type FloatPacking } from './packed-floats';
-import { HOLDING_COUNTS, TRADE_ROWS, type TradeRows } from './stored-rows';
+import {
+  HOLDING_COUNTS,
+  holdingCount,
+  tradeCount,
+  tradeSlice,
+  TRADE_ROWS,
+  type LoadedResult,
+  type PartKind,
+  type ResultRows,
+  type StoredLight,
+  type TradeRows,
+} from './stored-rows';
 
 // A stored result: the engine's result plus the survivors-only comparison, gzipped and base64
 // encoded (the same text column on SQLite and PostgreSQL). Numbers read back are bit-identical to
@@ -60,7 +71,9 @@ export function summaryOf(r: StoredResult): ResultSummary {
 const isSpecial = (v: unknown): v is { $num: string } => typeof v === 'object' && v !== null && '$num' in v && Object.keys(v).length === 1;
 const toJson = (v: unknown) =>
   JSON.stringify(v, (_k, x: unknown) => (typeof x === 'number' && !Number.isFinite(x) ? { $num: String(x) } : x));
-const fromJson = (text: string) => JSON.parse(text, (_k, v: unknown) => (isSpecial(v) ? Number(v.$num) : v)) as unknown;
+// A reviver costs a call per value: a text without any such object is parsed without one.
+const fromJson = (text: string) =>
+  (text.includes('"$num"') ? JSON.parse(text, (_k, v: unknown) => (isSpecial(v) ? Number(v.$num) : v)) : JSON.parse(text)) as unknown;
 
 // Format 2 (engine 2.0.0 on): the holdings of every rebalance and the trade log, which can run to
 // millions of rows (daily rebalancing of hundreds of names), are stored as typed columns beside
@@ -84,18 +97,19 @@ type Light = Omit<StoredResult, 'rebalances' | 'trades'> & {
   packings?: Record<string, FloatPacking>;
 };
 
-export function encodeResult(r: StoredResult): string {
-  const tickers: Record<string, string> = {};
-  const metrics = holdingMetricsOf(r.rebalances);
-  const rows = r.rebalances.reduce((n, b) => n + b.holdings.length, 0);
-  const holdingCount = Int32Array.from(r.rebalances, (b) => b.holdings.length);
+type Packed = { columns: ColumnSet; packings: Record<string, FloatPacking> };
+
+/** The holdings of `rebalances` as columns: a count per rebalance, then one row per holding. */
+function holdingColumns(rebalances: readonly Rebalancing[], metrics: readonly string[], tickers: Record<string, string>): Packed {
+  const rows = rebalances.reduce((n, b) => n + b.holdings.length, 0);
+  const holdingCount = Int32Array.from(rebalances, (b) => b.holdings.length);
   const hPerm = new Int32Array(rows);
   const hWeight = new Float64Array(rows);
   const hRank = new Int32Array(rows);
   const hValues = metrics.map(() => new Float64Array(rows));
   const hKnown = metrics.map(() => new Int32Array(rows));
   let k = 0;
-  for (const b of r.rebalances)
+  for (const b of rebalances)
     for (const h of b.holdings) {
       tickers[h.permaticker] = h.ticker;
       hPerm[k] = h.permaticker;
@@ -108,17 +122,7 @@ export function encodeResult(r: StoredResult): string {
       });
       k++;
     }
-  const dateIndex = new Map(r.dates.map((d, i) => [d, i]));
-  const t = r.trades;
-  for (const x of t) tickers[x.permaticker] = x.ticker;
-  const columns: ColumnSet = {
-    holdingCount,
-    hPerm,
-    hRank,
-    tDate: Int32Array.from(t, (x) => dateIndex.get(x.date) ?? -1),
-    tPerm: Int32Array.from(t, (x) => x.permaticker),
-    tKind: Int32Array.from(t, (x) => SIDES.indexOf(x.side) * 2 + REASONS.indexOf(x.reason)),
-  };
+  const columns: ColumnSet = { holdingCount, hPerm, hRank };
   const packings: Record<string, FloatPacking> = {};
   const pack = (name: string, values: Float64Array, opts?: Parameters<typeof packFloats>[3]) => {
     packings[name] = packFloats(columns, name, values, opts);
@@ -134,6 +138,21 @@ export function encodeResult(r: StoredResult): string {
   metrics.forEach((_m, j) => {
     if (j !== priceAt) pack(`hValue${j}`, hValues[j], { factor });
   });
+  return { columns, packings };
+}
+
+/** Trades as columns (a date as its index in the result's dates). */
+function tradeColumns(t: readonly Trade[], dateIndex: ReadonlyMap<string, number>, tickers: Record<string, string>): Packed {
+  for (const x of t) tickers[x.permaticker] = x.ticker;
+  const columns: ColumnSet = {
+    tDate: Int32Array.from(t, (x) => dateIndex.get(x.date) ?? -1),
+    tPerm: Int32Array.from(t, (x) => x.permaticker),
+    tKind: Int32Array.from(t, (x) => SIDES.indexOf(x.side) * 2 + REASONS.indexOf(x.reason)),
+  };
+  const packings: Record<string, FloatPacking> = {};
+  const pack = (name: string, values: Float64Array, opts?: Parameters<typeof packFloats>[3]) => {
+    packings[name] = packFloats(columns, name, values, opts);
+  };
   const tValue = Float64Array.from(t, (x) => x.value);
   const tPrice = Float64Array.from(t, (x) => x.price);
   pack('tValue', tValue);
@@ -149,21 +168,102 @@ export function encodeResult(r: StoredResult): string {
     'tCost',
     Float64Array.from(t, (x) => x.cost),
   );
+  return { columns, packings };
+}
+
+/** A magic, the length of a JSON part, the JSON, then whatever follows. */
+function framed(magic: Buffer, json: unknown, rest: Buffer): Buffer {
+  const text = Buffer.from(toJson(json));
+  const head = Buffer.alloc(8);
+  magic.copy(head, 0);
+  head.writeUInt32LE(text.length, 4);
+  return Buffer.concat([head, text, rest]);
+}
+
+// Level 1: most of the size for a fraction of the time (this runs at the end of every backtest).
+const zipped = (bytes: Buffer) => gzipSync(bytes, { level: 1 }).toString('base64');
+
+/** Format 3: the whole result in one text (results are now stored paged, `encodePagedResult`). */
+export function encodeResult(r: StoredResult): string {
+  const tickers: Record<string, string> = {};
+  const metrics = holdingMetricsOf(r.rebalances);
+  const h = holdingColumns(r.rebalances, metrics, tickers);
+  const t = tradeColumns(r.trades, new Map(r.dates.map((d, i) => [d, i])), tickers);
   const { rebalances, trades: _trades, ...rest } = r;
   const light: Light = {
     ...rest,
     rebalances: rebalances.map(({ holdings: _h, ...b }) => b),
     tickers,
     holdingMetrics: metrics,
-    packings,
+    packings: { ...h.packings, ...t.packings },
   };
-  const json = Buffer.from(toJson(light));
-  const head = Buffer.alloc(8);
-  FORMAT_3.copy(head, 0);
-  head.writeUInt32LE(json.length, 4);
-  const bytes = Buffer.concat([head, json, encodeColumns(columns)]);
-  // Level 1: most of the size for a fraction of the time (this runs at the end of every backtest).
-  return gzipSync(bytes, { level: 1 }).toString('base64');
+  return zipped(framed(FORMAT_3, light, encodeColumns({ ...h.columns, ...t.columns })));
+}
+
+// Format 4 (from here on): paged. A daily top-500 run over twenty years keeps millions of holding
+// and trade rows (tens of MB even packed), and reading or writing them as one text stalls the
+// process that does it. The light part (everything but holdings and trades: statistics, curves,
+// dates, rebalance summaries with their holding counts, tickers, the survivors comparison) is
+// the text of the backtest row; holdings and trades are parts of at most RESULT_PART_ROWS rows
+// (a holdings part holds whole rebalances, so one larger than that is a part of its own), each
+// the columns of format 3 for its rows, gzipped and base64 encoded, stored in their own rows
+// (backtest_result_parts) under a key the light part names. Readers load only the parts that
+// cover the rows they show.
+const FORMAT_4 = Buffer.from('QBT4');
+const PART_4 = Buffer.from('QBP4');
+
+/** Holding or trade rows one stored part keeps at most (a rebalance larger than that is one part). */
+export const RESULT_PART_ROWS = 50_000;
+
+export type ResultPart = { kind: PartKind; seq: number; rows: number; data: string };
+export type PagedEncoding = { light: string; parts: ResultPart[] };
+
+type Light4 = Omit<Light, 'packings'> & {
+  holdingCounts: number[];
+  tradeCount: number;
+  /** Where the parts are: their key, and the first rebalance (holdings) or trade of each. */
+  parts: { key: string; holdings: number[]; trades: number[] };
+};
+
+/** `r` as a light part and its holdings and trades parts, stored under `key`. */
+export function encodePagedResult(r: StoredResult, key: string, partRows = RESULT_PART_ROWS): PagedEncoding {
+  const tickers: Record<string, string> = {};
+  const metrics = holdingMetricsOf(r.rebalances);
+  const dateIndex = new Map(r.dates.map((d, i) => [d, i]));
+  const part = (kind: PartKind, seq: number, rows: number, p: Packed): ResultPart => ({
+    kind,
+    seq,
+    rows,
+    data: zipped(framed(PART_4, { packings: p.packings }, encodeColumns(p.columns))),
+  });
+  const parts: ResultPart[] = [];
+  const holdingStarts: number[] = [];
+  for (let from = 0; from < r.rebalances.length;) {
+    let to = from;
+    let rows = 0;
+    while (to < r.rebalances.length && (to === from || rows + r.rebalances[to].holdings.length <= partRows))
+      rows += r.rebalances[to++].holdings.length;
+    parts.push(part('holdings', holdingStarts.length, rows, holdingColumns(r.rebalances.slice(from, to), metrics, tickers)));
+    holdingStarts.push(from);
+    from = to;
+  }
+  const tradeStarts: number[] = [];
+  for (let from = 0; from < r.trades.length; from += partRows) {
+    const slice = r.trades.slice(from, from + partRows);
+    parts.push(part('trades', tradeStarts.length, slice.length, tradeColumns(slice, dateIndex, tickers)));
+    tradeStarts.push(from);
+  }
+  const { rebalances, trades, ...rest } = r;
+  const light: Light4 = {
+    ...rest,
+    rebalances: rebalances.map(({ holdings: _h, ...b }) => b),
+    tickers,
+    holdingMetrics: metrics,
+    holdingCounts: rebalances.map((b) => b.holdings.length),
+    tradeCount: trades.length,
+    parts: { key, holdings: holdingStarts, trades: tradeStarts },
+  };
+  return { light: zipped(framed(FORMAT_4, light, Buffer.alloc(0))), parts };
 }
 
 /** The columns with every packed one read back into its doubles. */
@@ -194,25 +294,11 @@ export function decodeResult(text: string): StoredResult {
 
 const gunzipAsync = promisify(gunzip);
 
-/** decodeResult with the unzipping off the calling thread (the web process reads results with it). */
-export async function decodeResultAsync(text: string): Promise<StoredResult> {
-  return decodeBytes(await gunzipAsync(Buffer.from(text, 'base64')));
-}
-
-function decodeBytes(bytes: Buffer): StoredResult {
-  const format = bytes.subarray(0, 4);
-  if (!format.equals(FORMAT_2) && !format.equals(FORMAT_3)) return fromJson(bytes.toString('utf8')) as StoredResult;
-  const jsonLength = bytes.readUInt32LE(4);
-  const light = fromJson(bytes.subarray(8, 8 + jsonLength).toString('utf8')) as Light;
-  const c = unpackedColumns(decodeColumns(bytes.subarray(8 + jsonLength)), light.packings ?? {});
-  const { tickers, holdingMetrics: metrics, rebalances: summaries, packings: _p, ...rest } = light;
-  const ticker = (perm: number) => tickers[perm] ?? String(perm);
-  const counts = c.holdingCount;
-  const start = new Int32Array(counts.length + 1);
-  for (let i = 0; i < counts.length; i++) start[i + 1] = start[i] + counts[i];
-  const holdingsOf = (i: number): Holding[] => {
+/** A holding row builder over holding columns: rows [from, to). */
+function holdingRows(c: ColumnSet, metrics: readonly string[], ticker: (perm: number) => string) {
+  return (from: number, to: number): Holding[] => {
     const out: Holding[] = [];
-    for (let k = start[i]; k < start[i + 1]; k++) {
+    for (let k = from; k < to; k++) {
       const values: Record<string, number | null> = {};
       metrics.forEach((m, j) => {
         const known = c[`hKnown${j}`][k];
@@ -223,9 +309,12 @@ function decodeBytes(bytes: Buffer): StoredResult {
     }
     return out;
   };
-  const rebalances = summaries.map((b, i) => lazily({ ...b } as Rebalancing, 'holdings', () => holdingsOf(i)));
-  const tradeAt = (i: number): Trade => ({
-    date: light.dates[c.tDate[i]],
+}
+
+/** A trade row builder over trade columns. */
+function tradeRow(c: ColumnSet, dates: readonly string[], ticker: (perm: number) => string) {
+  return (i: number): Trade => ({
+    date: dates[c.tDate[i]],
     permaticker: c.tPerm[i],
     ticker: ticker(c.tPerm[i]),
     side: SIDES[c.tKind[i] >> 1],
@@ -235,12 +324,139 @@ function decodeBytes(bytes: Buffer): StoredResult {
     shares: c.tShares[i],
     cost: c.tCost[i],
   });
+}
+
+/** Where each rebalance's holdings start in the holding rows (one more entry: the end). */
+function starts(counts: ArrayLike<number>): Int32Array {
+  const start = new Int32Array(counts.length + 1);
+  for (let i = 0; i < counts.length; i++) start[i + 1] = start[i] + counts[i];
+  return start;
+}
+
+function decodeBytes(bytes: Buffer): StoredResult {
+  const format = bytes.subarray(0, 4);
+  if (format.equals(FORMAT_4)) throw new Error('A paged stored result (format 4) is read with readStoredResult');
+  if (!format.equals(FORMAT_2) && !format.equals(FORMAT_3)) return fromJson(bytes.toString('utf8')) as StoredResult;
+  const jsonLength = bytes.readUInt32LE(4);
+  const light = fromJson(bytes.subarray(8, 8 + jsonLength).toString('utf8')) as Light;
+  const c = unpackedColumns(decodeColumns(bytes.subarray(8 + jsonLength)), light.packings ?? {});
+  const { tickers, holdingMetrics: metrics, rebalances: summaries, packings: _p, ...rest } = light;
+  const ticker = (perm: number) => tickers[perm] ?? String(perm);
+  const counts = c.holdingCount;
+  const start = starts(counts);
+  const rowsOf = holdingRows(c, metrics, ticker);
+  const rebalances = summaries.map((b, i) => lazily({ ...b } as Rebalancing, 'holdings', () => rowsOf(start[i], start[i + 1])));
+  const tradeAt = tradeRow(c, light.dates, ticker);
   const result = lazily({ ...rest, rebalances } as StoredResult, 'trades', () =>
     Array.from({ length: c.tPerm.length }, (_, i) => tradeAt(i)),
   );
   Object.defineProperty(result, TRADE_ROWS, { value: { count: c.tPerm.length, at: tradeAt } satisfies TradeRows, enumerable: false });
   Object.defineProperty(result, HOLDING_COUNTS, { value: counts, enumerable: false });
   return result;
+}
+
+/** Reads the text of one stored part (format 4) of the result being read. */
+export type PartLoader = (key: string, kind: PartKind, seq: number) => Promise<string>;
+
+/**
+ * A stored result for reading: the light part decoded, holdings and trades read on demand (for a
+ * paged result, only the parts covering the rows asked for). Unzipping runs off the calling
+ * thread; what stays on it is the light part's JSON and the rows asked for.
+ */
+export async function readStoredResult(text: string, loadPart: PartLoader): Promise<LoadedResult> {
+  const bytes = await gunzipAsync(Buffer.from(text, 'base64'));
+  if (!bytes.subarray(0, 4).equals(FORMAT_4)) return loadedFromStored(decodeBytes(bytes));
+  const light = fromJson(bytes.subarray(8, 8 + bytes.readUInt32LE(4)).toString('utf8')) as Light4;
+  return pagedReader(light, loadPart);
+}
+
+/** Decoded parts kept by one reader (a CSV walks them in order; a page reads one or two). */
+const PARTS_KEPT = 3;
+
+type DecodedPart = { columns: ColumnSet; start: Int32Array };
+
+function pagedReader(light: Light4, loadPart: PartLoader): LoadedResult {
+  const { tickers, holdingMetrics: metrics, holdingCounts, tradeCount, parts, ...view } = light;
+  const ticker = (perm: number) => tickers[perm] ?? String(perm);
+  const cache = new Map<string, Promise<DecodedPart>>();
+  const part = (kind: PartKind, seq: number): Promise<DecodedPart> => {
+    const id = `${kind}:${seq}`;
+    let p = cache.get(id);
+    if (!p) {
+      p = (async () => {
+        const bytes = await gunzipAsync(Buffer.from(await loadPart(parts.key, kind, seq), 'base64'));
+        if (!bytes.subarray(0, 4).equals(PART_4)) throw new Error(`The stored ${kind} part ${seq} of this result is damaged`);
+        const jsonLength = bytes.readUInt32LE(4);
+        const head = fromJson(bytes.subarray(8, 8 + jsonLength).toString('utf8')) as { packings: Record<string, FloatPacking> };
+        const columns = unpackedColumns(decodeColumns(bytes.subarray(8 + jsonLength)), head.packings);
+        return { columns, start: kind === 'holdings' ? starts(columns.holdingCount) : new Int32Array(0) };
+      })();
+      p.catch(() => cache.delete(id));
+      cache.set(id, p);
+      if (cache.size > PARTS_KEPT) cache.delete(cache.keys().next().value!);
+    }
+    return p;
+  };
+  /** The part holding item i, given the first item of each part. */
+  const partOf = (firsts: readonly number[], i: number) => {
+    let lo = 0;
+    let hi = firsts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (firsts[mid] <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const rows: ResultRows = {
+    holdingCounts,
+    tradeCount,
+    holdingMetrics: () => [...metrics],
+    async holdingsOf(i) {
+      if (!(i >= 0 && i < holdingCounts.length) || holdingCounts[i] === 0) return [];
+      const seq = partOf(parts.holdings, i);
+      const p = await part('holdings', seq);
+      const local = i - parts.holdings[seq];
+      return holdingRows(p.columns, metrics, ticker)(p.start[local], p.start[local + 1]);
+    },
+    async tradeSlice(from, to) {
+      const out: Trade[] = [];
+      let i = Math.max(0, from);
+      const end = Math.min(to, tradeCount);
+      while (i < end) {
+        const seq = partOf(parts.trades, i);
+        const first = parts.trades[seq];
+        const last = seq + 1 < parts.trades.length ? parts.trades[seq + 1] : tradeCount;
+        const at = tradeRow((await part('trades', seq)).columns, light.dates, ticker);
+        for (; i < Math.min(end, last); i++) out.push(at(i - first));
+      }
+      return out;
+    },
+  };
+  return withJson({ light: view, rows });
+}
+
+/** A result decoded whole (formats 1 to 3) behind the same accessors. */
+export function loadedFromStored(r: StoredResult): LoadedResult {
+  const { rebalances, trades: _t, ...rest } = Object.getOwnPropertyDescriptors(r);
+  const light = Object.fromEntries(Object.entries(rest).map(([k, d]) => [k, d.value as unknown])) as Omit<StoredLight, 'rebalances'>;
+  const summaries = (rebalances.value as Rebalancing[]).map((b) => {
+    const { holdings: _h, ...summary } = Object.getOwnPropertyDescriptors(b);
+    return Object.fromEntries(Object.entries(summary).map(([k, d]) => [k, d.value as unknown])) as Omit<Rebalancing, 'holdings'>;
+  });
+  const rows: ResultRows = {
+    holdingCounts: r.rebalances.map((_, i) => holdingCount(r, i)),
+    tradeCount: tradeCount(r),
+    holdingMetrics: () => holdingMetricsOf(r.rebalances),
+    holdingsOf: async (i) => r.rebalances[i]?.holdings ?? [],
+    tradeSlice: async (from, to) => tradeSlice(r, from, to),
+  };
+  return withJson({ light: { ...light, rebalances: summaries }, rows });
+}
+
+/** As JSON (logs, comparisons in tests): the light part and the sizes of the long lists. */
+function withJson(r: Omit<LoadedResult, 'toJSON'>): LoadedResult {
+  return { ...r, toJSON: () => ({ ...r.light, holdingCounts: r.rows.holdingCounts, tradeCount: r.rows.tradeCount }) };
 }
 
 /** `key` of `target` computed on first read (and kept), still a plain enumerable property for JSON. */

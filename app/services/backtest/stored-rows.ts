@@ -1,9 +1,31 @@
-import type { Trade } from './engine/types';
+import type { Holding, Rebalancing, Trade } from './engine/types';
 import type { StoredResult } from './stored-result';
 
-// Reading a stored result's long lists without turning them all into rows: a result decoded from
-// the columnar format (stored-result.ts) carries these accessors; an older one is read as is.
+// Reading a stored result's long lists without turning them all into rows. A result read for a
+// page, the API or a download is a LoadedResult: its light part (everything but the holdings and
+// trade rows) and async accessors of those rows, which read only the stored parts they need
+// (stored-result.ts). A result decoded whole (formats 1 to 3) carries the sync accessors below.
 // No Node APIs here, so pages' shared helpers can use it.
+
+/** A stored result without its holdings and trade rows (each rebalance without its holdings). */
+export type StoredLight = Omit<StoredResult, 'rebalances' | 'trades'> & { rebalances: Omit<Rebalancing, 'holdings'>[] };
+
+export type PartKind = 'holdings' | 'trades';
+
+/** The holdings and trade rows of a stored result, read on demand. */
+export type ResultRows = {
+  /** How many names each rebalance holds. */
+  holdingCounts: readonly number[];
+  tradeCount: number;
+  /** The metrics the holdings carry, in the order they first appear. */
+  holdingMetrics(): string[];
+  /** The holdings of rebalance i (0-based); none for an i out of range. */
+  holdingsOf(i: number): Promise<Holding[]>;
+  /** Trades [from, to) of the log. */
+  tradeSlice(from: number, to: number): Promise<Trade[]>;
+};
+
+export type LoadedResult = { light: StoredLight; rows: ResultRows; toJSON(): unknown };
 
 export type TradeRows = { count: number; at(i: number): Trade };
 export const TRADE_ROWS = Symbol('tradeRows');

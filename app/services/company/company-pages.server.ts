@@ -78,6 +78,24 @@ export async function companyOverview(company: CompanyHeader, asOf: IsoDate | nu
   return cachedAnswer(reader.file, ['overview', company.permaticker, asOf], () => readOverview(company, asOf, options));
 }
 
+/** What the overview page sends to the browser: its chart needs the closes of the prices only. */
+export type OverviewPage = Omit<Overview, 'prices'> & { prices: Pick<PricePoint, 'date' | 'close'>[] };
+const overviewPages = new WeakMap<Overview, OverviewPage>();
+
+/**
+ * The overview for the page (the JSON API gives the whole `Overview`): the prices without the
+ * columns the page does not show, so the data serialized into every page is a third as large.
+ * Made once per kept overview (the answer cache shares it). Shared: do not mutate.
+ */
+export function overviewForPage(overview: Overview): OverviewPage {
+  let page = overviewPages.get(overview);
+  if (!page) {
+    page = { ...overview, prices: overview.prices.map((p) => ({ date: p.date, close: p.close })) };
+    overviewPages.set(overview, page);
+  }
+  return page;
+}
+
 async function readOverview(company: CompanyHeader, asOf: IsoDate | null, options: MarketReadOptions): Promise<Overview> {
   const metrics = await companyPageMetrics(company, asOf, OVERVIEW_METRICS, options);
   const end = metrics.date;

@@ -152,11 +152,26 @@ export interface BacktestsTable {
   engine_version: string;
   /** JSON of the headline statistics, for lists. */
   summary: string | null;
-  /** base64(gzip(JSON)) of the stored result. */
+  /** base64(gzip(…)) of the stored result: whole (formats 1–3) or its light part (format 4, parts in backtest_result_parts). */
   result: string | null;
+  /** The run_key of the parts the stored result uses (format 4; migration 006). */
+  parts_key: string | null;
   share_token: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** One part of a paged stored result's holdings or trade rows (migration 006). */
+export interface BacktestResultPartsTable {
+  backtest_id: string;
+  /** The store (one per finished run) the part belongs to. */
+  run_key: string;
+  kind: 'holdings' | 'trades';
+  /** 0, 1, … in row order within its kind. */
+  seq: number;
+  row_count: number;
+  /** base64(gzip(…)) of the part's columns (stored-result.ts, format 4). */
+  data: string;
 }
 
 // Billing (migration 004).
@@ -207,6 +222,7 @@ export interface Database {
   column_sets: ColumnSetsTable;
   jobs: JobsTable;
   backtests: BacktestsTable;
+  backtest_result_parts: BacktestResultPartsTable;
   subscriptions: SubscriptionsTable;
   billing_webhook_events: BillingWebhookEventsTable;
 }

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ZodError, type z, type ZodType } from 'zod';
 import { DomainError, type FieldErrors } from './errors';
 import { jsonWithoutFloatNoise } from './numbers';
@@ -7,13 +8,60 @@ import { jsonWithoutFloatNoise } from './numbers';
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 export function jsonResponse(data: unknown, init: ResponseInit = {}): Response {
+  // Values computed in binary floating point (sums, split adjustments, ratios) carry noise past
+  // the 15th digit; no answer shows it.
+  return jsonTextResponse(JSON.stringify(data, jsonWithoutFloatNoise), init);
+}
+
+function jsonTextResponse(text: string, init: ResponseInit): Response {
   const headers = new Headers(init.headers);
   headers.set('Content-Type', 'application/json; charset=utf-8');
   headers.set('Cache-Control', 'no-store');
   headers.set('X-Content-Type-Options', 'nosniff');
-  // Values computed in binary floating point (sums, split adjustments, ratios) carry noise past
-  // the 15th digit; no answer shows it.
-  return new Response(JSON.stringify(data, jsonWithoutFloatNoise), { ...init, headers });
+  return new Response(text, { ...init, headers });
+}
+
+/** Characters written between two turns of the event loop by `jsonResponseInTurns`. */
+const TURN_CHARS = 256 * 1024;
+
+/**
+ * `jsonResponse` for a large answer (megabytes: a backtest's rows), the same text written a piece
+ * at a time with the event loop's other work (other requests) in between: long arrays element by
+ * element, objects key by key down to two levels, the rest whole.
+ */
+export async function jsonResponseInTurns(data: unknown, init: ResponseInit = {}): Promise<Response> {
+  let written = 0;
+  const piece = async (text: string) => {
+    written += text.length;
+    if (written >= TURN_CHARS) {
+      written = 0;
+      await nextTurn();
+    }
+    return text;
+  };
+  const write = async (value: unknown, depth: number): Promise<string> => {
+    if (Array.isArray(value) && value.length > 100) {
+      const out: string[] = [];
+      for (const v of value) out.push(await piece(JSON.stringify(v, jsonWithoutFloatNoise) ?? 'null'));
+      return `[${out.join(',')}]`;
+    }
+    if (
+      depth < 2 &&
+      value !== null &&
+      typeof value === 'object' &&
+      Object.getPrototypeOf(value) === Object.prototype &&
+      !('toJSON' in value)
+    ) {
+      const out: string[] = [];
+      for (const [k, v] of Object.entries(value)) {
+        if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+        out.push(`${JSON.stringify(k)}:${await write(v, depth + 1)}`);
+      }
+      return `{${out.join(',')}}`;
+    }
+    return piece(JSON.stringify(value, jsonWithoutFloatNoise));
+  };
+  return jsonTextResponse(await write(data, 0), init);
 }
 
 /** 204 for a successful DELETE or logout: no body, never cached. */

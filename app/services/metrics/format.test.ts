@@ -41,6 +41,20 @@ describe('formatByFormat', () => {
     expect(formatByFormat('large_currency', 512)).toBe('$512.00');
   });
 
+  it('gives the same text for a value asked again (the kept texts), for zero and minus zero, past the bound', () => {
+    const values = [0, -0, -0.001, 0.004, 1.005, 2.675, 1234.5, -1234.565, 1e15, Number.MIN_VALUE];
+    const intl = (v: number) => {
+      const text = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Math.abs(v));
+      return v < 0 && text !== '0.00' ? `-$${text}` : `$${text}`;
+    };
+    for (let round = 0; round < 2; round++) for (const v of values) expect(formatByFormat('currency', v)).toBe(intl(v));
+    // More values than one digits setting keeps: the first ones again afterwards.
+    for (let i = 0; i < 25_000; i++) formatByFormat('currency', i / 100);
+    for (const v of values) expect(formatByFormat('currency', v)).toBe(intl(v));
+    expect(formatByFormat('currency', 123.45)).toBe('$123.45');
+    expect(formatByFormat('ratio', 123.45)).toBe('123.45');
+  });
+
   it('formats ratios, integers, shares and dates', () => {
     expect(formatByFormat('ratio', 14.996)).toBe('15.00');
     expect(formatByFormat('integer', 7)).toBe('7');

@@ -21,10 +21,26 @@ function nf(minimumFractionDigits: number, maximumFractionDigits: number, groupi
   return f;
 }
 
+// A page formats the same values on every request (a chart's table of a year of prices, its
+// cache key): the texts are kept per digits setting, a bounded number of values each.
+const texts = new Map<number, Map<number, string>>();
+const TEXTS_PER_SETTING = 20_000;
+
 /** Formats with fixed digits; a value that rounds to zero loses its minus sign. */
 function fixed(value: number, digits: number, minDigits = digits): string {
-  const text = nf(minDigits, digits).format(value);
-  return /^-[0.,]*$/.test(text) ? text.slice(1) : text;
+  const setting = Number.isInteger(digits) && Number.isInteger(minDigits) && digits >= 0 && digits < 64 ? minDigits * 64 + digits : null;
+  let kept = setting === null ? undefined : texts.get(setting);
+  if (setting !== null && !kept) texts.set(setting, (kept = new Map()));
+  let text = kept?.get(value);
+  if (text === undefined) {
+    text = nf(minDigits, digits).format(value);
+    if (/^-[0.,]*$/.test(text)) text = text.slice(1);
+    if (kept) {
+      if (kept.size >= TEXTS_PER_SETTING) kept.clear();
+      kept.set(value, text);
+    }
+  }
+  return text;
 }
 
 const SCALES: [number, string][] = [

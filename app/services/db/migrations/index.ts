@@ -4,6 +4,7 @@ import * as m002 from './002_screeners_watchlists';
 import * as m003 from './003_backtests_jobs';
 import * as m004 from './004_billing';
 import * as m005 from './005_column_sets';
+import * as m006 from './006_backtest_result_parts';
 
 // Migrations are listed here (not read from disk) so the built server bundle carries them.
 // Append new ones; never edit one that has shipped.
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '003_backtests_jobs': m003,
   '004_billing': m004,
   '005_column_sets': m005,
+  '006_backtest_result_parts': m006,
 };

@@ -88,12 +88,19 @@ async function rows<T>(connection: DuckDBConnection, sql: string, params?: DuckD
   return reader.getRowObjectsJson() as unknown as T[];
 }
 
-/** Opens a file read-only (no DDL: readers never change the file). */
-export async function openMarketReader(file: string): Promise<MarketReader & { close(): void }> {
+/** DuckDB settings of a reader: its buffer memory (`memory_limit`, e.g. '256MB') and worker `threads`. */
+export type ReaderSettings = { memoryLimit?: string; threads?: number };
+
+/** Opens a file read-only (no DDL: readers never change the file). DuckDB's defaults unless `settings` say otherwise. */
+export async function openMarketReader(file: string, settings: ReaderSettings = {}): Promise<MarketReader & { close(): void }> {
   if (!existsSync(file)) throw new MarketDataMissingError(file);
   let instance: DuckDBInstance;
   try {
-    instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+    instance = await DuckDBInstance.create(file, {
+      access_mode: 'READ_ONLY',
+      ...(settings.memoryLimit ? { memory_limit: settings.memoryLimit } : {}),
+      ...(settings.threads ? { threads: String(settings.threads) } : {}),
+    });
   } catch (e) {
     const why = (e instanceof Error ? e.message : String(e)).split('\n')[0].replaceAll(file, 'the file');
     throw new MarketDataMissingError(file, `it cannot be opened (${why})`);
@@ -154,7 +161,10 @@ export async function marketReader(file: string = config().marketDb): Promise<Ma
   if (cached && cached.file === file && cached.signature === signature) return cached.reader;
   opening ??= (async () => {
     try {
-      const reader = await openMarketReader(file);
+      // MARKET_DB_MEMORY_LIMIT and MARKET_DB_THREADS bound this connection's buffer and threads.
+      // Not by default: the page reads keep 50–100 MB in DuckDB's buffer, but a backtest in the
+      // app process reads the whole price table sorted through it (price-panel.server.ts).
+      const reader = await openMarketReader(file, config().marketReader);
       const previous = cached;
       cached = { file, signature, reader };
       // Queries may still run on the old file; close it a little later (the old inode stays

@@ -349,3 +349,24 @@ describe('market writer', () => {
     expect(await after.all(`SELECT ticker FROM securities ORDER BY ticker`)).toEqual([{ ticker: 'AAA' }, { ticker: 'BBB' }]);
   });
 });
+
+describe('market reader settings', () => {
+  it("opens with DuckDB's defaults, or the memory limit and threads it is given", async () => {
+    const file = freshFile();
+    await withMarketWriter(file, {}, (w) => w.transaction((tx) => tx.upsertSecurities([security(1, 'AAA')])));
+    const setting = `SELECT current_setting('memory_limit') AS memory, current_setting('threads')::INTEGER AS threads`;
+    const plain = await openMarketReader(file);
+    const bounded = await openMarketReader(file, { memoryLimit: '96MB', threads: 1 });
+    try {
+      const [given] = await bounded.all<{ memory: string; threads: number }>(setting);
+      // DuckDB reports sizes in its own units (96 MB = 91.5 MiB).
+      expect(given).toEqual({ memory: '91.5 MiB', threads: 1 });
+      const [defaults] = await plain.all<{ memory: string; threads: number }>(setting);
+      expect(defaults.memory).not.toBe(given.memory);
+      expect(await bounded.all(`SELECT ticker FROM securities`)).toEqual([{ ticker: 'AAA' }]);
+    } finally {
+      plain.close();
+      bounded.close();
+    }
+  });
+});

@@ -1,0 +1,144 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { getDb } from '../db/db.server';
+import { notFound } from '../http/errors';
+import type { PagedEncoding, PartLoader } from './stored-result';
+
+// The parts of paged stored results (stored-result.ts, format 4) in the database: written by the
+// compute process a few at a time, read one at a time by the pages, the API and the downloads.
+
+/** Part bytes one write transaction carries at most (one part always goes, however large). */
+const WRITE_BATCH_CHARS = 4 * 2 ** 20;
+
+export type ResultFields = { summary: string; snapshotId: string | null; engineVersion: string };
+
+/**
+ * Stores a paged result: its parts first, in short transactions (the SQLite write lock is held
+ * for a few MB at a time, so the web process's own writes go on in between), then the light part
+ * and the summary in one small update. A reader sees the result whole or not at all. Nothing is
+ * stored (false, and this store's parts are removed) when the backtest already has a result, is
+ * gone, or lost some of the parts meanwhile (a newer run of it removed them).
+ */
+export async function storePagedResult(backtestId: string, key: string, encoding: PagedEncoding, fields: ResultFields): Promise<boolean> {
+  const db = await getDb();
+  // Deleted meanwhile, or stored by another run: nothing to store.
+  const row = await db.selectFrom('backtests').select('summary').where('id', '=', backtestId).executeTakeFirst();
+  if (!row || row.summary !== null) return false;
+  // Parts of an earlier run of this backtest that died before storing its result.
+  await removeUnusedParts(backtestId);
+  try {
+    for (let i = 0; i < encoding.parts.length;) {
+      const batch = [encoding.parts[i++]];
+      let chars = batch[0].data.length;
+      while (i < encoding.parts.length && chars + encoding.parts[i].data.length <= WRITE_BATCH_CHARS) {
+        chars += encoding.parts[i].data.length;
+        batch.push(encoding.parts[i++]);
+      }
+      await db
+        .insertInto('backtest_result_parts')
+        .values(batch.map((p) => ({ backtest_id: backtestId, run_key: key, kind: p.kind, seq: p.seq, row_count: p.rows, data: p.data })))
+        .execute();
+      await nextTurn();
+    }
+    const updated = await db
+      .updateTable('backtests')
+      .set({
+        result: encoding.light,
+        parts_key: key,
+        summary: fields.summary,
+        snapshot_id: fields.snapshotId,
+        engine_version: fields.engineVersion,
+        updated_at: new Date().toISOString(),
+      })
+      .where('id', '=', backtestId)
+      .where('result', 'is', null)
+      .where(
+        (eb) =>
+          eb
+            .selectFrom('backtest_result_parts')
+            .select(eb.fn.countAll<number>().as('n'))
+            .where('backtest_id', '=', backtestId)
+            .where('run_key', '=', key),
+        '=',
+        encoding.parts.length,
+      )
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 1) return true;
+  } catch (e) {
+    await removeParts(backtestId, key).catch(() => undefined);
+    throw e;
+  }
+  await removeParts(backtestId, key);
+  return false;
+}
+
+async function removeParts(backtestId: string, key: string): Promise<void> {
+  const db = await getDb();
+  await db.deleteFrom('backtest_result_parts').where('backtest_id', '=', backtestId).where('run_key', '=', key).execute();
+}
+
+/** Removes the parts of a backtest that its stored result does not use (runs that died or failed). */
+export async function removeUnusedParts(backtestId: string): Promise<void> {
+  const db = await getDb();
+  await db
+    .deleteFrom('backtest_result_parts')
+    .where('backtest_id', '=', backtestId)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('backtests')
+            .select('backtests.id')
+            .where('backtests.id', '=', backtestId)
+            .whereRef('backtests.parts_key', '=', 'backtest_result_parts.run_key'),
+        ),
+      ),
+    )
+    .execute();
+}
+
+/** Reads the parts of one backtest's stored result, one part a call. */
+export function partLoader(backtestId: string): PartLoader {
+  return async (key, kind, seq) => {
+    const db = await getDb();
+    const row = await db
+      .selectFrom('backtest_result_parts')
+      .select('data')
+      .where('backtest_id', '=', backtestId)
+      .where('run_key', '=', key)
+      .where('kind', '=', kind)
+      .where('seq', '=', seq)
+      .executeTakeFirst();
+    if (!row) {
+      // Deleted while being read: gone, like the backtest.
+      const still = await db.selectFrom('backtests').select('id').where('id', '=', backtestId).executeTakeFirst();
+      if (!still) throw notFound('Backtest not found.');
+      throw new Error(`The stored result of backtest ${backtestId} lacks its ${kind} part ${seq}`);
+    }
+    return row.data;
+  };
+}
+
+/** Parts deleted by one statement in `deleteAllParts` (each about a MB). */
+const DELETE_BATCH_PARTS = 4;
+
+/**
+ * Deletes every part of a backtest a few at a time (a long result's hundred MB at once would hold
+ * the SQLite write lock for a second). The caller has taken the result away from readers first.
+ */
+export async function deleteAllParts(backtestId: string): Promise<void> {
+  const db = await getDb();
+  const parts = await db
+    .selectFrom('backtest_result_parts')
+    .select(['run_key', 'kind', 'seq'])
+    .where('backtest_id', '=', backtestId)
+    .execute();
+  for (let i = 0; i < parts.length; i += DELETE_BATCH_PARTS) {
+    const batch = parts.slice(i, i + DELETE_BATCH_PARTS);
+    await db
+      .deleteFrom('backtest_result_parts')
+      .where('backtest_id', '=', backtestId)
+      .where((eb) => eb.or(batch.map((p) => eb.and([eb('run_key', '=', p.run_key), eb('kind', '=', p.kind), eb('seq', '=', p.seq)]))))
+      .execute();
+    await nextTurn();
+  }
+}

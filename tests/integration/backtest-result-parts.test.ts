@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, expect, it } from 'vitest';
+import { createUser, deleteAccount } from '~/services/auth/users.server';
+import { API_RESULT_ROWS, backtestJson } from '~/services/backtest/api.server';
+import { deleteBacktest, getBacktest, type BacktestView } from '~/services/backtest/backtests.server';
+import { BacktestParamsSchema } from '~/services/backtest/engine';
+import { screenOf } from '~/services/backtest/engine/test-panel';
+import { backtestCsv } from '~/services/backtest/page.server';
+import { removeUnusedParts, storePagedResult } from '~/services/backtest/result-parts.server';
+import { buildResultView, DEFAULT_RESULT_QUERY } from '~/services/backtest/result-view';
+import { decodeResult, encodePagedResult, encodeResult, loadedFromStored, summaryOf } from '~/services/backtest/stored-result';
+import { getDb } from '~/services/db/db.server';
+import { toCsv } from '~/services/http/csv';
+import { forEachDatabase } from '../support/databases';
+import { longResult } from '../support/paged-result';
+
+// Paged stored results in the database (SQLite and PostgreSQL): stored in parts, read back by the
+// API, the page and the CSV downloads exactly as the whole (format 3) result reads, parts of
+// failed stores removed, and every part deleted with its backtest or its owner.
+
+const long = longResult();
+const whole = decodeResult(encodeResult(long));
+const PART_ROWS = 1000;
+
+forEachDatabase('paged backtest results', () => {
+  let userId: string;
+  let id: string;
+
+  async function newBacktest(owner: string): Promise<string> {
+    const db = await getDb();
+    const backtestId = randomUUID();
+    const now = new Date().toISOString();
+    await db
+      .insertInto('backtests')
+      .values({
+        id: backtestId,
+        user_id: owner,
+        screener_id: null,
+        name: 'Paged',
+        screen: JSON.stringify(screenOf([])),
+        params: JSON.stringify(BacktestParamsSchema.parse({ start: '2022-01-03', end: '2022-12-30', rebalance: 'daily', topN: 100 })),
+        job_id: null,
+        snapshot_id: null,
+        engine_version: long.engineVersion,
+        summary: null,
+        result: null,
+        share_token: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return backtestId;
+  }
+
+  const store = (backtestId: string, key: string = randomUUID()) =>
+    storePagedResult(backtestId, key, encodePagedResult(long, key, PART_ROWS), {
+      summary: JSON.stringify(summaryOf(long)),
+      snapshotId: 'snap',
+      engineVersion: long.engineVersion,
+    });
+
+  async function partsOf(backtestId: string) {
+    const db = await getDb();
+    return db.selectFrom('backtest_result_parts').select(['run_key', 'kind', 'seq']).where('backtest_id', '=', backtestId).execute();
+  }
+
+  beforeAll(async () => {
+    userId = (await createUser({ email: 'paged@example.com', full_name: 'Pat Paged', password: 'correct horse 1', access: true })).id;
+    id = await newBacktest(userId);
+    expect(await store(id)).toBe(true);
+  });
+
+  const asWhole = (view: BacktestView): BacktestView => ({ ...view, result: loadedFromStored(whole) });
+
+  it('stores the result in many parts under the key the row names', async () => {
+    const parts = await partsOf(id);
+    expect(parts.length).toBeGreaterThan(20);
+    const db = await getDb();
+    const row = await db.selectFrom('backtests').select(['parts_key', 'result']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(new Set(parts.map((p) => p.run_key))).toEqual(new Set([row.parts_key]));
+    expect(row.result!.length * 5).toBeLessThan(encodeResult(long).length);
+  });
+
+  it('answers the API exactly as the whole result does, past its row budget', async () => {
+    const view = await getBacktest(userId, id, { withResult: true });
+    expect(view.status).toBe('succeeded');
+    const paged = await backtestJson(view);
+    const expected = await backtestJson(asWhole(view));
+    expect(JSON.stringify(paged)).toBe(JSON.stringify(expected));
+    expect(long.rebalances.reduce((n, b) => n + b.holdings.length, 0)).toBeGreaterThan(API_RESULT_ROWS);
+    expect(paged.result?.truncated).toBe(true);
+    expect(paged.result?.rebalances.some((b) => b.holdings === null)).toBe(true);
+    expect(paged.result?.trades.length).toBeGreaterThan(PART_ROWS);
+  });
+
+  it('builds the page exactly as from the whole result', async () => {
+    const view = await getBacktest(userId, id, { withResult: true });
+    for (const query of [
+      DEFAULT_RESULT_QUERY,
+      { ...DEFAULT_RESULT_QUERY, rebalance: 200, tradesPage: 37 },
+      { ...DEFAULT_RESULT_QUERY, rebalance: 1, tradesPage: 1_000_000 },
+    ])
+      expect(await buildResultView(view.result!, query)).toEqual(await buildResultView(loadedFromStored(whole), query));
+  });
+
+  it('streams the holdings and trades CSV with every row, as the whole result writes them', async () => {
+    const metrics = ['ret_12m', 'pe_ttm'];
+    const holdings = toCsv({
+      header: ['rebalance', 'signal_date', 'trade_date', 'permaticker', 'ticker', 'weight', 'rank', ...metrics],
+      rows: whole.rebalances.flatMap((b, i) =>
+        b.holdings.map((h) => [
+          i + 1,
+          b.signalDate,
+          b.tradeDate,
+          h.permaticker,
+          h.ticker,
+          h.weight,
+          h.rank,
+          ...metrics.map((m) => h.values[m] ?? null),
+        ]),
+      ),
+    });
+    const trades = toCsv({
+      header: ['date', 'permaticker', 'ticker', 'side', 'reason', 'value', 'price', 'shares', 'cost'],
+      rows: whole.trades.map((t) => [t.date, t.permaticker, t.ticker, t.side, t.reason, t.value, t.price, t.shares, t.cost]),
+    });
+    const get = (table: string) => backtestCsv(userId, new URLSearchParams({ backtest_id: id, table }));
+    const h = await get('holdings');
+    expect(h.status).toBe(200);
+    expect(h.body).toBeInstanceOf(ReadableStream);
+    expect(await h.text()).toBe(holdings);
+    expect(await (await get('trades')).text()).toBe(trades);
+    expect((await (await get('curves')).text()).split('\r\n')).toHaveLength(whole.dates.length + 2);
+  });
+
+  it('removes the parts of a store that did not become the result, and of runs that died', async () => {
+    const before = await partsOf(id);
+    // The backtest has its result: a second store of it stores nothing and leaves nothing.
+    expect(await store(id, 'second-store')).toBe(false);
+    expect(await partsOf(id)).toEqual(expect.arrayContaining(before));
+    expect((await partsOf(id)).length).toBe(before.length);
+    // Parts of a run that died before storing its result.
+    const db = await getDb();
+    await db
+      .insertInto('backtest_result_parts')
+      .values({ backtest_id: id, run_key: 'died', kind: 'trades', seq: 0, row_count: 1, data: 'x' })
+      .execute();
+    expect((await partsOf(id)).length).toBe(before.length + 1);
+    await removeUnusedParts(id);
+    expect((await partsOf(id)).length).toBe(before.length);
+    // A backtest without a result keeps none.
+    const pending = await newBacktest(userId);
+    await db
+      .insertInto('backtest_result_parts')
+      .values({ backtest_id: pending, run_key: 'died', kind: 'trades', seq: 0, row_count: 1, data: 'x' })
+      .execute();
+    await removeUnusedParts(pending);
+    expect(await partsOf(pending)).toEqual([]);
+  });
+
+  it('deletes the parts with their backtest, and with their owner', async () => {
+    expect((await partsOf(id)).length).toBeGreaterThan(0);
+    await deleteBacktest(userId, id);
+    expect(await partsOf(id)).toEqual([]);
+    const other = (await createUser({ email: 'paged-2@example.com', full_name: 'Pam Paged', password: 'correct horse 1', access: true }))
+      .id;
+    const theirs = await newBacktest(other);
+    expect(await store(theirs)).toBe(true);
+    expect((await partsOf(theirs)).length).toBeGreaterThan(0);
+    await deleteAccount(other);
+    expect(await partsOf(theirs)).toEqual([]);
+  });
+});
