@@ -4,7 +4,6 @@ import { cachedColumnBytes } from '../market/store/column-cache.server';
 import { DomainError, isDomainError } from '../http/errors';
 import { ScreenSchema } from '../screener/model';
 import { computeBacktest } from './compute.server';
-import { warmMarketInputs } from './market-inputs.server';
 import { BacktestCancelledError, BacktestInputError, BacktestParamsSchema } from './engine';
 import { storedResultLimit, storedSizeProblem } from './limits';
 import { storePagedResult } from './result-parts.server';
@@ -100,9 +99,6 @@ export function serveComputeRequests(): void {
   // The parent died or let go: nothing left to compute for.
   process.on('disconnect', () => process.exit(0));
   void send({ type: 'ready' });
-  // The caches every backtest reads, loaded while no backtest waits (a store missing or being
-  // replaced only means the first backtest reads them itself).
-  warmMarketInputs().catch(() => undefined);
 }
 
 /** Whether the process is larger than it should stay after a run (garbage collected first when it can be). */

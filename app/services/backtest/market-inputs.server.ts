@@ -215,20 +215,6 @@ async function signalSnapshots(r: MarketReader, days: Int32Array, metrics: reado
   };
 }
 
-/**
- * Reads what every backtest reads (the data range, the securities, the price panel and its days,
- * the stored snapshots' rows and market caps) into this process's caches, so that a compute
- * process started ahead of its first backtest has them ready when it comes. A backtest asked for
- * meanwhile waits for the same reads instead of starting its own.
- */
-export async function warmMarketInputs(): Promise<void> {
-  const r = await reader();
-  await marketDataRange();
-  await loadSecurityMeta();
-  panelDays(await pricePanel());
-  if (await storedMetricsUsable(r, ['market_cap'])) await storedSnapshotColumns(['market_cap']);
-}
-
 export async function loadMarketInputs(
   screen: Screen,
   params: BacktestParams,
