@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import(new URL('./snapshot-evaluate.worker.ts', import.meta.url).href);
+await import('./snapshot-evaluate.worker.ts');

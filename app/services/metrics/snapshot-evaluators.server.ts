@@ -19,10 +19,14 @@ export type SnapshotEvaluators = {
   close(): Promise<void>;
 };
 
-/** Worker threads a build uses by default: one per core (up to 4); none on a single core. */
+/**
+ * Worker threads a build uses by default: one per core besides the main thread's (which reads
+ * blocks from DuckDB and appends results meanwhile), up to 3; none on a single core. Each thread
+ * holds a block's inputs and evaluator (a few hundred MB for 500 securities × 25 years), so more
+ * threads than cores would only add memory.
+ */
 export function defaultSnapshotWorkers(): number {
-  const cores = availableParallelism();
-  return cores < 2 ? 0 : Math.min(4, cores);
+  return Math.max(0, Math.min(3, availableParallelism() - 1));
 }
 
 // Not a literal in `new URL(...)`: bundlers would try to bundle it as an asset.

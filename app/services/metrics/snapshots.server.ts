@@ -68,7 +68,7 @@ export type BuildSnapshotsOptions = {
   blockSize?: number;
   /** Keep the stored rows whose inputs did not change (snapshot-inputs.server.ts); else compute every date. */
   incremental?: boolean;
-  /** Evaluator threads (0: evaluate in this thread); one per core by default. The stored bytes are the same either way. */
+  /** Evaluator threads (0: evaluate in this thread); defaultSnapshotWorkers() by default. The stored bytes are the same either way. */
   workers?: number;
 };
 
