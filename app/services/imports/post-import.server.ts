@@ -2,7 +2,6 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { buildValuationPanel } from '../company/valuation-panel.server';
 import { buildStoredOverview } from '../market-overview/market-overview.server';
 import { buildFilingsTable } from '../market/store/filings-table.server';
-import { WRITER_DUCKDB_CONFIG } from '../market/store/open-store.server';
 import type { ProgressReporter } from '../market/store/records';
 import { buildSnapshotsOn, type SnapshotBuildResult } from '../metrics/snapshots.server';
 
@@ -18,7 +17,7 @@ export async function afterMarketDataChange(
   progress: ProgressReporter,
   opts: { full?: boolean } = {},
 ): Promise<{ snapshots: SnapshotBuildResult }> {
-  const instance = await DuckDBInstance.create(file, WRITER_DUCKDB_CONFIG);
+  const instance = await DuckDBInstance.create(file);
   const conn = await instance.connect();
   let snapshots: SnapshotBuildResult;
   try {

@@ -10,7 +10,7 @@ import {
 import { config } from '../config.server';
 import { fromEpochDay, isIsoDate, toEpochDay, type IsoDate } from '../dates';
 import { DomainError, notFound, unprocessable } from '../http/errors';
-import { MarketDataMissingError, marketReader, WRITER_DUCKDB_CONFIG } from '../market/store/open-store.server';
+import { MarketDataMissingError, marketReader } from '../market/store/open-store.server';
 import { cachedAnswer } from '../market/store/answer-cache.server';
 import type { ProgressReporter } from '../market/store/records';
 import { MARKET_DDL } from '../market/store/schema';
@@ -80,7 +80,7 @@ async function cols(conn: DuckDBConnection, sql: string, params?: DuckDBValue[])
 
 /** Opens the file read-write, builds the snapshots (latest + month-ends [+ weeks]) and closes it. */
 export async function buildSnapshots(opts: BuildSnapshotsOptions): Promise<SnapshotBuildResult> {
-  const instance = await DuckDBInstance.create(opts.marketDb, WRITER_DUCKDB_CONFIG);
+  const instance = await DuckDBInstance.create(opts.marketDb);
   const conn = await instance.connect();
   try {
     return await buildSnapshotsOn(conn, opts);

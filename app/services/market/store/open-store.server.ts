@@ -257,14 +257,6 @@ function removeStaleWorkFiles(file: string): void {
   }
 }
 
-/**
- * DuckDB settings of the processes that write a store (importers, the demo, the snapshot build).
- * DuckDB's default memory limit is 80 % of the machine's RAM and it keeps what it wrote cached up
- * to it: a bulk load of the 6,000-company demo grew past 3 GB that way. With a limit it writes
- * back and reuses its buffers instead (and spills large aggregates to a temp file beside the store).
- */
-export const WRITER_DUCKDB_CONFIG: Record<string, string> = { memory_limit: '1GB' };
-
 /** Free blocks above this share of a work file are worth a rewrite before publishing. */
 const SPARSE_SHARE = 0.15;
 /** Smaller files are never rewritten (the copy would cost more than the space). */
@@ -279,7 +271,7 @@ export async function compactIfSparse(
   workFile: string,
   limits: { share: number; minBytes: number } = { share: SPARSE_SHARE, minBytes: SPARSE_MIN_BYTES },
 ): Promise<{ before: number; after: number } | null> {
-  const instance = await DuckDBInstance.create(workFile, WRITER_DUCKDB_CONFIG);
+  const instance = await DuckDBInstance.create(workFile);
   const connection = await instance.connect();
   const compact = `${workFile}.compact`;
   try {
@@ -323,7 +315,7 @@ export async function openWritableStore(file: string, options: OpenWritableOptio
     } else if (options.fresh) {
       removeDuckDbFile(file);
     }
-    instance = await DuckDBInstance.create(workFile, WRITER_DUCKDB_CONFIG);
+    instance = await DuckDBInstance.create(workFile);
     connection = await instance.connect();
     await applySchema(connection);
   } catch (e) {
@@ -355,7 +347,7 @@ export async function openWritableStore(file: string, options: OpenWritableOptio
           }
           // Whoever wrote the file last may have left a WAL; fold it in before the rename.
           if (existsSync(`${workFile}.wal`)) {
-            const again = await DuckDBInstance.create(workFile, WRITER_DUCKDB_CONFIG);
+            const again = await DuckDBInstance.create(workFile);
             const c = await again.connect();
             await c.run('CHECKPOINT');
             c.closeSync();
