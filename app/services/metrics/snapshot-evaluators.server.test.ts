@@ -1,0 +1,92 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { METRIC_IDS } from './catalogue';
+import { equalWeightMarket, UniverseEvaluator } from './engine/evaluate';
+import { toEpochDay } from '../dates';
+import { evaluateDay } from './snapshot-evaluate.worker';
+import { openSnapshotEvaluators } from './snapshot-evaluators.server';
+import { buildSnapshots } from './snapshots.server';
+import { writeFixtureStore } from './testing/fixture-store.server';
+import { syntheticUniverse } from './testing/synthetic-universe';
+
+// The snapshot build evaluates blocks in worker threads; what it stores must be the bytes the
+// main thread would have stored, whichever thread evaluated which block.
+
+const securities = syntheticUniverse({ securities: 30, years: 6, seed: 5 });
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'quarry-evaluators-'));
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Every stored snapshot row of a file, in a fixed order, as comparable text. */
+async function storedRows(file: string): Promise<{ values: string[]; blocks: string[]; inputs: number }> {
+  const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+  const conn = await instance.connect();
+  try {
+    const hex = async (sql: string) => (await conn.runAndReadAll(sql)).getRows().map((r) => r.map(String).join('|'));
+    return {
+      values: await hex(`SELECT date::VARCHAR, block, metric, hex(data) FROM metric_snapshot_values ORDER BY date, block, metric`),
+      blocks: await hex(`SELECT date::VARCHAR, block, hex(permatickers) FROM metric_snapshot_blocks ORDER BY date, block`),
+      inputs: Number((await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM metric_snapshot_inputs`)).getRows()[0][0]),
+    };
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+describe('snapshot evaluators', () => {
+  it('start worker threads that return what the main thread computes', async () => {
+    const market = equalWeightMarket(securities);
+    const calendar = Int32Array.from(new Set(securities.flatMap((s) => Array.from(s.dates)))).sort();
+    const days = [toEpochDay('2020-06-30'), toEpochDay('2021-12-31')];
+    const expected = days.map((d) => evaluateDay(new UniverseEvaluator({ securities, market, calendar }), 0, d));
+    const evaluators = await openSnapshotEvaluators(2);
+    try {
+      // Really threads: an in-thread fallback would keep nothing in flight.
+      expect(evaluators.inFlight).toBe(2);
+      // A copy of the inputs: the evaluators take their buffers.
+      const copy = structuredClone(securities);
+      const got = [];
+      for await (const d of evaluators.evaluate({ securities: copy, market, calendar, days })) got.push(d);
+      expect(got.map((g) => g.day)).toEqual(days);
+      got.forEach((g, i) => {
+        expect(Array.from(g.permatickers)).toEqual(Array.from(expected[i].permatickers));
+        expect(g.values).toHaveLength(METRIC_IDS.length);
+        g.values.forEach((v, m) => expect(Buffer.from(v).equals(Buffer.from(expected[i].values[m]))).toBe(true));
+      });
+      expect(expected[0].permatickers.length).toBeGreaterThan(0);
+    } finally {
+      await evaluators.close();
+    }
+  });
+
+  it('in this thread when asked for none', async () => {
+    const evaluators = await openSnapshotEvaluators(0);
+    expect(evaluators.inFlight).toBe(0);
+    await evaluators.close();
+  });
+
+  it('store the same bytes as a build in the main thread', async () => {
+    const single = path.join(dir, 'single.duckdb');
+    const threaded = path.join(dir, 'threaded.duckdb');
+    await writeFixtureStore(single, securities);
+    copyFileSync(single, threaded);
+    // Blocks of 7: more blocks than threads, so results of several blocks are in flight at once.
+    const a = await buildSnapshots({ marketDb: single, blockSize: 7, workers: 0 });
+    const b = await buildSnapshots({ marketDb: threaded, blockSize: 7, workers: 3 });
+    expect(b).toEqual(a);
+    const [x, y] = [await storedRows(single), await storedRows(threaded)];
+    expect(y).toEqual(x);
+    expect(x.values.length).toBeGreaterThan(1000);
+    expect(x.inputs).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,190 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { UniverseEvaluator } from './engine/evaluate';
+import { evaluateDay, type EvaluatedDay, type EvaluateJob, type WorkerReply } from './snapshot-evaluate.worker';
+
+// The snapshot build's evaluators. Evaluating the metrics is pure JavaScript and most of a build's
+// CPU time; worker threads evaluate blocks of securities while the main thread reads the next
+// block from DuckDB and appends the finished ones, so a build uses every core. Where a worker
+// cannot start (a bundle without the worker's files), blocks are evaluated in the main thread:
+// the same code on the same inputs, so the stored bytes are the same either way.
+
+/** A block's evaluated days, in the order of the days asked for. */
+export type BlockResults = AsyncIterable<EvaluatedDay>;
+
+export type SnapshotEvaluators = {
+  /** Blocks that may be evaluating while the caller loads the next one (0: evaluated when read, in this thread). */
+  readonly inFlight: number;
+  evaluate(job: Omit<EvaluateJob, 'id'>): BlockResults;
+  close(): Promise<void>;
+};
+
+/**
+ * Worker threads a build uses by default: one per core besides the main thread's (which reads
+ * blocks from DuckDB and appends results meanwhile), up to 3; none on a single core. Each thread
+ * holds a block's inputs and evaluator (a few hundred MB for 500 securities × 25 years), so more
+ * threads than cores would only add memory.
+ */
+export function defaultSnapshotWorkers(): number {
+  return Math.max(0, Math.min(3, availableParallelism() - 1));
+}
+
+// Not a literal in `new URL(...)`: bundlers would try to bundle it as an asset.
+const WORKER_ENTRY = './snapshot-evaluate-worker.mjs';
+
+function inThread(): SnapshotEvaluators {
+  return {
+    inFlight: 0,
+    evaluate(job) {
+      return (async function* () {
+        const evaluator = new UniverseEvaluator({ securities: job.securities, market: job.market, calendar: job.calendar });
+        for (const day of job.days) yield evaluateDay(evaluator, 0, day);
+      })();
+    },
+    close: async () => {},
+  };
+}
+
+/** Results of one job as they arrive from its worker. */
+class Stream implements AsyncIterable<EvaluatedDay> {
+  private readonly items: EvaluatedDay[] = [];
+  private done = false;
+  private error: Error | null = null;
+  private wake: (() => void) | null = null;
+
+  push(item: EvaluatedDay): void {
+    this.items.push(item);
+    this.wake?.();
+  }
+
+  finish(error: Error | null = null): void {
+    this.done = true;
+    this.error = error;
+    this.wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<EvaluatedDay> {
+    let next = 0;
+    for (;;) {
+      if (next < this.items.length) {
+        const item = this.items[next];
+        // Drop the reference: a consumed day's bytes are appended and can be collected.
+        (this.items as (EvaluatedDay | undefined)[])[next++] = undefined;
+        yield item;
+        continue;
+      }
+      if (this.error) throw this.error;
+      if (this.done) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = null;
+    }
+  }
+}
+
+function startWorker(): Promise<Worker> {
+  return new Promise((resolve, reject) => {
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL(WORKER_ENTRY, import.meta.url));
+    } catch (e) {
+      reject(e instanceof Error ? e : new Error(String(e)));
+      return;
+    }
+    const fail = (e: unknown) => {
+      void worker.terminate();
+      reject(e instanceof Error ? e : new Error(String(e)));
+    };
+    worker.once('error', fail);
+    worker.once('exit', (code) => fail(new Error(`the snapshot worker exited (${code}) before it was ready`)));
+    worker.once('message', (m: WorkerReply) => {
+      worker.removeAllListeners('error');
+      worker.removeAllListeners('exit');
+      if ('ready' in m) resolve(worker);
+      else fail(new Error('the snapshot worker did not report ready'));
+    });
+  });
+}
+
+/** Every typed array buffer of a block's inputs: moved to the worker, not copied (the caller no longer needs them). */
+function buffersOf(job: Omit<EvaluateJob, 'id'>): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  const add = (a: ArrayBufferView) => {
+    if (a.buffer instanceof ArrayBuffer && a.byteLength === a.buffer.byteLength) out.add(a.buffer);
+  };
+  for (const s of job.securities) {
+    for (const a of [s.dates, s.close, s.closeUnadj, s.volume, s.tri, s.dividends.exDate, s.dividends.amount]) add(a);
+    const f = s.facts;
+    for (const a of [f.concept, f.value, f.periodEnd, f.periodKind, f.filed, f.available]) add(a);
+  }
+  return [...out];
+}
+
+/**
+ * Opens `count` evaluator threads (0: evaluate in this thread). Falls back to this thread when a
+ * worker cannot start. Close them when the build is done.
+ */
+export async function openSnapshotEvaluators(count: number = defaultSnapshotWorkers()): Promise<SnapshotEvaluators> {
+  if (count < 1) return inThread();
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startWorker()));
+  const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  if (workers.length < count) {
+    await Promise.all(workers.map((w) => w.terminate()));
+    return inThread();
+  }
+  const idle = [...workers];
+  const queue: { job: EvaluateJob; transfer: ArrayBuffer[] }[] = [];
+  const streams = new Map<number, Stream>();
+  const running = new Map<Worker, number>();
+  let nextId = 1;
+  let failure: Error | null = null;
+
+  const dispatch = () => {
+    while (idle.length > 0 && queue.length > 0) {
+      const worker = idle.pop()!;
+      const { job, transfer } = queue.shift()!;
+      running.set(worker, job.id);
+      worker.postMessage(job, transfer);
+    }
+  };
+  const failAll = (e: Error) => {
+    failure ??= e;
+    for (const s of streams.values()) s.finish(e);
+    streams.clear();
+  };
+  for (const worker of workers) {
+    worker.on('message', (m: WorkerReply) => {
+      if ('ready' in m) return;
+      const stream = streams.get(m.id);
+      if ('done' in m || 'error' in m) {
+        stream?.finish('error' in m ? new Error(`Evaluating snapshots failed: ${m.error}`) : null);
+        streams.delete(m.id);
+        running.delete(worker);
+        idle.push(worker);
+        dispatch();
+      } else stream?.push(m);
+    });
+    worker.on('error', (e) => failAll(e));
+    worker.on('exit', (code) => {
+      if (running.has(worker)) failAll(new Error(`A snapshot worker exited (${code}) while evaluating.`));
+    });
+  }
+  return {
+    inFlight: workers.length,
+    evaluate(job) {
+      const stream = new Stream();
+      if (failure) {
+        stream.finish(failure);
+        return stream;
+      }
+      const id = nextId++;
+      streams.set(id, stream);
+      queue.push({ job: { ...job, id }, transfer: buffersOf(job) });
+      dispatch();
+      return stream;
+    },
+    async close() {
+      running.clear();
+      await Promise.all(workers.map((w) => w.terminate()));
+    },
+  };
+}
