@@ -23,23 +23,28 @@ export function toEpochDay(date: IsoDate): number {
 
 const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
 
+/** Civil year, month (1–12) and day of an epoch day, by integer arithmetic (Howard Hinnant's days-to-civil). */
+export function civilFromEpochDay(day: number): { year: number; month: number; day: number } {
+  const z = day + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day: doy - Math.floor((153 * mp + 2) / 5) + 1 };
+}
+
 /**
- * The day's `YYYY-MM-DD`, by integer arithmetic (the civil-from-days algorithm): backtests name
- * every trading day of their calendar, and a Date per day was a visible share of a run. Outside
- * years 0–9999 (where ISO strings take a sign and six digits) through Date.
+ * The day's `YYYY-MM-DD`, by integer arithmetic: backtests name every trading day of their
+ * calendar, and a Date per day was a visible share of a run. Outside years 0–9999 (where ISO
+ * strings take a sign and six digits) through Date.
  */
 export function fromEpochDay(day: number): IsoDate {
   if (Number.isInteger(day)) {
-    const z = day + 719_468;
-    const era = Math.floor(z / 146_097);
-    const doe = z - era * 146_097;
-    const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-    const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-    const mp = Math.floor((5 * doy + 2) / 153);
-    const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-    const m = mp < 10 ? mp + 3 : mp - 9;
-    const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-    if (y >= 0 && y <= 9999) return `${TWO_DIGITS[Math.floor(y / 100)]}${TWO_DIGITS[y % 100]}-${TWO_DIGITS[m]}-${TWO_DIGITS[d]}`;
+    const c = civilFromEpochDay(day);
+    if (c.year >= 0 && c.year <= 9999)
+      return `${TWO_DIGITS[Math.floor(c.year / 100)]}${TWO_DIGITS[c.year % 100]}-${TWO_DIGITS[c.month]}-${TWO_DIGITS[c.day]}`;
   }
   return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
 }

@@ -1,3 +1,4 @@
+import { civilFromEpochDay } from '../../dates';
 import type { Rebalance } from './params';
 import type { PriceSeries } from './types';
 
@@ -45,16 +46,9 @@ export function barAtOrBefore(days: Int32Array, day: number): number {
   return i < days.length && days[i] === day ? i : i - 1;
 }
 
-/** Civil year and month (1–12) of an epoch day (Howard Hinnant's days-to-civil). */
+/** Civil year and month (1–12) of an epoch day. */
 export function yearMonth(day: number): { year: number; month: number } {
-  const z = day + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month };
+  return civilFromEpochDay(day);
 }
 
 /** A number that changes exactly when a new rebalance period starts. */

@@ -26,15 +26,21 @@ export type ScreenMatches = {
   rank: Float64Array | null;
 };
 
-export function matchScreen(compiled: CompiledScreen, p: PreparedUniverse): ScreenMatches {
-  const { screen } = compiled;
-  const universe = universeRows(screen.universe, p);
+/** The screen's universe and the rows passing every rule, in universe order. */
+function passingRows(compiled: CompiledScreen, p: PreparedUniverse): { universe: Int32Array; rows: Int32Array } {
+  const universe = universeRows(compiled.screen.universe, p);
   let rows = universe;
   // Rank rules rank within the whole universe, so all rules bind before any filtering.
   const bound = compiled.rules.map((r) => r.bind(p, universe));
   // Each rule keeps its survivors in place, in one buffer (the universe itself is kept).
   const kept = bound.length > 0 ? new Int32Array(rows.length) : rows;
   for (const b of bound) rows = kept.subarray(0, b.keep(rows, kept));
+  return { universe, rows };
+}
+
+export function matchScreen(compiled: CompiledScreen, p: PreparedUniverse): ScreenMatches {
+  const { screen } = compiled;
+  const { universe, rows } = passingRows(compiled, p);
   let ranked: Int32Array;
   let score: Float64Array | null = null;
   let rank: Float64Array | null = null;
@@ -69,11 +75,7 @@ export type RankedMatches = {
 
 export function matchRanked(compiled: CompiledScreen, p: PreparedUniverse, firstNeeded: number): RankedMatches {
   const { screen } = compiled;
-  const universe = universeRows(screen.universe, p);
-  let rows = universe;
-  const bound = compiled.rules.map((r) => r.bind(p, universe));
-  const kept = bound.length > 0 ? new Int32Array(rows.length) : rows;
-  for (const b of bound) rows = kept.subarray(0, b.keep(rows, kept));
+  const { universe, rows } = passingRows(compiled, p);
   const count = screen.limit !== null ? Math.min(rows.length, screen.limit) : rows.length;
   if (screen.ranking.length === 0) {
     const ranked = sortRows(rows, p, { key: 'ticker', dir: 'asc' }, null);
