@@ -87,6 +87,9 @@ test('two comparisons by ticker and by name; unknown, itself and remove; legend;
   await box.fill(a.ticker);
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`compare=${a.ticker}$`));
+  // The page empties the box once the new comparison is shown (with JavaScript, just after the
+  // address changes): what a user types next goes into the emptied box.
+  await expect(box).toHaveValue('');
   await box.fill(b.name);
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`compare=${a.ticker}%2C${b.ticker}$`));
@@ -108,6 +111,7 @@ test('two comparisons by ticker and by name; unknown, itself and remove; legend;
   expect((await cellTexts(table, 6))[0]).toBe('0.00%');
 
   // What cannot be compared is said beside the form; the chart stays.
+  await expect(box).toHaveValue('');
   await box.fill('ZZZ-NOT-A-COMPANY');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(page.getByTestId('compare-messages')).toContainText('No company matches “ZZZ-NOT-A-COMPANY”');
