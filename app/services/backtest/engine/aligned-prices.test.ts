@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../metrics/testing/synthetic-universe';
 import { NEVER, alignPrices, barAt } from './aligned-prices';
 import { barAtOrBefore, tradingCalendar } from './calendar';
+import { TradeDayPrices } from './trade-day-prices';
 import type { PriceSeries } from './types';
 
 // The aligned lookup is a faster barAtOrBefore: it must give the same bar for every series and
@@ -36,6 +37,20 @@ describe('prices aligned to the calendar', () => {
       for (let i = 0; i < series.length; i++) {
         const bars = Array.from(calendar, (_, t) => barAt(aligned, i, t));
         expect([i, bars]).toEqual([i, Array.from(calendar, (day) => barAtOrBefore(series[i].days, day))]);
+      }
+    });
+
+    it(`reads a trade day's price alone as in its batch row, in and out of the loaded batch (panel ${seed})`, () => {
+      // Every other calendar day trades: more than one batch of trade days, read out of order.
+      const tradeDays = Int32Array.from({ length: Math.ceil(calendar.length / 2) }, (_, k) => 2 * k);
+      const rows = new TradeDayPrices(aligned, tradeDays);
+      const alone = new TradeDayPrices(aligned, tradeDays);
+      for (const k of [...tradeDays.keys()].reverse()) {
+        const row = Array.from(rows.row(k));
+        const read = row.map((_, i) => alone.price(i, k));
+        // The same value, NaN (no bar yet) included; the loaded batch serves too.
+        expect([k, read]).toEqual([k, row]);
+        expect([k, row.map((_, i) => rows.price(i, k))]).toEqual([k, row]);
       }
     });
 

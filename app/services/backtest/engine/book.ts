@@ -54,6 +54,8 @@ export class Book {
   private readonly bar: Int32Array;
   private readonly currentScratch: Float64Array;
   private readonly weightScratch: Float64Array;
+  /** Scratch: the union's prices on a trade day read price by price. */
+  private readonly priceScratch: Float64Array;
 
   private readonly valuation: Valuation;
 
@@ -76,6 +78,7 @@ export class Book {
     this.bar = new Int32Array(n);
     this.currentScratch = new Float64Array(n);
     this.weightScratch = new Float64Array(n);
+    this.priceScratch = new Float64Array(n);
   }
 
   /**
@@ -127,14 +130,22 @@ export class Book {
 
   /** Cash plus every position at the close of trade day k. */
   value(k: number): number {
-    const { held, units } = this;
-    const px = this.tradePrices.row(k);
+    const { held, units, tradePrices } = this;
     let sum = 0;
-    for (let j = 0; j < this.heldCount; j++) {
-      const i = held[j];
-      sum += units[i] * px[i];
-    }
+    if (this.readsWholeRows(this.heldCount)) {
+      const px = tradePrices.row(k);
+      for (let j = 0; j < this.heldCount; j++) sum += units[held[j]] * px[held[j]];
+    } else for (let j = 0; j < this.heldCount; j++) sum += units[held[j]] * tradePrices.price(held[j], k);
     return this.cash + sum;
+  }
+
+  /**
+   * Whether a trade day touching `securities` positions reads the whole row of prices (the
+   * equal-weighted universe: thousands of them, read in batches) or each price alone (a
+   * portfolio: a few dozen of hundreds). Either gives the same numbers.
+   */
+  private readsWholeRows(securities: number): boolean {
+    return securities * 8 > this.prices.count;
   }
 
   /**
@@ -153,13 +164,16 @@ export class Book {
     const { close: closeOf, delisted, lastDay } = prices;
     const t = this.tradePrices.tradeDays[trade];
     const day = prices.calendar[t];
-    const px = this.tradePrices.row(trade);
-    const { held: heldList, heldCount, fresh } = this;
+    const { held: heldList, heldCount, fresh, tradePrices } = this;
+    // The whole row, or the union's prices alone in a scratch indexed like it (see readsWholeRows).
+    const whole = this.readsWholeRows(heldCount + targets.length);
+    const px = whole ? tradePrices.row(trade) : this.priceScratch;
     let sum = 0;
     for (let k = 0; k < heldCount; k++) {
       const i = heldList[k];
       inUnion[i] = 1;
       if (log) bar[i] = barAt(prices, i, t);
+      if (!whole) px[i] = tradePrices.price(i, trade);
       sum += units[i] * px[i];
     }
     const value = this.cash + sum;
@@ -172,6 +186,7 @@ export class Book {
         const c = barAt(prices, i, t);
         if (c < 0 || (delisted[i] === 1 && lastDay[i] < day)) continue;
         bar[i] = c;
+        if (!whole) px[i] = tradePrices.price(i, trade);
         units[i] = 0;
         inUnion[i] = 1;
         if (f > 0 && i < fresh[f - 1]) ascending = false;

@@ -28,6 +28,17 @@ export class TradeDayPrices {
     return this.rows.subarray((k - this.batchStart) * n, (k - this.batchStart + 1) * n);
   }
 
+  /**
+   * Series i's index value at the close of trade day k: `row(k)[i]`, read alone. A portfolio of a
+   * few dozen names needs a few dozen prices per trade day, not a batch of the whole universe.
+   */
+  price(i: number, k: number): number {
+    if (this.batchStart >= 0 && k >= this.batchStart && k < this.batchStart + BATCH)
+      return this.rows[(k - this.batchStart) * this.prices.count + i];
+    const c = barAt(this.prices, i, this.tradeDays[k]);
+    return c < 0 ? Number.NaN : this.prices.tri[i][c];
+  }
+
   private load(k0: number): void {
     const { prices, rows, tradeDays } = this;
     const n = prices.count;
