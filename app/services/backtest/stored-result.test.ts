@@ -36,6 +36,20 @@ describe('stored results', () => {
     expect(stored.rebalances.some((b) => b.holdings.some((h) => h.values.pe_ttm === null))).toBe(true);
   });
 
+  it('keep numbers JSON cannot write (NaN, ±Infinity), and a result without them reads the same', () => {
+    const odd = {
+      ...stored,
+      statistics: { ...stored.statistics, sharpe: Number.NaN, sortino: Number.POSITIVE_INFINITY },
+      drawdown: [Number.NEGATIVE_INFINITY, ...stored.drawdown.slice(1)],
+    };
+    const back = decodeResult(encodeResult(odd));
+    expect(back.statistics.sharpe).toBeNaN();
+    expect(back.statistics.sortino).toBe(Number.POSITIVE_INFINITY);
+    expect(back.drawdown[0]).toBe(Number.NEGATIVE_INFINITY);
+    expect(back.drawdown.slice(1)).toEqual(stored.drawdown.slice(1));
+    expect(decodeResult(encodeResult(stored)).statistics).toEqual(stored.statistics);
+  });
+
   it('read a page of trades and holding counts without building every row', () => {
     const back = decodeResult(encodeResult(stored));
     expect(tradeCount(back)).toBe(stored.trades.length);

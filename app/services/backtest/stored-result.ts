@@ -70,7 +70,25 @@ export function summaryOf(r: StoredResult): ResultSummary {
 // (an object, so a ticker spelled "NaN" stays a string).
 const isSpecial = (v: unknown): v is { $num: string } => typeof v === 'object' && v !== null && '$num' in v && Object.keys(v).length === 1;
 const toJson = (v: unknown) =>
-  JSON.stringify(v, (_k, x: unknown) => (typeof x === 'number' && !Number.isFinite(x) ? { $num: String(x) } : x));
+  holdsNonFinite(v)
+    ? JSON.stringify(v, (_k, x: unknown) => (typeof x === 'number' && !Number.isFinite(x) ? { $num: String(x) } : x))
+    : JSON.stringify(v);
+
+/**
+ * Whether a value holds a number JSON cannot write (NaN, ±Infinity). A replacer costs a call per
+ * value (most of the encoding's time on curves of thousands of days): a result without such a
+ * number is written without one, as the reader parses a text without "$num" without a reviver.
+ */
+function holdsNonFinite(v: unknown): boolean {
+  if (typeof v === 'number') return !Number.isFinite(v);
+  if (v === null || typeof v !== 'object') return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (holdsNonFinite(v[i])) return true;
+    return false;
+  }
+  for (const k in v) if (holdsNonFinite((v as Record<string, unknown>)[k])) return true;
+  return false;
+}
 // A reviver costs a call per value: a text without any such object is parsed without one.
 const fromJson = (text: string) =>
   (text.includes('"$num"') ? JSON.parse(text, (_k, v: unknown) => (isSpecial(v) ? Number(v.$num) : v)) : JSON.parse(text)) as unknown;
