@@ -32,42 +32,73 @@ export function scoreRows(parts: readonly RankPart[], p: PreparedUniverse, rows:
       }
     }
     // A row's position best first is the number of rows with a strictly better value (tied
-    // values share the position of the first of them): counted by bisecting the sorted values.
+    // values share the position of the first of them): the values sorted with their rows, each
+    // run of equal values (−0 and 0 are one value, as `===` has them) gets one position.
     const values = sorted.subarray(0, n);
-    values.sort();
+    const owners = buffer.subarray(0, n);
+    sortWithOwners(values, owners, 0, n - 1);
     const desc = part.direction === 'desc';
-    for (let k = 0; k < n; k++) {
-      const r = buffer[k];
-      const v = col[r];
-      const tieStart = desc ? n - countAtMost(values, v) : countBelow(values, v);
-      total[r] += (part.weight * (1 - tieStart / n)) / weightSum;
+    for (let a = 0; a < n;) {
+      let b = a + 1;
+      while (b < n && values[b] === values[a]) b++;
+      const tieStart = desc ? n - b : a;
+      const add = (part.weight * (1 - tieStart / n)) / weightSum;
+      for (let k = a; k < b; k++) total[owners[k]] += add;
+      a = b;
     }
   }
   return total;
 }
 
-/** Values of the ascending `values` below `v` (−0 and 0 are one value, as `<` has them). */
-function countBelow(values: Float64Array, v: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (values[mid] < v) lo = mid + 1;
-    else hi = mid;
+/**
+ * Sorts values[lo..hi] (inclusive, no NaN) ascending and moves owners[] along. Written out
+ * rather than through the typed array's own sort, which cannot carry the owners and takes
+ * several times as long on the few hundred values of a ranking.
+ */
+function sortWithOwners(values: Float64Array, owners: Int32Array, lo: number, hi: number): void {
+  while (hi - lo > 12) {
+    const m = (lo + hi) >> 1;
+    if (values[m] < values[lo]) swapBoth(values, owners, m, lo);
+    if (values[hi] < values[lo]) swapBoth(values, owners, hi, lo);
+    if (values[hi] < values[m]) swapBoth(values, owners, hi, m);
+    const pivot = values[m];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i] < pivot) i++;
+      while (pivot < values[j]) j--;
+      if (i <= j) swapBoth(values, owners, i++, j--);
+    }
+    // Recurse into the smaller side, loop on the larger (bounded stack).
+    if (j - lo < hi - i) {
+      sortWithOwners(values, owners, lo, j);
+      lo = i;
+    } else {
+      sortWithOwners(values, owners, i, hi);
+      hi = j;
+    }
   }
-  return lo;
+  for (let i = lo + 1; i <= hi; i++) {
+    const v = values[i];
+    const o = owners[i];
+    let j = i - 1;
+    while (j >= lo && v < values[j]) {
+      values[j + 1] = values[j];
+      owners[j + 1] = owners[j];
+      j--;
+    }
+    values[j + 1] = v;
+    owners[j + 1] = o;
+  }
 }
 
-/** Values of the ascending `values` at most `v`. */
-function countAtMost(values: Float64Array, v: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (values[mid] <= v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+function swapBoth(values: Float64Array, owners: Int32Array, i: number, j: number): void {
+  const v = values[i];
+  values[i] = values[j];
+  values[j] = v;
+  const o = owners[i];
+  owners[i] = owners[j];
+  owners[j] = o;
 }
 
 /**
