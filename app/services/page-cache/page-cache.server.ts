@@ -40,7 +40,8 @@ const SITE_WIDE_WRITES = new Set(['/api/v1/billing/webhook']);
 /** Set on an answer from the cache (for operators and tests; a rendered page has none). */
 export const PAGE_CACHE_HEADER = 'X-Page-Cache';
 
-type Kept = { status: number; headers: [string, string][]; parts: string[] };
+/** A kept page: its UTF-8 bytes cut where its nonce stood (off the JS heap, shared by every answer). */
+type Kept = { status: number; headers: [string, string][]; parts: Buffer[] };
 
 export type PageRender = (request: Request) => Promise<Response>;
 
@@ -113,7 +114,7 @@ export function createPageCache(options: { maxBytes: number }): PageCache {
   const kept = new LRUCache<string, Kept>({
     maxSize: options.maxBytes,
     // UTF-16 text plus the headers and the key.
-    sizeCalculation: (k, key) => Math.max(1, 2 * k.parts.reduce((n, p) => n + p.length, 0) + 2 * key.length + 1024),
+    sizeCalculation: (k, key) => Math.max(1, k.parts.reduce((n, p) => n + p.length, 0) + 2 * key.length + 1024),
   });
 
   function answer(k: Kept, method: string): Response {
@@ -121,7 +122,19 @@ export function createPageCache(options: { maxBytes: number }): PageCache {
     const headers = new Headers(k.headers);
     applySecurityHeaders(headers, nonce);
     headers.set(PAGE_CACHE_HEADER, 'hit');
-    return new Response(method === 'HEAD' ? null : k.parts.join(nonce), { status: k.status, headers });
+    if (method === 'HEAD') return new Response(null, { status: k.status, headers });
+    // The kept bytes as they are, the fresh nonce between them: no copy of the page per answer.
+    const between = Buffer.from(nonce);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        k.parts.forEach((part, i) => {
+          if (i > 0) controller.enqueue(between);
+          controller.enqueue(part);
+        });
+        controller.close();
+      },
+    });
+    return new Response(body, { status: k.status, headers });
   }
 
   async function keyOf(request: Request, user: AccountUser): Promise<string> {
@@ -150,7 +163,7 @@ export function createPageCache(options: { maxBytes: number }): PageCache {
       const html = await response.text();
       if (nonce && html.includes(nonce)) {
         const headers = [...response.headers].filter(([name]) => name.toLowerCase() !== 'content-security-policy');
-        kept.set(key, { status: response.status, headers, parts: html.split(nonce) });
+        kept.set(key, { status: response.status, headers, parts: html.split(nonce).map((part) => Buffer.from(part)) });
       }
       return new Response(html, { status: response.status, statusText: response.statusText, headers: response.headers });
     },
