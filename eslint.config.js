@@ -52,6 +52,8 @@ const SERVICE_LAYERS = [
   // Imports rebuild every page's derived data (company and market-overview tables) after a change.
   ['imports'],
   ['backtest', 'admin'],
+  // Rendered pages kept per reader: checks the reader with the auth guard, keys by the market store.
+  ['page-cache'],
 ];
 const SERVICE_BASE_FILES = ['config.server.ts', 'dates.ts', 'stats.ts'];
 const SERVICE_COMPOSITION_FILES = ['api-operations.ts', 'app-jobs.server.ts', 'startup.server.ts'];

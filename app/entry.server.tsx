@@ -19,6 +19,8 @@ export { baseSecurityHeaders } from './services/http/security-headers.server';
 export { runInRequestScope } from './services/http/request-scope.server';
 // …and keeps route matches per path (services/http/route-match-memo.server.ts).
 export { memoizeRouteMatching } from './services/http/route-match-memo.server';
+// …and answers repeated company page reads from the pages it kept (services/page-cache).
+export { pageCache } from './services/page-cache/page-cache.server';
 
 // Runs once per process: config validation (a bad GTM_ID stops start-up), production warnings.
 // scripts/start.mjs listens once this has settled: the app database is open and migrated.

@@ -14,13 +14,17 @@
 // request body the app did not read (a 413, a redirect) is read to its end before the connection
 // is reused, so the client receives the answer instead of a reset connection.
 import { matchRoutes } from '@remix-run/router';
-import { createRequestHandler } from '@remix-run/express';
+// The adapter's own Request and response conversions (its package entry exports only its handler).
+import remixExpress from '@remix-run/express/dist/server.js';
+import { createRequestHandler } from '@remix-run/node';
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import compression from 'compression';
 import express from 'express';
 import { LRUCache } from 'lru-cache';
 import morgan from 'morgan';
+
+const { createRemixRequest, sendRemixResponse } = remixExpress;
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
@@ -283,12 +287,26 @@ export function createAppServer({ build, mode = 'production', trustProxy = false
   }
   app.use(onlyUnder(publicDir, express.static(publicDir, { maxAge: '1h' })));
   if (accessLog) app.use(morgan('tiny'));
-  const handler = createRequestHandler({ build, mode });
+  const render = createRequestHandler(build, mode);
   // A page read runs in its own memo: its loaders resolve the signed-in user once between them.
-  const inScope = build.entry.module.runInRequestScope;
-  app.all('*', (req, res, next) => {
-    if (inScope && (req.method === 'GET' || req.method === 'HEAD')) return inScope(() => handler(req, res, next));
-    return handler(req, res, next);
+  const inScope = build.entry.module.runInRequestScope ?? ((fn) => fn());
+  // Company page reads may be answered from the pages kept for their reader; a write ends the
+  // kept pages it may have changed before its answer leaves (PAGE_CACHE_MB=0: no cache).
+  const pages = build.entry.module.pageCache?.() ?? null;
+  app.all('*', async (req, res, next) => {
+    try {
+      const request = createRemixRequest(req, res);
+      let response;
+      if (req.method === 'GET' || req.method === 'HEAD') {
+        response = await inScope(() => (pages ? pages.serve(request, (r) => render(r)) : render(request)));
+      } else {
+        response = await render(request);
+        if (pages) await pages.afterChange(request, response);
+      }
+      await sendRemixResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
   });
   // Whatever still escapes (a handler bug) is logged here and answered without its details.
   app.use((error, req, res, next) => {

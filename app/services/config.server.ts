@@ -55,6 +55,9 @@ const EnvSchema = z.object({
   // a dead worker's job is taken over that long after it died. JOBS_IN_APP=0 leaves all jobs to
   // `npm run worker` processes.
   JOB_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).default(30_000),
+  // Megabytes of rendered company pages each web process keeps per signed-in reader
+  // (http/page-cache.server.ts); 0 turns the cache off.
+  PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
   JOBS_IN_APP: z
     .string()
     .optional()
@@ -104,6 +107,8 @@ export type AppConfig = {
   marketDb: string;
   /** DuckDB settings of the app's read-only market connection (the CLI and writers keep DuckDB's defaults). */
   marketReader: { memoryLimit?: string; threads?: number };
+  /** Bytes of rendered pages a web process keeps (http/page-cache.server.ts); 0: no page cache. */
+  pageCacheBytes: number;
   smtpUrl?: string;
   mailFrom: string;
   sessionSecrets: string[];
@@ -336,6 +341,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     redisPrefix: e.REDIS_PREFIX,
     marketDb: path.resolve(e.MARKET_DB ?? path.join(dataDir, 'market.duckdb')),
     marketReader: { memoryLimit: e.MARKET_DB_MEMORY_LIMIT?.replace(/\s+/g, ''), threads: e.MARKET_DB_THREADS },
+    pageCacheBytes: e.PAGE_CACHE_MB * 1024 * 1024,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     sessionSecrets,

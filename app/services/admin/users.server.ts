@@ -3,6 +3,7 @@ import { revokeAllUserTokens } from '../auth/tokens.server';
 import { deleteAccount, deletePictureOf, hasAccess, subscriptionGrantsAccess, type UserRow } from '../auth/users.server';
 import { config } from '../config.server';
 import { getDb, type DB } from '../db/db.server';
+import { bumpUserPages } from '../db/page-versions.server';
 import { conflict, notFound } from '../http/errors';
 import { audited } from './audit.server';
 import { containsPattern, pageCount, USERS_PAGE_SIZE, type AdminQuery, type UserSort } from './user-query';
@@ -181,6 +182,8 @@ const touch = () => new Date().toISOString();
  */
 async function afterChange(userId: string): Promise<AdminUserRow> {
   const db = await getDb();
+  // Their access, role or name shows on their pages: the ones kept before the change are ended.
+  await bumpUserPages(userId, db);
   return toAdminRow(await targetRow(db, userId));
 }
 

@@ -1,5 +1,6 @@
 import type { Selectable, Transaction } from 'kysely';
 import { getDb, type DB } from '../db/db.server';
+import { bumpUserPages } from '../db/page-versions.server';
 import type { Database, SubscriptionsTable } from '../db/schema';
 import { notFound } from '../http/errors';
 import { grantsAccess, statusLabel } from './access';
@@ -98,7 +99,10 @@ export async function applySnapshot(
         .where((eb) => eb('subscriptions.provider_updated_at', '<=', eb.ref('excluded.provider_updated_at'))),
     )
     .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0 ? 'applied' : 'stale';
+  if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) return 'stale';
+  // The account's plan shows on its pages: the ones kept with the old plan are ended.
+  await bumpUserPages(userId, db);
+  return 'applied';
 }
 
 /**
@@ -115,7 +119,15 @@ export async function markSubscriptionGone(billing: BillingConfig, providerId: s
     .where('provider_id', '=', providerId)
     .where('status', '!=', 'expired')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  if (Number(result.numUpdatedRows) === 0) return false;
+  const row = await db
+    .selectFrom('subscriptions')
+    .select('user_id')
+    .where('provider', '=', billing.provider)
+    .where('provider_id', '=', providerId)
+    .executeTakeFirst();
+  if (row) await bumpUserPages(row.user_id, db);
+  return true;
 }
 
 export function subscriptionView(row: SubscriptionRow, now: Date): SubscriptionView {

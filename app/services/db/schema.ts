@@ -210,6 +210,12 @@ export interface BillingWebhookEventsTable {
   received_at: string;
 }
 
+/** The version of one user's ('u:<id>') or every ('*') cached page (migration 007). */
+export interface PageVersionsTable {
+  scope: string;
+  version: number;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
@@ -225,4 +231,5 @@ export interface Database {
   backtest_result_parts: BacktestResultPartsTable;
   subscriptions: SubscriptionsTable;
   billing_webhook_events: BillingWebhookEventsTable;
+  page_versions: PageVersionsTable;
 }
