@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -106,10 +106,13 @@ async function cookieOf(userId: string, fullName: string): Promise<string> {
 }
 
 let marketDb = '';
-beforeAll(() => {
-  // The built app, as `npm start` serves it (built only when the sources are newer than it).
-  const built = spawnSync(process.execPath, ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
-  if (built.status !== 0) throw new Error('The app could not be built.');
+beforeAll(async () => {
+  // The built app, as `npm start` serves it (built only when the sources are newer than it;
+  // `npm test` builds before the suites). Awaited, not run synchronously: a build of a minute
+  // would otherwise stall the test worker's messages to vitest, which then gives up on it.
+  const build = spawn(process.execPath, ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
+  const status = await new Promise<number | null>((resolve) => build.once('exit', resolve));
+  if (status !== 0) throw new Error('The app could not be built.');
 }, 900_000);
 
 forEachDatabase(
