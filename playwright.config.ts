@@ -31,6 +31,12 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-sync',
   '--disable-quic',
+  // Nothing but this machine (no test depends on the internet): every request to another host
+  // goes to a proxy at a closed local port and fails. In the browser rather than as a route in
+  // each context: a route sends every request of the page through the test process and turns
+  // the HTTP cache off, which made page loads about 40 % slower.
+  '--proxy-server=http://127.0.0.1:9',
+  '--proxy-bypass-list=127.0.0.1;localhost;[::1]',
 ];
 
 const ports = {

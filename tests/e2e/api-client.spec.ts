@@ -7,7 +7,10 @@ import { expect, test } from './support/fixtures';
 
 // A client generated from the running app's /api/openapi.json (openapi-typescript types,
 // openapi-fetch calls) talks to the app: the document is enough to use the API. The types it is
-// compiled against are exactly what the served document generates today.
+// compiled against are exactly what the served document generates today. About the server, not
+// the browser: project js only.
+
+test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'runs in the js project only: it tests the server, once is enough');
 
 test('a client generated from /api/openapi.json signs up, searches, reads a company and is told what a screen needs', async ({
   request,

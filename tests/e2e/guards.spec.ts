@@ -1,11 +1,15 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import type { Mailbox } from './support/mailbox';
-import { codeFromMail, RESET_MAIL, userInitials } from './support/page-helpers';
+import { codeFromMail, javaScriptOn, RESET_MAIL, userInitials } from './support/page-helpers';
 
 // The route rules (app/services/auth/access-rules.ts) as a browser meets them, for each kind of caller:
 // guest (an automatic guest token), a user without has_access, a user with it, a superuser.
-// One test per caller signs in once and walks through every rule.
+// One test per caller signs in once and walks through every rule. The walks are page loads the
+// server redirects (the same with JavaScript on and off): they run in the js project only. The
+// superuser's, which also follows a link in the header, runs in both.
+
+const serverOnly = 'runs in the js project only: page loads the server redirects, once is enough';
 
 /** The pages of the welcome layout: no authentication needed, so everyone reaches them. */
 const WELCOME_PAGES = [
@@ -33,6 +37,7 @@ async function expectStaysOn(page: Page, paths: string[]): Promise<void> {
 }
 
 test('a guest browses the data browser only', async ({ page }) => {
+  test.skip(!javaScriptOn(), serverOnly);
   await expectLandsOn(page, '/data-browser', '/data-browser');
   await expect(page.getByRole('heading', { name: 'Data browser', level: 1 })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
@@ -51,6 +56,7 @@ test('a guest browses the data browser only', async ({ page }) => {
 });
 
 test('a visitor gets a guest token on the first request', async ({ page, context }) => {
+  test.skip(!javaScriptOn(), serverOnly);
   await expectLandsOn(page, '/data-browser', '/data-browser');
   const session = (await context.cookies()).filter((c) => c.httpOnly && c.value !== '');
   expect(session.length, 'a session cookie was set on the first visit').toBeGreaterThan(0);
@@ -59,6 +65,7 @@ test('a visitor gets a guest token on the first request', async ({ page, context
 });
 
 test('a signed-in user without access reaches only the allowed pages', async ({ page, createUser, signIn }) => {
+  test.skip(!javaScriptOn(), serverOnly);
   const user = await createUser({ access: false, name: 'No Access Yet' });
   await signIn(page, user.email, user.password);
   await expect(page).toHaveURL(/\/finish-profile-creation$/);
@@ -81,6 +88,7 @@ test('a user with access reaches everything but the admin page; /backtest needs 
   createUser,
   signIn,
 }) => {
+  test.skip(!javaScriptOn(), serverOnly);
   const user = await createUser({ access: true, name: 'Full Access' });
   await signIn(page, user.email, user.password);
   await expect(page).toHaveURL(/\/$/);
@@ -115,6 +123,7 @@ test('a superuser reaches the admin page', async ({ page, createUser, signIn }) 
 });
 
 test('the company pages: guests go to the data browser, signed-in users without access may enter', async ({ page, createUser, signIn }) => {
+  test.skip(!javaScriptOn(), serverOnly);
   await expectLandsOn(page, '/company', '/data-browser');
   await expectLandsOn(page, '/company/AAPL', '/data-browser');
   const user = await createUser({ access: false });
@@ -143,6 +152,7 @@ test('a session whose token was revoked is signed out and sent to the data brows
   playwright,
   baseURL,
 }) => {
+  test.skip(!javaScriptOn(), serverOnly);
   const user = await createUser({ access: true, name: 'Revoked Token' });
   await signIn(page, user.email, user.password);
   await expect(userInitials(page)).toHaveText('RT');

@@ -2,9 +2,15 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { E2E_OIDC_ISSUER, E2E_OIDC_PROVIDER_ID } from './support/env';
 import { expect, expectNoAxeViolations, test } from './support/fixtures';
+import { javaScriptOn } from './support/page-helpers';
 
 // Social sign-in against a real OpenID Connect provider (oidc-provider, started by
-// tests/support/e2e-servers.ts), in both projects: JavaScript on and off.
+// tests/support/e2e-servers.ts), in both projects: JavaScript on and off. What only the server
+// decides, with pages the other tests already show in both projects (a refused state, a second
+// sign-in finding the same account, an off-site redirectTo, an unknown provider's 404, whose page
+// errors.spec.ts shows), runs in the js project only.
+
+const serverOnly = 'runs in the js project only: it tests the server, once is enough';
 
 const PROVIDER_BUTTON = 'Continue with Test IdP';
 const tag = () => `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
@@ -62,6 +68,7 @@ test('an existing account is linked by its verified e-mail and returns to redire
 });
 
 test('a second sign-in with the same provider account reuses the account', async ({ page, createUser }) => {
+  test.skip(!javaScriptOn(), serverOnly);
   const user = await createUser({ email: `alan.turing+${tag()}@example.test`, name: 'Alan Mathison Turing', access: true });
   await startAtOAuthPage(page);
   await signInAtProvider(page, user.email);
@@ -77,6 +84,7 @@ test('a second sign-in with the same provider account reuses the account', async
 });
 
 test('a tampered state on the callback is refused with an error modal', async ({ page }) => {
+  test.skip(!javaScriptOn(), serverOnly);
   // The provider's redirect back to Quarry is rewritten in flight: same code, another state.
   // Browsers follow redirects without asking Playwright, so the provider's form posts are
   // fetched here and their redirect chain followed until the hop back to Quarry.
@@ -115,6 +123,7 @@ test('a callback that was never started here is refused', async ({ page }) => {
 });
 
 test('an unknown provider is a 404, on the page and in the API', async ({ page, request }) => {
+  test.skip(!javaScriptOn(), serverOnly);
   const response = await page.goto('/oauth/nosuchprovider');
   expect(response?.status()).toBe(404);
   await expect(page).toHaveTitle(/Page Not Found/);
@@ -128,6 +137,7 @@ test('an unknown provider is a 404, on the page and in the API', async ({ page, 
 });
 
 test('redirectTo pointing off-site is ignored', async ({ page, createUser }) => {
+  test.skip(!javaScriptOn(), serverOnly);
   const user = await createUser({ email: `barbara.liskov+${tag()}@example.test`, name: 'Barbara Liskov', access: true });
   await page.goto(`/oauth/${E2E_OIDC_PROVIDER_ID}?${new URLSearchParams({ redirectTo: '//evil.example/steal' })}`);
   await signInAtProvider(page, user.email);

@@ -7,27 +7,15 @@ import { createUser, type CreateUserOptions, type TestUser } from './users';
 //   mailbox      read mails from the test SMTP server (codes, links)
 //   createUser   create an account with the real CLI (npm run user:create)
 //   signIn       the real /login → /otp flow in `page`
-//   (auto)       requests leaving 127.0.0.1 are aborted
+// Requests leaving this machine fail in the browser itself (playwright.config.ts).
 
 type Fixtures = {
-  /** Auto: requests to anything but this machine are aborted (no test depends on the internet). */
-  stayOnThisMachine: void;
   mailbox: Mailbox;
   createUser: (options?: CreateUserOptions) => Promise<TestUser>;
   signIn: (page: Page, email: string, password: string, options?: { redirectTo?: string }) => Promise<void>;
 };
 
 export const test = base.extend<Fixtures>({
-  stayOnThisMachine: [
-    async ({ context }, provide) => {
-      await context.route(
-        (url) => !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && url.protocol !== 'data:',
-        (route) => route.abort('blockedbyclient'),
-      );
-      await provide();
-    },
-    { auto: true },
-  ],
   // eslint-disable-next-line no-empty-pattern
   mailbox: async ({}, provide) => {
     await provide(createMailbox());
