@@ -104,9 +104,11 @@ function runPrimary(count) {
     });
     return worker;
   };
+  // Web processes still running (cluster.workers keeps an exited one until its channel closes too).
+  const running = () => Object.values(cluster.workers ?? {}).filter((w) => w.process.exitCode === null && w.process.signalCode === null);
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
+      if (running().length === 0) process.exit(exitCode);
       return;
     }
     if (!worker.served) {
@@ -120,13 +122,14 @@ function runPrimary(count) {
   });
   const stop = (signal) => {
     stopping = true;
-    const left = Object.values(cluster.workers ?? {});
+    const left = running();
     if (left.length === 0) process.exit(exitCode);
     for (const worker of left) worker.process.kill(signal);
-    // The web processes give their in-app job 10 s (startup.server.ts); past that, end them.
+    // The web processes give their in-app job 10 s (startup.server.ts); past that, end them, and
+    // exit once they are gone (the 'exit' handler above), so no web process outlives this one.
     setTimeout(() => {
-      for (const worker of Object.values(cluster.workers ?? {})) worker.process.kill('SIGKILL');
-      process.exit(exitCode);
+      for (const worker of running()) worker.process.kill('SIGKILL');
+      setTimeout(() => process.exit(exitCode), 5_000).unref();
     }, 15_000).unref();
   };
   for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => stop(signal));
