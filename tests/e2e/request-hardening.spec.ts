@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import fc from 'fast-check';
 import { testMarket, type TestMarket } from '../support/backtest-market';
+import { freePort } from '../support/free-port';
 import { startAppProcess, type AppProcess } from './support/app-process';
 import { E2E_APP_URL } from './support/env';
 import { expect, test } from './support/fixtures';
@@ -293,15 +293,3 @@ test.describe('behind a proxy (TRUST_PROXY=1)', () => {
     expect((await post({ 'X-Forwarded-Host': 'a b<>', Origin: 'https://quarry.example' })).status).toBe(400);
   });
 });
-
-/** A port nothing listens on now (the OS picks it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}

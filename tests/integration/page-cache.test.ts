@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { commitSession, flashModal, getSession, setSignedIn } from '~/services/auth/session.server';
@@ -13,6 +12,7 @@ import { buildSnapshots } from '~/services/metrics/snapshots.server';
 import { PAGE_CACHE_HEADER } from '~/services/page-cache/page-cache.server';
 import { defaultWatchlistId } from '~/services/watchlist/watchlists.server';
 import { forEachDatabase } from '../support/databases';
+import { freePort } from '../support/free-port';
 
 // The rendered-page cache (services/page-cache) in the built app: two app processes (two web
 // servers as WEB_CONCURRENCY gives) on one database and one market store, read and changed over
@@ -24,17 +24,6 @@ const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like
 
 type App = { url: string; child: ChildProcess; output: () => string };
 type Read = { status: number; body: string; hit: boolean; nonce: string | null; location: string | null; setCookie: string | null };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function startApp(env: Record<string, string>): Promise<App> {
   const port = await freePort();
