@@ -16,6 +16,8 @@ export type SessionData = {
 };
 
 export type SessionFlash = { modal: ModalState; denied: DeniedPage; notice: PageNotice };
+/** Every flash key; the Record type fails the build when SessionFlash gains one not listed here. */
+const FLASH_KEYS: Record<keyof SessionFlash, true> = { modal: true, denied: true, notice: true };
 
 export const SESSION_MAX_AGE_SECONDS = 90 * 24 * 60 * 60;
 
@@ -81,6 +83,11 @@ export function setSignedOut(session: QuarrySession): void {
   session.unset('profilePicture');
   session.set('guest', true);
   session.set('guestMiddlewareHelper', false);
+}
+
+/** Whether the session carries a message the next page shows once (and then forgets). */
+export function carriesFlash(session: QuarrySession): boolean {
+  return (Object.keys(FLASH_KEYS) as (keyof SessionFlash)[]).some((key) => session.has(key));
 }
 
 export function flashModal(session: QuarrySession, modal: ModalState): void {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isbot } from 'isbot';
 import { LRUCache } from 'lru-cache';
 import { guard } from '../auth/guard.server';
-import { getSession, type QuarrySession } from '../auth/session.server';
+import { carriesFlash, getSession, type QuarrySession } from '../auth/session.server';
 import { resolveCaller } from '../auth/tokens.server';
 import type { AccountUser } from '../auth/types';
 import { config } from '../config.server';
@@ -60,10 +60,6 @@ function sessionCookieValue(request: Request): string {
   return match?.[1] ?? '';
 }
 
-function hasFlash(session: QuarrySession): boolean {
-  return session.has('modal') || session.has('denied') || session.has('notice');
-}
-
 /**
  * The signed-in account a page read may be answered for from the cache: the page's own guard
  * lets it through (a refusal, a sign-out, an invalid token throw or give a guest: null), and the
@@ -78,7 +74,7 @@ async function cacheableReader(request: Request): Promise<AccountUser | null> {
   } catch {
     return null;
   }
-  if (!user || hasFlash(session)) return null;
+  if (!user || carriesFlash(session)) return null;
   if (session.get('fullName') !== user.full_name || (session.get('profilePicture') ?? null) !== user.profile_picture) return null;
   return user;
 }
