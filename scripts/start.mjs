@@ -9,7 +9,9 @@ import cluster from 'node:cluster';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { boundHeapGrowth } from './heap-growth.mjs';
 
+boundHeapGrowth();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
 env.NODE_ENV ??= 'production';

@@ -8,6 +8,9 @@ import { config } from '../app/services/config.server';
 import { closeDb, getDb } from '../app/services/db/db.server';
 import { APP_JOBS } from '../app/services/app-jobs.server';
 import { closeJobQueue, startJobWorker } from '../app/services/jobs/queue.server';
+import { boundHeapGrowth } from './heap-growth.mjs';
+
+boundHeapGrowth();
 
 const c = config();
 await getDb();
