@@ -49,7 +49,7 @@ async function buildDemo(
   const started = performance.now();
   const universe = createDemoUniverse(options);
   const { companies: total, years, seed, endDate } = universe.plan.options;
-  const writer = await openMarketWriter(file, { fresh: true });
+  const writer = await openMarketWriter(file, { fresh: true, boundMemory: true });
   // Checked again under the writer lock: another process may have just published it.
   if (onlyIfMissing && existsSync(file)) {
     await writer.discard();

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromEpochDay, toEpochDay } from '../dates';
 import { DomainError } from '../http/errors';
@@ -10,6 +11,7 @@ import { equalWeightMarket, evaluateAt } from './engine/evaluate';
 import type { MetricSnapshot } from './engine/types';
 import { snapshotValue } from './snapshot-values';
 import { buildSnapshots, iterateSnapshots, listSnapshotDates, loadSnapshot, metricSeries } from './snapshots.server';
+import { computeMarketReturns, MARKET_RETURNS_SQL } from './store-loader.server';
 import { writeFixtureStore } from './testing/fixture-store.server';
 import { syntheticUniverse } from './testing/synthetic-universe';
 
@@ -159,6 +161,57 @@ describe('metric snapshots in DuckDB', () => {
     }
     expect(weeks.length).toBe(52); // 2022 has 52 Monday-based weeks ending inside it
     expect(new Set(weeks.map((d) => new Date(`${d}T00:00:00Z`).getUTCDay()))).toEqual(new Set([5]));
+  });
+
+  it('streams the market returns to the same bits as the SQL list average', async () => {
+    closeMarketReader();
+    const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+    const conn = await instance.connect();
+    try {
+      const computed = await computeMarketReturns(conn);
+      const sql = (
+        await conn.runAndReadAll(`SELECT datediff('day', DATE '1970-01-01', date)::INTEGER, ret FROM (${MARKET_RETURNS_SQL}) ORDER BY date`)
+      ).getRows();
+      expect(computed.days.length).toBeGreaterThan(1500);
+      expect(Array.from(computed.days)).toEqual(sql.map((r) => Number(r[0])));
+      // Bits, not closeness: Object.is tells -0 from 0 and compares NaN to itself.
+      expect(Array.from(computed.ret).every((v, i) => Object.is(v, Number(sql[i][1])))).toBe(true);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+  });
+
+  it('keeps the stored snapshots, and no half-built tables, when a rebuild fails midway', async () => {
+    const datesBefore = await listSnapshotDates('any', { marketDb: file });
+    const latestBefore = await loadSnapshot('latest', { marketDb: file, metrics: ['pe_ttm', 'ret_12m'] });
+    closeMarketReader();
+    let blocks = 0;
+    const failing = {
+      start: () => {},
+      // Two blocks of ten are stored (and committed) before the build gives up.
+      tick: () => {
+        if (++blocks === 3) throw new Error('the disk is full');
+      },
+      stop: () => {},
+      log: () => {},
+    };
+    // Had the two stored blocks been published, the snapshots would lack the third block's securities.
+    await expect(buildSnapshots({ marketDb: file, blockSize: 10, progress: failing })).rejects.toThrow('the disk is full');
+    expect(await listSnapshotDates('any', { marketDb: file })).toEqual(datesBefore);
+    const latestAfter = await loadSnapshot('latest', { marketDb: file, metrics: ['pe_ttm', 'ret_12m'] });
+    expect(Array.from(latestAfter.permatickers)).toEqual(Array.from(latestBefore.permatickers));
+    expect(Array.from(latestAfter.values.pe_ttm)).toEqual(Array.from(latestBefore.values.pe_ttm));
+    closeMarketReader();
+    const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+    const conn = await instance.connect();
+    try {
+      const tables = (await conn.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE table_name LIKE '%__new'`)).getRows();
+      expect(tables).toEqual([]);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
   });
 
   it('rejects unknown securities and metrics with 404', async () => {

@@ -10,7 +10,8 @@ import {
 import { config } from '../config.server';
 import { fromEpochDay, isIsoDate, toEpochDay, type IsoDate } from '../dates';
 import { DomainError, notFound, unprocessable } from '../http/errors';
-import { MarketDataMissingError, marketReader } from '../market/store/open-store.server';
+import { appendTypedColumns } from '../market/store/bulk-append.server';
+import { boundBuildMemory, MarketDataMissingError, marketReader } from '../market/store/open-store.server';
 import { cachedAnswer } from '../market/store/answer-cache.server';
 import type { ProgressReporter } from '../market/store/records';
 import { MARKET_DDL } from '../market/store/schema';
@@ -33,7 +34,7 @@ import {
   listSecurities,
   loadBlock,
   loadMarketReturns,
-  MARKET_RETURNS_SQL,
+  computeMarketReturns,
   type SecurityRow,
 } from './store-loader.server';
 
@@ -44,7 +45,9 @@ import {
 export type { MetricSnapshot } from './engine/types';
 export type SnapshotFrequency = 'month_end' | 'weekly' | 'any';
 
-const DEFAULT_BLOCK = 500;
+// Securities per block: each evaluator thread holds a block's whole history. At 500, the build of
+// the 6,000-company × 25-year demo peaked 300 MB higher, and took no less time.
+const DEFAULT_BLOCK = 250;
 /** Price history loaded for an on-demand date: 5-year returns, 3-year beta and 5-year dividend growth need ~6.3 years. */
 const ON_DEMAND_PRICE_DAYS = 2300;
 /**
@@ -115,37 +118,54 @@ export async function buildSnapshotsOn(
   const progress = opts.progress;
   await conn.run(MARKET_DDL);
   await conn.run(SNAPSHOT_DDL);
-  // Build into staging tables and swap them in at the end, all in one transaction: a crash
-  // mid-build leaves the previous snapshots in place, and DuckDB writes the new rows to the file
-  // once (appends committed piecemeal were rewritten by later checkpoints, leaving free blocks
-  // that made the file worth compacting before publishing).
+  // Build into staging tables, committed a block at a time, and swap them in at the end in one
+  // transaction: a build that fails or dies leaves the stored snapshots as they were. Committed,
+  // the rows can leave DuckDB's memory for the file, which is what lets the build run under
+  // BUILD_MEMORY_LIMIT (in one transaction it ran out of memory under any bound tried), as does
+  // reading the market returns from a sorted stream (computeMarketReturns).
   for (const t of SNAPSHOT_TABLES) await conn.run(`CREATE OR REPLACE TABLE ${t}__new AS SELECT * FROM ${t} LIMIT 0`);
-  // The evaluator threads start while DuckDB computes the input digests.
-  const opening = openSnapshotEvaluators(opts.workers);
-  await conn.run('BEGIN TRANSACTION');
+  let opening: Promise<SnapshotEvaluators> | null = null;
   let result: SnapshotBuildResult;
   try {
+    await boundBuildMemory(conn);
+    const market = await computeMarketReturns(conn);
+    await appendTypedColumns(conn, 'metric_market_returns__new', [
+      { kind: 'date', values: market.days },
+      { kind: 'double', values: market.ret },
+    ]);
+    // The evaluator threads start while DuckDB computes the input digests.
+    opening = openSnapshotEvaluators(opts.workers);
     result = await buildStaged(conn, opts, opening);
-    await conn.run('COMMIT');
+    await conn.run('BEGIN TRANSACTION');
+    try {
+      for (const t of SNAPSHOT_TABLES) {
+        await conn.run(`DROP TABLE IF EXISTS ${t}`);
+        await conn.run(`ALTER TABLE ${t}__new RENAME TO ${t}`);
+      }
+      for (const [key, value] of snapshotMetaRows()) await conn.run(`INSERT OR REPLACE INTO meta VALUES ($1, $2)`, [key, value]);
+      await conn.run('COMMIT');
+    } catch (e) {
+      await conn.run('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
   } catch (e) {
-    await conn.run('ROLLBACK').catch(() => undefined);
+    for (const t of SNAPSHOT_TABLES) await conn.run(`DROP TABLE IF EXISTS ${t}__new`).catch(() => undefined);
     throw e;
   } finally {
-    await (await opening.catch(() => null))?.close();
+    await (await opening?.catch(() => null))?.close();
   }
   await conn.run('CHECKPOINT');
   progress?.stop();
   return result;
 }
 
-/** The build inside the caller's transaction: staging tables filled, then swapped in. */
+/** Fills the staging tables (`{table}__new`, the market returns already in), committing as it goes. */
 async function buildStaged(
   conn: DuckDBConnection,
   opts: Omit<BuildSnapshotsOptions, 'marketDb'>,
   opening: Promise<SnapshotEvaluators>,
 ): Promise<SnapshotBuildResult> {
   const progress = opts.progress;
-  await conn.run(`INSERT INTO metric_market_returns__new SELECT date, ret FROM (${MARKET_RETURNS_SQL}) ORDER BY date`);
   await conn.run(`INSERT INTO metric_snapshot_inputs__new ${INPUT_DIGEST_SQL}`);
   const market = await marketFrom(conn, 'metric_market_returns__new');
 
@@ -229,12 +249,6 @@ async function buildStaged(
   }
   dateRows.closeSync();
   if (!plan.full) await keepStoredRows(conn, keptBefore);
-
-  for (const t of SNAPSHOT_TABLES) {
-    await conn.run(`DROP TABLE IF EXISTS ${t}`);
-    await conn.run(`ALTER TABLE ${t}__new RENAME TO ${t}`);
-  }
-  for (const [key, value] of snapshotMetaRows()) await conn.run(`INSERT OR REPLACE INTO meta VALUES ($1, $2)`, [key, value]);
   return { dates: dates.length, built: built.size, fullReason: plan.full ? plan.reason : null };
 }
 

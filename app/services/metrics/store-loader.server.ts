@@ -247,14 +247,58 @@ export async function numericColumns(
   return { n, cols };
 }
 
-/** SQL for the equal-weighted market's daily return (tri, or close where a security has no tri). */
-export const MARKET_RETURNS_SQL = `
-  WITH r AS (
+/** Every security's daily total return (tri, or close where it has none), where it has one. */
+const SECURITY_RETURNS_SQL = `
+  SELECT * FROM (
     SELECT date, permaticker,
            coalesce(tri, close) / lag(coalesce(tri, close)) OVER (PARTITION BY permaticker ORDER BY date) - 1 AS ret
       FROM prices
-  )
-  SELECT date, list_avg(list(ret ORDER BY permaticker)) AS ret FROM r WHERE ret IS NOT NULL AND isfinite(ret) GROUP BY date`;
+  ) WHERE ret IS NOT NULL AND isfinite(ret)`;
+
+/** SQL for the equal-weighted market's daily return (tri, or close where a security has no tri). */
+export const MARKET_RETURNS_SQL = `
+  WITH r AS (${SECURITY_RETURNS_SQL})
+  SELECT date, list_avg(list(ret ORDER BY permaticker)) AS ret FROM r GROUP BY date`;
+
+/**
+ * MARKET_RETURNS_SQL's answer, bit for bit, for building: each day's returns summed in permaticker
+ * order and divided by their count, as DuckDB's list_avg does, over a stream sorted by
+ * permaticker. The list aggregate holds every return in memory at once and cannot spill to disk
+ * (~1 GB on 6,000 companies × 25 years); the sort this reads from can, so it runs under the
+ * build's memory bound. Ascending days.
+ */
+export async function computeMarketReturns(conn: DuckDBConnection): Promise<{ days: Int32Array; ret: Float64Array }> {
+  const [[lo, hi]] = (await conn.runAndReadAll(`SELECT ${days('min(date)')}, ${days('max(date)')} FROM prices`)).getRows();
+  if (lo === null || hi === null) return { days: new Int32Array(0), ret: new Float64Array(0) };
+  const day0 = Number(lo);
+  const sums = new Float64Array(Number(hi) - day0 + 1);
+  const counts = new Float64Array(sums.length);
+  const result = await conn.stream(`SELECT ${days('date')}, ret FROM (${SECURITY_RETURNS_SQL}) ORDER BY permaticker, date`);
+  const day = new Float64Array(2048);
+  const ret = new Float64Array(2048);
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    const rows = chunk.rowCount;
+    if (rows > day.length) throw new Error(`computeMarketReturns: a chunk of ${rows} rows`);
+    copyVector(chunk.getColumnVector(0), rows, day, 0);
+    copyVector(chunk.getColumnVector(1), rows, ret, 0);
+    for (let i = 0; i < rows; i++) {
+      const k = day[i] - day0;
+      sums[k] += ret[i];
+      counts[k] += 1;
+    }
+  }
+  let n = 0;
+  for (let k = 0; k < counts.length; k++) if (counts[k] > 0) n++;
+  const out = { days: new Int32Array(n), ret: new Float64Array(n) };
+  for (let k = 0, j = 0; k < counts.length; k++) {
+    if (counts[k] === 0) continue;
+    out.days[j] = day0 + k;
+    out.ret[j++] = sums[k] / counts[k];
+  }
+  return out;
+}
 
 /** The market returns, from the stored table when the snapshots were built, else computed. */
 export async function loadMarketReturns(conn: DuckDBConnection): Promise<MarketReturns | null> {
