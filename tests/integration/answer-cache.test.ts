@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companyDividends, companyFinancials, companyHeader, companyOverview } from '~/services/company/company-pages.server';
 import { companyPeers } from '~/services/company/peers.server';
+import { priceChartPage } from '~/services/company/price-chart.server';
 import { companyValuation } from '~/services/company/valuation.server';
 import { browseMetric } from '~/services/data-browser/data-browser.server';
 import { afterMarketDataChange } from '~/services/imports/post-import.server';
@@ -20,6 +21,7 @@ import { useDatabase } from '../support/databases';
 const db = useDatabase('sqlite', 'answer-cache');
 let file = '';
 let permaticker = 0;
+let other = 0;
 
 async function readAll() {
   const options = { file };
@@ -32,6 +34,13 @@ async function readAll() {
     peers: await companyPeers(header, null, options),
     series: await metricSeries(permaticker, 'revenue_ttm', { marketDb: file }),
     browser: await browseMetric(permaticker, 'gross_margin', { compare: [], mode: 'latest', from: null, to: null, asOf: null }, options),
+    // A comparison typed that matches nothing: its message comes first on a kept answer too.
+    chart: await priceChartPage(
+      header,
+      null,
+      { range: 'Max', basis: 'adjusted', ma: false, compare: ['NOSUCHCO', String(other)], add: '' },
+      options,
+    ),
   };
 }
 
@@ -45,8 +54,8 @@ beforeAll(async () => {
   file = path.join(db.dataDir, 'market.duckdb');
   await publishDemo(21);
   const reader = await openMarketReader(file);
-  [{ permaticker }] = await reader.all<{ permaticker: number }>(
-    `SELECT permaticker FROM securities WHERE NOT is_delisted AND sector IS NOT NULL ORDER BY first_price_date, permaticker LIMIT 1`,
+  [{ permaticker }, { permaticker: other }] = await reader.all<{ permaticker: number }>(
+    `SELECT permaticker FROM securities WHERE NOT is_delisted AND sector IS NOT NULL ORDER BY first_price_date, permaticker LIMIT 2`,
   );
   reader.close();
 }, 240_000);
@@ -60,10 +69,15 @@ describe('answers kept per store version', () => {
     expect(first.valuation.series.length).toBeGreaterThan(0);
     expect(first.income.columns.length).toBeGreaterThan(4);
     expect(first.series.points.length).toBeGreaterThan(4);
-    expect(answerCacheStats().entries).toBeGreaterThanOrEqual(7);
+    const chart = first.chart.kind === 'view' ? first.chart.view : null;
+    expect(chart?.comparisons.map((c) => c.permaticker)).toEqual([other]);
+    expect(chart?.messages[0]).toBe('No company matches “NOSUCHCO”: try a ticker, a name or a permaticker.');
+    expect(chart?.points.length).toBeGreaterThan(100);
+    expect(answerCacheStats().entries).toBeGreaterThanOrEqual(8);
     const again = await readAll();
     expect(again.overview).toBe(first.overview);
     expect(again.series).toBe(first.series);
+    expect(again.chart).toEqual(first.chart);
     clearAnswerCache();
     const computed = await readAll();
     expect(computed.overview).not.toBe(first.overview);

@@ -1,4 +1,5 @@
 import { addDays, type IsoDate } from '../dates';
+import { cachedAnswer } from '../market/store/answer-cache.server';
 import { readMarket, type MarketReadOptions } from '../market/store/read.server';
 import { resolveCompanyId, resolveCompanyText } from './companies.server';
 import { companyHeader, type CompanyHeader } from './company-pages.server';
@@ -25,9 +26,10 @@ import {
 } from './price-chart';
 
 // The Chart tab (/company/{id}/chart): one read of the range's closes, volumes and total-return
-// index for the company and up to five comparisons, shaped by price-chart.ts. A comparison is
-// typed as a ticker, permaticker or name (the data browser's "Add company" lookup); what cannot be
-// shown is said in `messages`, never an error page.
+// index for the company and up to five comparisons, shaped by price-chart.ts and kept per store
+// version like the other tabs' answers (answer-cache.server.ts). A comparison is typed as a
+// ticker, permaticker or name (the data browser's "Add company" lookup); what cannot be shown is
+// said in `messages`, never an error page.
 
 export type ChartQuery = ChartLinkQuery & { add: string };
 
@@ -158,6 +160,11 @@ export async function priceChartPage(
   return { kind: 'view', view: await priceChartView(company, asOf, q, resolved, options) };
 }
 
+/**
+ * The view, computed once per store version for the same company, day, range, basis and
+ * comparisons (a Max range reads and shapes ~6,300 rows a line); the messages about the typed
+ * comparisons come first, as they were said.
+ */
 async function priceChartView(
   company: CompanyHeader,
   asOf: IsoDate | null,
@@ -165,11 +172,26 @@ async function priceChartView(
   resolved: Resolved,
   options: MarketReadOptions,
 ): Promise<PriceChartView> {
+  const reader = await readMarket(options);
+  const question = ['chart', company.permaticker, asOf, q.range, q.basis, q.ma, JSON.stringify(resolved.comparisons)];
+  const view = await cachedAnswer(reader.file, question, () =>
+    computeChartView(company, asOf, q, { comparisons: resolved.comparisons }, options),
+  );
+  return resolved.messages.length === 0 ? view : { ...view, messages: [...resolved.messages, ...view.messages] };
+}
+
+async function computeChartView(
+  company: CompanyHeader,
+  asOf: IsoDate | null,
+  q: ChartQuery,
+  resolved: Pick<Resolved, 'comparisons'>,
+  options: MarketReadOptions,
+): Promise<PriceChartView> {
   const end = asOf && company.last_price_date && asOf < company.last_price_date ? asOf : company.last_price_date;
   const compare = resolved.comparisons.map((c) => c.token);
   const empty = { sampling: 'daily' as const, days: 0, rows: [] };
   const noBars = { sampling: 'daily' as const, bars: [] };
-  const base = { range: q.range, basis: q.basis, ma: q.ma, compare, messages: [...resolved.messages] };
+  const base = { range: q.range, basis: q.basis, ma: q.ma, compare, messages: [] as string[] };
   if (!end)
     return {
       ...base,
