@@ -18,7 +18,6 @@ import { reloadIfNewBuild } from './ui/build-updates';
 import { RouteErrorPage } from './ui/errors/ErrorPage';
 import { DefaultLayout } from './ui/layout/DefaultLayout';
 import { ModalHost } from './ui/modals/ModalHost';
-import { useHydrated } from './ui/use-hydrated';
 import type { ModalState } from '~/services/http/modal-state';
 import { useNonce } from './ui/nonce';
 import stylesUrl from './ui/styles.css?url';
@@ -77,24 +76,17 @@ export default function App() {
   const root = useRouteLoaderData<typeof loader>('root') as RootData | undefined;
   const location = useLocation();
   const modal = useServerModal(root);
-  const hydrated = useHydrated();
   usePageViews(root?.tagManager ?? null);
   useEffect(() => {
     reloadIfNewBuild(location.pathname);
   }, [location.pathname]);
-  // Without JavaScript the open dialog is plain HTML: the page behind it is made inert, so Tab
-  // and clicks stay in the dialog (with JavaScript, Ark UI's dialog traps the focus itself).
-  const behindStaticModal = modal !== null && !hydrated;
   return (
-    <>
-      <ModalHost serverModal={modal} />
-      <div className="page-root" {...(behindStaticModal ? { inert: '' } : {})}>
-        <a href="#main" className="skip-link">
-          Skip to content
-        </a>
-        <Outlet />
-      </div>
-    </>
+    <ModalHost serverModal={modal}>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <Outlet />
+    </ModalHost>
   );
 }
 

@@ -38,6 +38,8 @@ async function openConfirm(page: Page): Promise<Locator> {
 /** After a cancelled prompt/confirm: back on /profile, no modal, the name as it was. */
 async function expectClosedAndUnchanged(page: Page, dialog: Locator, name: string): Promise<void> {
   await expect(dialog).toBeHidden();
+  // The page behind is usable again.
+  await expect(page.locator('.page-root')).not.toHaveAttribute('inert');
   await expect(page).toHaveURL(/\/profile$/);
   await expect(page.getByTestId('profile-name')).toHaveText(name);
   await page.reload();
@@ -153,7 +155,9 @@ test.describe('keyboard', () => {
     const dialog = await openPrompt(page);
     const focusInside = dialog.locator(':focus');
     if (javaScriptOn()) {
-      // The dialog takes the focus when it opens (its first field, not the ×) and Tab / Shift+Tab cycle inside it.
+      // The dialog takes the focus when it opens (its first field, not the ×) and Tab / Shift+Tab
+      // cycle inside it; the page behind it is inert from the start, as without JavaScript.
+      await expect(page.locator('.page-root')).toHaveAttribute('inert', '');
       await expect(focusInside).toHaveCount(1);
       await expect(dialog.getByRole('textbox').first()).toBeFocused();
       for (let i = 0; i < 8; i++) {

@@ -128,7 +128,13 @@ function ArkModal({ state, onClosed }: { state: ModalState; onClosed: () => void
   );
 }
 
-export function ModalHost({ serverModal }: { serverModal: ModalState | null }) {
+/**
+ * The modal host and the page behind it. While a modal is shown the page is `inert`, with and
+ * without JavaScript: Tab and clicks stay in the dialog, and assistive technology sees only the
+ * dialog. (Ark UI hides the page with aria-hidden a frame after its dialog opens; until then,
+ * and while the dialog animates in, the page would be hidden yet focusable.)
+ */
+export function ModalHost({ serverModal, children }: { serverModal: ModalState | null; children: ReactNode }) {
   const hydrated = useHydrated();
   const location = useLocation();
   const [clientModal, setClientModal] = useState<ModalState | null>(null);
@@ -141,16 +147,26 @@ export function ModalHost({ serverModal }: { serverModal: ModalState | null }) {
   useEffect(() => setClientModal(null), [location.key]);
 
   const active = clientModal ?? (serverModal === dismissed ? null : serverModal);
-  if (!active) return null;
-  if (!hydrated) return <StaticModal state={active} href={closeHref(location.pathname, location.search)} />;
+  // One shape whether a modal is shown or not, so the page is never remounted (nor its form state lost).
+  let dialog: ReactNode = null;
+  if (active && !hydrated) dialog = <StaticModal state={active} href={closeHref(location.pathname, location.search)} />;
+  else if (active)
+    dialog = (
+      <ArkModal
+        key={`${location.key}-${active.kind}`}
+        state={active}
+        onClosed={() => {
+          setClientModal(null);
+          setDismissed(serverModal);
+        }}
+      />
+    );
   return (
-    <ArkModal
-      key={`${location.key}-${active.kind}`}
-      state={active}
-      onClosed={() => {
-        setClientModal(null);
-        setDismissed(serverModal);
-      }}
-    />
+    <>
+      {dialog}
+      <div className="page-root" {...(active ? { inert: '' } : {})}>
+        {children}
+      </div>
+    </>
   );
 }
