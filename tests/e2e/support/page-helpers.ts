@@ -19,6 +19,10 @@ export function control(scope: Page | Locator, name: string): Locator {
 export async function acknowledgeInfo(page: Page, title: string, text?: string | RegExp): Promise<void> {
   const dialog = modal(page, title);
   await expect(dialog).toBeVisible();
+  // With JavaScript the server-drawn dialog gives way to Ark UI's once the page is hydrated, and
+  // Ark's is ready once it has moved the focus inside. A click on OK in between was lost once on
+  // CI (OK clicked, Ark's dialog stayed open): wait for the dialog a user would click.
+  if (javaScriptOn()) await expect(dialog.and(page.locator('[data-scope="dialog"]:focus-within'))).toBeVisible();
   if (text) await expect(dialog).toContainText(text);
   await control(dialog, 'OK').click();
   await expect(dialog).toBeHidden();
