@@ -25,11 +25,32 @@ async function pageForAxe(page: Page): Promise<{ target: Page; dispose: () => Pr
   return { target, dispose: () => context.close() };
 }
 
+/**
+ * axe checks the page at rest: a dialog fading in has the colours of its way there (a button's
+ * text at 3.7:1 against its background mid-fade, seen on CI). Short animations and transitions
+ * (a second or less) are waited for; long ones (a progress bar's slow growth) are not.
+ */
+async function shortAnimationsFinished(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => Number(a.effect?.getComputedTiming().endTime ?? Infinity) <= 1_000)
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      // A paused animation never finishes: axe runs regardless after a while.
+      new Promise((resolve) => setTimeout(resolve, 2_000)),
+    ]),
+  );
+}
+
 /** Fails with a readable list when axe finds WCAG 2.1 A/AA violations on the current page. */
 /** `rules`: best-practice rules (e.g. landmark-unique) checked as well as the WCAG tags. */
 export async function expectNoAxeViolations(page: Page, options: { exclude?: string[]; rules?: string[] } = {}): Promise<void> {
   const { target, dispose } = await pageForAxe(page);
   try {
+    await shortAnimationsFinished(target);
     let builder = new AxeBuilder({ page: target }).withTags(AXE_TAGS);
     for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
     const { violations } = await builder.analyze();
