@@ -1,7 +1,8 @@
 // The whole backtest path on real prices against a plain reference loop: the S&P 500 daily panel
 // 2013–2018 (../shared/data/prices) is imported with the prices importer, then a monthly top-20
 // backtest by 12-month return is asked for through createBacktest (what POST /api/v1/backtests
-// calls) and run by a job worker and its compute process until the result is stored — and the
+// calls) and run by a job worker and its compute process until the result is stored, then over
+// HTTP through the built app (when there is one), as an API client asks for it — and the
 // same backtest is computed by a plain per-date loop: bench/_sp500-reference.ts (TypeScript) and,
 // when python3 with pandas is installed, bench/_sp500_reference.py (pandas). Prints each time and
 // how many times faster the app's path is; the totals returned by all three must agree.
@@ -13,6 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { builtAppExists, startBuiltApp } from './_app-server';
 import { forwardFilled, readPanel, referenceBacktest } from './_sp500-reference';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -21,6 +23,47 @@ const PARAMS = { start: '2013-02-08', end: '2018-02-07', rebalance: 'monthly', t
 
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The backtest through the app's HTTP API on the store in DATA_DIR / MARKET_DB: median times polling and waiting. */
+async function overHttp(token: string, screen: unknown, rounds: number): Promise<{ polled: number; waited: number }> {
+  const app = await startBuiltApp({ DATA_DIR: process.env.DATA_DIR ?? '', MARKET_DB: process.env.MARKET_DB ?? '' });
+  try {
+    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    const body = JSON.stringify({
+      screen,
+      params: { start: PARAMS.start, end: PARAMS.end, rebalance: PARAMS.rebalance, topN: PARAMS.topN, initialCapital: 1000 },
+    });
+    const once = async (prefer: string | null) => {
+      const started = performance.now();
+      const posted = await fetch(`${app.base}/api/v1/backtests`, {
+        method: 'POST',
+        headers: prefer ? { ...headers, Prefer: prefer } : headers,
+        body,
+      });
+      let b = (await posted.json()) as { id: string; status: string; error?: string };
+      if (!posted.ok) throw new Error(`POST /api/v1/backtests: ${posted.status} ${JSON.stringify(b)}`);
+      while (b.status === 'queued' || b.status === 'running') {
+        await new Promise((r) => setTimeout(r, 2));
+        b = (await (await fetch(`${app.base}/api/v1/backtests/${b.id}`, { headers })).json()) as typeof b;
+      }
+      if (b.status !== 'succeeded') throw new Error(`backtest ${b.status}: ${b.error ?? ''}`);
+      const ms = performance.now() - started;
+      await fetch(`${app.base}/api/v1/backtests/${b.id}`, { method: 'DELETE', headers });
+      return ms;
+    };
+    // The app's first backtest reads its caches; a few more, as any app in use has run.
+    for (let i = 0; i < 3; i++) await once(null);
+    const polled: number[] = [];
+    const waited: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      polled.push(await once(null));
+      waited.push(await once('wait=30'));
+    }
+    return { polled: median(polled), waited: median(waited) };
+  } finally {
+    await app.stop();
+  }
+}
 
 export default async function run(opts: { quick?: boolean } = {}) {
   if (!existsSync(PANEL)) {
@@ -43,6 +86,13 @@ export default async function run(opts: { quick?: boolean } = {}) {
     const { silentProgress } = await import('../app/services/imports/progress.server');
     const { afterMarketDataChange } = await import('../app/services/imports/post-import.server');
     const file = process.env.MARKET_DB;
+    const { getDb, closeDb } = await import('../app/services/db/db.server');
+    const { APP_JOBS } = await import('../app/services/app-jobs.server');
+    const { startJobWorker, closeJobQueue } = await import('../app/services/jobs/queue.server');
+    await getDb();
+    // As in the app, the job worker and its compute process are up before anyone asks for a
+    // backtest (here, while the panel is imported): what a user's first backtest meets.
+    const worker = startJobWorker(APP_JOBS);
     let t = performance.now();
     await withMarketWriter(file, {}, (writer) =>
       importers.prices.run([PANEL, '--skip-bad-rows'], { writer, progress: silentProgress, env: {} }),
@@ -50,15 +100,10 @@ export default async function run(opts: { quick?: boolean } = {}) {
     await afterMarketDataChange(file, silentProgress);
     console.log(`imported the S&P 500 panel with its snapshots in ${fmt(performance.now() - t)}`);
 
-    const { getDb, closeDb } = await import('../app/services/db/db.server');
     const { createUser } = await import('../app/services/auth/users.server');
     const { createBacktest, getBacktest } = await import('../app/services/backtest/backtests.server');
-    const { APP_JOBS } = await import('../app/services/app-jobs.server');
-    const { startJobWorker, closeJobQueue } = await import('../app/services/jobs/queue.server');
     const { ScreenSchema, ruleFromText } = await import('../app/services/screener/model');
-    await getDb();
     const user = await createUser({ email: 'bench-sp500@example.com', full_name: 'Bench Mark', password: 'correct horse 1', access: true });
-    const worker = startJobWorker(APP_JOBS);
     const screen = ScreenSchema.parse({
       rules: [ruleFromText('ret_12m > 0')],
       ranking: [{ metric: 'ret_12m', direction: 'desc', weight: 1 }],
@@ -104,7 +149,13 @@ export default async function run(opts: { quick?: boolean } = {}) {
     }
     await worker.stop();
     await closeJobQueue();
+    // Through HTTP, as an API client does it: the built app started on this store, the same
+    // backtest POSTed to /api/v1/backtests and its GET polled every 2 ms until it holds the
+    // result, then the same with `Prefer: wait=30` (the POST answers with the result).
+    const { issueUserToken } = await import('../app/services/auth/tokens.server');
+    const token = (await issueUserToken(user.id)).access_token;
     await closeDb();
+    const http = builtAppExists() ? await overHttp(token, screen, rounds) : null;
 
     const panel = readPanel(PANEL);
     const tsTimes: number[] = [];
@@ -135,10 +186,14 @@ export default async function run(opts: { quick?: boolean } = {}) {
     console.log(`monthly top ${PARAMS.topN} by 12-month return (> 0), ${PARAMS.start} to ${PARAMS.end}, 505 companies`);
     console.log(`  app, createBacktest → stored result (job + compute process): first ${fmt(cold.ms)}, median of ${rounds} ${fmt(app)}`);
     console.log(`    of which the compute process's work (data, main and survivors runs): ${fmt(median(computeTimes))}`);
+    if (http) {
+      console.log(`  the app over HTTP, POST then GET every 2 ms: median of ${rounds} ${fmt(http.polled)}`);
+      console.log(`  the app over HTTP, POST with Prefer: wait=30: median of ${rounds} ${fmt(http.waited)}`);
+    } else console.log('  the app over HTTP: not measured (no built app: run node scripts/ensure-build.mjs first)');
     console.log(`  plain TypeScript per-date loop:   ${fmt(tsMs).padStart(9)}  → the app is ${(tsMs / app).toFixed(1)}× as fast`);
     if (pandas)
       console.log(
-        `  plain pandas per-date loop:       ${fmt(pandas.ms).padStart(9)}  → the app is ${(pandas.ms / app).toFixed(1)}× as fast`,
+        `  plain pandas per-date loop:       ${fmt(pandas.ms).padStart(9)}  → the app is ${(pandas.ms / app).toFixed(1)}× as fast${http ? ` (over HTTP ${(pandas.ms / http.polled).toFixed(1)}× polling, ${(pandas.ms / http.waited).toFixed(1)}× with Prefer: wait)` : ''}`,
       );
     else
       console.log(

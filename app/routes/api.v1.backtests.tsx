@@ -1,12 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { readApiBody, requireAccount } from '~/services/auth/api.server';
 import { BacktestCreateBody, backtestJson, backtestListJson } from '~/services/backtest/api.server';
-import { createBacktest, listBacktests } from '~/services/backtest/backtests.server';
-import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.server';
+import { createBacktest, listBacktests, runEnded, waitForBacktest } from '~/services/backtest/backtests.server';
+import { handleApi, jsonResponse, jsonResponseInTurns, methodNotAllowed } from '~/services/http/api.server';
+import { preferredWait, waitApplied } from '~/services/http/prefer';
 import { badRequest } from '~/services/http/errors';
 
 // GET /api/v1/backtests[?screener_id=] => the caller's backtests, newest first.
-// POST {screener_id | screen, params, name?} => 202 the queued backtest (poll GET /api/v1/backtests/{id}).
+// POST {screener_id | screen, params, name?} => 202 the queued backtest (poll GET /api/v1/backtests/{id});
+// with `Prefer: wait=N`, 201 the finished backtest with its result if its run ends within N seconds.
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   handleApi(async () => {
@@ -23,5 +25,12 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const body = await readApiBody(request, BacktestCreateBody);
     const input = body.screener_id !== undefined ? { screenerId: body.screener_id } : { screen: body.screen };
     const created = await createBacktest(user.id, { ...input, params: body.params, name: body.name });
-    return jsonResponse(await backtestJson(created), { status: 202, headers: { Location: `/api/v1/backtests/${created.id}` } });
+    const location = { Location: `/api/v1/backtests/${created.id}` };
+    const wait = preferredWait(request);
+    if (wait === null) return jsonResponse(await backtestJson(created), { status: 202, headers: location });
+    const view = await waitForBacktest(user.id, created.id, wait * 1000, request.signal);
+    return jsonResponseInTurns(await backtestJson(view), {
+      status: runEnded(view.status) ? 201 : 202,
+      headers: { ...location, ...waitApplied(wait) },
+    });
   });

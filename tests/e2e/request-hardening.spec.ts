@@ -190,6 +190,20 @@ test('redirects, CSV downloads, JSON and files carry the security headers', asyn
   expect(answers[1].headers()['content-type']).toContain('text/csv');
 });
 
+test('JSON answers say their length: a small one goes as it is, a large one compressed', async () => {
+  const headers = { 'Accept-Encoding': 'gzip' };
+  const small = await fetch(`${E2E_APP_URL}/api/v1/auth/me`, { headers });
+  expect(small.status).toBe(401);
+  const text = await small.text();
+  expect(small.headers.get('content-encoding')).toBeNull();
+  expect(small.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+  expect(JSON.parse(text)).toHaveProperty('detail');
+  const large = await fetch(`${E2E_APP_URL}/api/openapi.json`, { headers });
+  expect(large.status).toBe(200);
+  expect(large.headers.get('content-encoding')).toBe('gzip');
+  expect(Object.keys(((await large.json()) as { paths: object }).paths).length).toBeGreaterThan(20);
+});
+
 test('a body over the limit gets its 413, not a reset connection', async () => {
   // fetch (undici) sends the whole body before it reads the answer: a server that cuts the
   // connection instead of reading the rest makes it fail with ECONNRESET.

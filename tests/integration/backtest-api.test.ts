@@ -80,6 +80,32 @@ forEachDatabase(
       expect((cancelled.body as Json).status).toBe('cancelled');
     });
 
+    it('with Prefer: wait, answers once the wait is over when no worker runs it: still queued (202), the preference applied', async () => {
+      const created = await callRoute(backtestsRoute, { token, json: { screener_id: screenerId, params }, headers: { Prefer: 'wait=1' } });
+      expect(created.status).toBe(202);
+      expect(created.headers.get('Preference-Applied')).toBe('wait=1');
+      const body = created.body as Json;
+      expect(body.status).toBe('queued');
+      expect(created.headers.get('Location')).toBe(`/api/v1/backtests/${body.id}`);
+      const polled = await callRoute(backtestRoute, {
+        path: `/api/v1/backtests/${body.id}`,
+        token,
+        params: { id: body.id },
+        headers: { Prefer: 'wait=1' },
+      });
+      expect(polled.status).toBe(200);
+      expect(polled.headers.get('Preference-Applied')).toBe('wait=1');
+      expect((polled.body as Json).status).toBe('queued');
+      const cancelled = await callRoute(backtestRoute, {
+        method: 'PATCH',
+        token,
+        json: { cancel: true },
+        params: { id: body.id },
+        path: `/api/v1/backtests/${body.id}`,
+      });
+      expect((cancelled.body as Json).status).toBe('cancelled');
+    });
+
     it('runs on a worker to a stored, self-consistent result', async () => {
       worker = startJobWorker(APP_JOBS);
       const created = await callRoute(backtestsRoute, { token, json: { screener_id: screenerId, params, name: 'Momentum top 10' } });
@@ -106,6 +132,34 @@ forEachDatabase(
       expect(typeof survivors!.statistics.totalReturn).toBe('number');
       expect((done.summary as { totalReturn: number }).totalReturn).toBe(s.totalReturn);
     }, 120_000);
+
+    it('with Prefer: wait, answers the finished backtest with its result (201), as GET has it', async () => {
+      const created = await callRoute(backtestsRoute, { token, json: { screener_id: screenerId, params }, headers: { Prefer: 'wait=30' } });
+      expect(created.status).toBe(201);
+      expect(created.headers.get('Preference-Applied')).toBe('wait=30');
+      const body = created.body as Json;
+      expect(body.status).toBe('succeeded');
+      expect(created.headers.get('Location')).toBe(`/api/v1/backtests/${body.id}`);
+      expect(body.result.equity.length).toBeGreaterThan(500);
+      expect(JSON.stringify(body)).toBe(JSON.stringify((await get(body.id)).body));
+      // A wait on a backtest whose run has ended answers at once.
+      const again = await callRoute(backtestRoute, {
+        path: `/api/v1/backtests/${body.id}`,
+        token,
+        params: { id: body.id },
+        headers: { Prefer: 'wait=30' },
+      });
+      expect(again.status).toBe(200);
+      expect(JSON.stringify(again.body)).toBe(JSON.stringify(body));
+      // Another user's backtest stays a 404, waiting or not.
+      const theirs = await callRoute(backtestRoute, {
+        path: `/api/v1/backtests/${body.id}`,
+        token: otherToken,
+        params: { id: body.id },
+        headers: { Prefer: 'wait=5' },
+      });
+      expect(theirs.status).toBe(404);
+    });
 
     it('gives bit-identical numbers for the same inputs', async () => {
       const one = await finished(((await callRoute(backtestsRoute, { token, json: { screen, params } })).body as Json).id);

@@ -52,12 +52,19 @@ forEachDatabase('paged backtest results', () => {
     return backtestId;
   }
 
-  const store = (backtestId: string, key: string = randomUUID()) =>
-    storePagedResult(backtestId, key, encodePagedResult(long, key, PART_ROWS), {
-      summary: JSON.stringify(summaryOf(long)),
-      snapshotId: 'snap',
-      engineVersion: long.engineVersion,
-    });
+  /** Stores `long` as the backtest's result: in one transaction, or (`batchChars` below its size) parts first, a batch at a time. */
+  const store = (backtestId: string, key: string = randomUUID(), batchChars?: number) =>
+    storePagedResult(
+      backtestId,
+      key,
+      encodePagedResult(long, key, PART_ROWS),
+      {
+        summary: JSON.stringify(summaryOf(long)),
+        snapshotId: 'snap',
+        engineVersion: long.engineVersion,
+      },
+      batchChars,
+    );
 
   async function partsOf(backtestId: string) {
     const db = await getDb();
@@ -156,6 +163,42 @@ forEachDatabase('paged backtest results', () => {
       .execute();
     await removeUnusedParts(pending);
     expect(await partsOf(pending)).toEqual([]);
+  });
+
+  it('stores a result larger than one write batch in batches, with the same outcome', async () => {
+    const db = await getDb();
+    const batched = await newBacktest(userId);
+    // Parts of a run that died: gone once the result is stored.
+    await db
+      .insertInto('backtest_result_parts')
+      .values({ backtest_id: batched, run_key: 'died', kind: 'trades', seq: 0, row_count: 1, data: 'x' })
+      .execute();
+    expect(await store(batched, 'batched', 64 * 1024)).toBe(true);
+    const parts = await partsOf(batched);
+    expect(parts.length).toBe((await partsOf(id)).length);
+    expect(parts.every((p) => p.run_key === 'batched')).toBe(true);
+    const batchedView = await getBacktest(userId, batched, { withResult: true });
+    expect(batchedView.status).toBe('succeeded');
+    expect(JSON.stringify(await backtestJson(batchedView))).toBe(JSON.stringify(await backtestJson(asWhole(batchedView))));
+    // Stored already: a second batched store stores nothing and leaves nothing.
+    expect(await store(batched, 'again', 64 * 1024)).toBe(false);
+    expect((await partsOf(batched)).length).toBe(parts.length);
+    await deleteBacktest(userId, batched);
+  });
+
+  it('removes the parts of a run that died when a small result is stored in one transaction', async () => {
+    const db = await getDb();
+    const single = await newBacktest(userId);
+    await db
+      .insertInto('backtest_result_parts')
+      .values({ backtest_id: single, run_key: 'died', kind: 'trades', seq: 0, row_count: 1, data: 'x' })
+      .execute();
+    expect(await store(single, 'single')).toBe(true);
+    expect((await partsOf(single)).every((p) => p.run_key === 'single')).toBe(true);
+    const singleView = await getBacktest(userId, single, { withResult: true });
+    expect(singleView.status).toBe('succeeded');
+    expect(JSON.stringify(await backtestJson(singleView))).toBe(JSON.stringify(await backtestJson(asWhole(singleView))));
+    await deleteBacktest(userId, single);
   });
 
   it('deletes the parts with their backtest, and with their owner', async () => {

@@ -194,7 +194,17 @@ export const BACKTEST_API: readonly ApiOperation[] = [
     summary: 'Queue a backtest of a saved screener or an inline screen',
     access: 'account',
     body: BacktestCreateJson,
-    answers: { 202: { description: 'Queued: poll GET /api/v1/backtests/{id} (also in Location)', json: BacktestJson } },
+    answers: {
+      201: {
+        description:
+          'Sent `Prefer: wait=N` (seconds, at most 30) and the run ended within them: the backtest with its result (Preference-Applied: wait=N)',
+        json: BacktestJson,
+      },
+      202: {
+        description: 'Queued (or, after a `Prefer: wait=N`, still running): poll GET /api/v1/backtests/{id} (also in Location)',
+        json: BacktestJson,
+      },
+    },
     errors: [404, 409, 429],
   },
   {
@@ -203,7 +213,12 @@ export const BACKTEST_API: readonly ApiOperation[] = [
     summary: 'A backtest: status, progress and, once done, the result',
     access: 'account',
     params: IdParam,
-    answers: { 200: { description: 'The backtest', json: BacktestJson } },
+    answers: {
+      200: {
+        description: 'The backtest; with `Prefer: wait=N` (seconds, at most 30), once its run has ended or N seconds have passed',
+        json: BacktestJson,
+      },
+    },
   },
   {
     method: 'patch',

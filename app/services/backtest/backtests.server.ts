@@ -234,6 +234,30 @@ export async function getBacktest(userId: string, id: string, opts: { withResult
   return toView(await ownedRow(userId, id), opts.withResult ?? false);
 }
 
+/** Whether a backtest's run has ended (succeeded, failed or cancelled). */
+export function runEnded(status: BacktestStatus): boolean {
+  return status !== 'queued' && status !== 'running';
+}
+
+/** Pauses between two looks at a backtest a request waits for: short at first (a small run takes tens of ms), then longer. */
+const WAIT_FIRST_PAUSE_MS = 2;
+const WAIT_LONGEST_PAUSE_MS = 50;
+
+/**
+ * The backtest with its result once its run has ended, or as it is after `ms` (or when `signal`
+ * aborts: the client went away). Looks at the row again and again rather than waiting for an
+ * event: the run may be in another process, on another machine.
+ */
+export async function waitForBacktest(userId: string, id: string, ms: number, signal?: AbortSignal): Promise<BacktestView> {
+  const deadline = performance.now() + ms;
+  for (let pause = WAIT_FIRST_PAUSE_MS; ; pause = Math.min(WAIT_LONGEST_PAUSE_MS, pause * 1.5)) {
+    const left = deadline - performance.now();
+    if (runEnded((await getBacktest(userId, id)).status) || left <= 0 || signal?.aborted) break;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
+  }
+  return getBacktest(userId, id, { withResult: true });
+}
+
 export async function listBacktests(userId: string, opts: { screenerId?: string } = {}): Promise<BacktestListItem[]> {
   const db = await getDb();
   let q = db.selectFrom('backtests').select(LIGHT_COLUMNS).where('user_id', '=', userId);

@@ -9,6 +9,7 @@ import { storedResultLimit, storedSizeProblem } from './limits';
 import { storePagedResult } from './result-parts.server';
 import { encodePagedResult, summaryOf } from './stored-result';
 import type { ComputeReply, ComputeRequest } from './compute-protocol';
+import { warmUpBacktestEngine } from './warm-up.server';
 
 // The compute process's side of the protocol (compute-protocol.ts): one request at a time, each
 // answered by progress messages and one final reply. After a run that left this process large,
@@ -87,10 +88,12 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
 
 export function serveComputeRequests(): void {
   let busy: Promise<void> = Promise.resolve();
+  let requests = 0;
   process.on('message', (m: unknown) => {
     const req = m as ComputeRequest;
     if (req.type !== 'run') return;
     const run = req;
+    requests++;
     busy = busy.then(async () => {
       await handle(run);
       if (tooLarge()) process.exit(0);
@@ -98,7 +101,12 @@ export function serveComputeRequests(): void {
   });
   // The parent died or let go: nothing left to compute for.
   process.on('disconnect', () => process.exit(0));
-  void send({ type: 'ready' });
+  void send({ type: 'ready' }).then(() =>
+    // Until the first request: its first runs then find the engine already optimised.
+    warmUpBacktestEngine(() => requests > 0).catch((e: unknown) => {
+      console.warn(`[backtest] the compute process's warm-up failed: ${e instanceof Error ? e.message : String(e)}`);
+    }),
+  );
 }
 
 /** Whether the process is larger than it should stay after a run (garbage collected first when it can be). */

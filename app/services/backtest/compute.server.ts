@@ -1,6 +1,6 @@
 import type { Screen } from '../screener/model';
 import { BacktestInputError, backtestSteps, type BacktestParams, type BacktestResult } from './engine';
-import { loadMarketInputs, survivorsOnly } from './market-inputs.server';
+import { loadMarketInputs, survivorsOnly, type MarketInputs } from './market-inputs.server';
 import { toStored, type StoredResult, type SurvivorsComparison } from './stored-result';
 
 // One backtest from its stored request to its stored result: read the market inputs, run the
@@ -54,7 +54,17 @@ export async function computeBacktest(
   progress: ComputeProgress,
   isCancelled: () => boolean,
 ): Promise<ComputedBacktest> {
-  const inputs = await loadMarketInputs(screen, params, progress);
+  return runBacktestPair(await loadMarketInputs(screen, params, progress), screen, params, progress, isCancelled);
+}
+
+/** The engine's part of a backtest on inputs already read: the run and its survivors-only comparison. */
+export async function runBacktestPair(
+  inputs: MarketInputs,
+  screen: Screen,
+  params: BacktestParams,
+  progress: ComputeProgress,
+  isCancelled: () => boolean,
+): Promise<ComputedBacktest> {
   const { snapshots } = inputs;
   const snapshotAt = (_date: string, day: number) => snapshots.at(day);
   const main = backtestSteps({
@@ -79,6 +89,7 @@ export async function computeBacktest(
     snapshotAt: (_date, day) => restricted.snapshots.at(day),
     isCancelled,
     equalWeightCurve: curveCache(curveKey(inputs.snapshotId, screen, params, 'survivors')),
+    curvesOnly: true,
   });
   const total = snapshots.days.length;
   const delay = testStepDelay();

@@ -12,7 +12,7 @@ import { displayColumns, type Screen } from '../screener/model';
 import { loadSecurityMeta, NO_MARKET_DATA } from '../screener/securities.server';
 import { INVERSE_VOLATILITY_WINDOW, signalIndices, type BacktestParams, type PriceSeries } from './engine';
 import { lowerBound } from './engine/calendar';
-import { indexOf, indexOfEach } from './engine/permaticker-index';
+import { indexOf } from './engine/permaticker-index';
 
 // Reads what a backtest needs from the market store: the price panel (total-return index and
 // close) of every security, delisted ones included, the securities' descriptive fields, and the
@@ -241,43 +241,20 @@ export async function loadMarketInputs(
 
 /**
  * The same inputs restricted to companies still listed at the end of the run: the survivors-only
- * comparison, which shows how much ignoring delisted companies would flatter a result.
+ * comparison, which shows how much ignoring delisted companies would flatter a result. The
+ * snapshots are shared, not copied: a row whose security is not in `securities` is never in a
+ * screen's universe (PreparedUniverse.known), so the screen sees exactly the survivors' rows.
  */
 export function survivorsOnly(inputs: MarketInputs, end: IsoDate): MarketInputs {
   const endDay = toEpochDay(end);
   const kept: number[] = [];
   for (const s of inputs.prices.series)
     if (!s.delisted && s.days.length > 0 && s.days[s.days.length - 1] >= endDay - 10) kept.push(s.permaticker);
-  // Ascending, so a snapshot's rows (ascending too) join it in one merge walk instead of a hash probe per row.
   const keep = Int32Array.from(kept).sort();
   const kept1 = (permaticker: number) => indexOf(keep, permaticker) >= 0;
-  let last: { day: number; snapshot: MetricSnapshot } | null = null;
-  let position = new Int32Array(0);
   return {
     ...inputs,
     prices: { series: inputs.prices.series.filter((s) => kept1(s.permaticker)) },
     securities: inputs.securities.filter((s) => kept1(s.permaticker)),
-    snapshots: {
-      ...inputs.snapshots,
-      prepare: (k) => inputs.snapshots.prepare(k),
-      at(day) {
-        if (last?.day === day) return last.snapshot;
-        const full = inputs.snapshots.at(day);
-        const total = full.permatickers.length;
-        if (position.length < total) position = new Int32Array(total);
-        indexOfEach(full.permatickers, keep, position);
-        const rows = new Int32Array(total);
-        let n = 0;
-        for (let r = 0; r < total; r++) if (position[r] >= 0) rows[n++] = r;
-        const pick = <T extends Int32Array | Float64Array>(col: T, out: T): T => {
-          for (let k = 0; k < n; k++) out[k] = col[rows[k]];
-          return out;
-        };
-        const values: Record<string, Float64Array> = {};
-        for (const id in full.values) values[id] = pick(full.values[id], new Float64Array(n));
-        last = { day, snapshot: { ...full, permatickers: pick(full.permatickers, new Int32Array(n)), values } };
-        return last.snapshot;
-      },
-    },
   };
 }

@@ -18,8 +18,18 @@ export type ResultFields = { summary: string; snapshotId: string | null; engineV
  * stored (false, and this store's parts are removed) when the backtest already has a result, is
  * gone, or lost some of the parts meanwhile (a newer run of it removed them).
  */
-export async function storePagedResult(backtestId: string, key: string, encoding: PagedEncoding, fields: ResultFields): Promise<boolean> {
+export async function storePagedResult(
+  backtestId: string,
+  key: string,
+  encoding: PagedEncoding,
+  fields: ResultFields,
+  batchChars = WRITE_BATCH_CHARS,
+): Promise<boolean> {
   const db = await getDb();
+  // A result that fits one write batch (most do) is stored in one transaction: one commit
+  // instead of two, and no write lock held longer than a batch's.
+  const chars = encoding.parts.reduce((n, p) => n + p.data.length, encoding.light.length);
+  if (chars <= batchChars) return storeSmallResult(backtestId, key, encoding, fields);
   // Deleted meanwhile, or stored by another run: nothing to store.
   const row = await db.selectFrom('backtests').select('summary').where('id', '=', backtestId).executeTakeFirst();
   if (!row || row.summary !== null) return false;
@@ -28,9 +38,9 @@ export async function storePagedResult(backtestId: string, key: string, encoding
   try {
     for (let i = 0; i < encoding.parts.length;) {
       const batch = [encoding.parts[i++]];
-      let chars = batch[0].data.length;
-      while (i < encoding.parts.length && chars + encoding.parts[i].data.length <= WRITE_BATCH_CHARS) {
-        chars += encoding.parts[i].data.length;
+      let batchSize = batch[0].data.length;
+      while (i < encoding.parts.length && batchSize + encoding.parts[i].data.length <= batchChars) {
+        batchSize += encoding.parts[i].data.length;
         batch.push(encoding.parts[i++]);
       }
       await db
@@ -69,6 +79,68 @@ export async function storePagedResult(backtestId: string, key: string, encoding
   }
   await removeParts(backtestId, key);
   return false;
+}
+
+/** Thrown inside the transaction of a small result to roll it back when the result is not this run's to store. */
+class NotStored extends Error {}
+
+async function storeSmallResult(backtestId: string, key: string, encoding: PagedEncoding, fields: ResultFields): Promise<boolean> {
+  const db = await getDb();
+  try {
+    await db.transaction().execute(async (trx) => {
+      // Writes first: on SQLite the transaction takes the write lock with its first statement
+      // (waiting its turn), never after a read, which could not wait for it.
+      await trx
+        .deleteFrom('backtest_result_parts')
+        .where('backtest_id', '=', backtestId)
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('backtests')
+                .select('backtests.id')
+                .where('backtests.id', '=', backtestId)
+                .whereRef('backtests.parts_key', '=', 'backtest_result_parts.run_key'),
+            ),
+          ),
+        )
+        .execute();
+      if (encoding.parts.length > 0)
+        await trx
+          .insertInto('backtest_result_parts')
+          .values(
+            encoding.parts.map((p) => ({
+              backtest_id: backtestId,
+              run_key: key,
+              kind: p.kind,
+              seq: p.seq,
+              row_count: p.rows,
+              data: p.data,
+            })),
+          )
+          .execute();
+      // Deleted meanwhile, or stored by another run: nothing to store (the parts go with the rollback).
+      const updated = await trx
+        .updateTable('backtests')
+        .set({
+          result: encoding.light,
+          parts_key: key,
+          summary: fields.summary,
+          snapshot_id: fields.snapshotId,
+          engine_version: fields.engineVersion,
+          updated_at: new Date().toISOString(),
+        })
+        .where('id', '=', backtestId)
+        .where('result', 'is', null)
+        .where('summary', 'is', null)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) throw new NotStored();
+    });
+    return true;
+  } catch (e) {
+    if (e instanceof NotStored) return false;
+    throw e;
+  }
 }
 
 async function removeParts(backtestId: string, key: string): Promise<void> {

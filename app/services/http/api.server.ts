@@ -16,6 +16,10 @@ export function jsonResponse(data: unknown, init: ResponseInit = {}): Response {
 function jsonTextResponse(text: string, init: ResponseInit): Response {
   const headers = new Headers(init.headers);
   headers.set('Content-Type', 'application/json; charset=utf-8');
+  // Known before the body is sent: the compression middleware leaves an answer under its threshold
+  // (1 KB) as it is, where a body of unknown length was always compressed (~1 ms of zlib set-up
+  // for a 100-byte answer).
+  headers.set('Content-Length', String(Buffer.byteLength(text)));
   headers.set('Cache-Control', 'no-store');
   headers.set('X-Content-Type-Options', 'nosniff');
   return new Response(text, { ...init, headers });
@@ -23,26 +27,47 @@ function jsonTextResponse(text: string, init: ResponseInit): Response {
 
 /** Characters written between two turns of the event loop by `jsonResponseInTurns`. */
 const TURN_CHARS = 256 * 1024;
+/** Array elements written by one stringify call (and between two chances of a turn). */
+const ARRAY_SLICE = 100;
+/**
+ * Array elements in its first levels up to which an answer is written in one go: writing in
+ * pieces takes about twice as long (measured: 4 against 11 ms for a five-year monthly backtest's
+ * 400 KB), which only pays for answers large enough to hold the event loop too long.
+ */
+const ONE_GO_ELEMENTS = 8_000;
+
+/** How many array elements the first levels of `value` hold (the arrays `jsonResponseInTurns` writes in pieces). */
+function elementsNearTop(value: unknown, depth: number): number {
+  if (Array.isArray(value)) return value.length;
+  if (depth >= 2 || value === null || typeof value !== 'object') return 0;
+  let n = 0;
+  for (const v of Object.values(value)) n += elementsNearTop(v, depth + 1);
+  return n;
+}
 
 /**
  * `jsonResponse` for a large answer (megabytes: a backtest's rows), the same text written a piece
- * at a time with the event loop's other work (other requests) in between: long arrays element by
- * element, objects key by key down to two levels, the rest whole.
+ * at a time with the event loop's other work (other requests) in between: long arrays a slice at
+ * a time, objects key by key down to two levels, the rest whole. A smaller answer is written in
+ * one go.
  */
 export async function jsonResponseInTurns(data: unknown, init: ResponseInit = {}): Promise<Response> {
+  if (elementsNearTop(data, 0) <= ONE_GO_ELEMENTS) return jsonResponse(data, init);
   let written = 0;
-  const piece = async (text: string) => {
+  // Awaits only when a turn is due.
+  const piece = (text: string): string | Promise<string> => {
     written += text.length;
-    if (written >= TURN_CHARS) {
-      written = 0;
-      await nextTurn();
-    }
-    return text;
+    if (written < TURN_CHARS) return text;
+    written = 0;
+    return nextTurn().then(() => text);
   };
   const write = async (value: unknown, depth: number): Promise<string> => {
-    if (Array.isArray(value) && value.length > 100) {
+    if (Array.isArray(value) && value.length > ARRAY_SLICE) {
       const out: string[] = [];
-      for (const v of value) out.push(await piece(JSON.stringify(v, jsonWithoutFloatNoise) ?? 'null'));
+      for (let i = 0; i < value.length; i += ARRAY_SLICE) {
+        const text = piece(JSON.stringify(value.slice(i, i + ARRAY_SLICE), jsonWithoutFloatNoise).slice(1, -1));
+        out.push(typeof text === 'string' ? text : await text);
+      }
       return `[${out.join(',')}]`;
     }
     if (

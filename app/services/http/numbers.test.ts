@@ -23,6 +23,37 @@ describe('numbers without float noise', () => {
     expect(withoutFloatNoise(394_328_000_000)).toBe(394_328_000_000);
   });
 
+  it('rounds every number exactly as its 12-significant-digit decimal text does', () => {
+    // Integers are kept as they are (exact below 2^53); the rest rounds as their decimal text.
+    const viaText = (v: number) => {
+      if (Number.isInteger(v)) return v;
+      const r = Number(v.toPrecision(12));
+      return Object.is(r, -0) ? 0 : r;
+    };
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) + 0.5) / 2 ** 31;
+    const values: number[] = [
+      0.1 + 0.2,
+      1 / 3,
+      -2 / 3,
+      9.9999999999995,
+      0.99999999999995,
+      1e-11,
+      9.99999999999e11,
+      123.4567890125,
+      -0.0000123456789015,
+    ];
+    for (let i = 0; i < 200_000; i++) {
+      const magnitude = 10 ** Math.floor(random() * 30 - 14);
+      const v = (random() - 0.5) * magnitude;
+      values.push(v);
+      // Exact halves at the 12th digit, and their neighbours one unit in the last place away.
+      const half = (Math.floor(random() * 1e12) + 0.5) / 10 ** Math.floor(random() * 12);
+      values.push(half, half + half * Number.EPSILON, half - half * Number.EPSILON);
+    }
+    for (const v of values) if (withoutFloatNoise(v) !== viaText(v)) expect([v, withoutFloatNoise(v)]).toEqual([v, viaText(v)]);
+  });
+
   it('CSV cells and JSON answers use the same rounding', () => {
     expect(formatNumberForExport(3874225282.6800003)).toBe('3874225282.68');
     expect(formatNumberForExport(Number.NaN)).toBe('n/a');

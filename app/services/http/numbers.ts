@@ -10,13 +10,40 @@ export const NOT_AVAILABLE = 'n/a';
 
 const SIGNIFICANT_DIGITS = 12;
 
+/** 10^0 … 10^22: every one exact as a double. */
+const EXACT_POWERS = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
 /** A finite number without float noise (1.8400000000000003 → 1.84); -0 becomes 0. */
 export function withoutFloatNoise(value: number): number {
   // Integers (counts, amounts in whole dollars) are exact below 2^53: nothing to remove.
   if (!Number.isFinite(value) || Number.isInteger(value)) return Object.is(value, -0) ? 0 : value;
-  const rounded = Number(value.toPrecision(SIGNIFICANT_DIGITS));
+  const rounded = roundedFast(value) ?? Number(value.toPrecision(SIGNIFICANT_DIGITS));
   // -0 (a tiny negative rounded away, or a computed -0) is written as 0.
   return Object.is(rounded, -0) ? 0 : rounded;
+}
+
+/**
+ * `Number(value.toPrecision(12))` without the text (a JSON answer has tens of thousands of
+ * numbers, and toPrecision was most of its writing time), or null where this cannot be sure.
+ * With a = |value| and 10^k exact (0 ≤ k ≤ 22), n = a·10^k < 10^12 is one rounding away from
+ * the exact product, at most 10^12·2^-53 ≈ 1.1e-4 off: unless n lies that close to a half,
+ * Math.round(n) is the integer toPrecision rounds to, and dividing it by 10^k (one correctly
+ * rounded division) gives the double nearest that decimal — what parsing toPrecision's text
+ * gives. Near a half, and outside 1e-11 ≤ a < 1e12, toPrecision decides.
+ */
+function roundedFast(value: number): number | null {
+  const a = value < 0 ? -value : value;
+  if (!(a >= 1e-11 && a < 1e12)) return null;
+  let k = SIGNIFICANT_DIGITS - 1 - Math.floor(Math.log10(a));
+  // log10 may be off by one next to a power of ten: bring n into [10^11, 10^12).
+  let n = a * EXACT_POWERS[k];
+  if (n >= 1e12) n = a * EXACT_POWERS[--k];
+  else if (n < 1e11 && k < 22) n = a * EXACT_POWERS[++k];
+  if (k < 0 || k > 22 || n >= 1e12 || n < 1e11) return null;
+  const fraction = n - Math.floor(n);
+  if (fraction > 0.4998 && fraction < 0.5002) return null;
+  const r = Math.round(n) / EXACT_POWERS[k];
+  return value < 0 ? -r : r;
 }
 
 /** A finite number as plain text without float noise; null, undefined, NaN and ±Infinity read n/a. */

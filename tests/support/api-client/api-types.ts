@@ -3946,7 +3946,16 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Queued: poll GET /api/v1/backtests/{id} (also in Location) */
+        /** @description Sent `Prefer: wait=N` (seconds, at most 30) and the run ended within them: the backtest with its result (Preference-Applied: wait=N) */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Backtest'];
+          };
+        };
+        /** @description Queued (or, after a `Prefer: wait=N`, still running): poll GET /api/v1/backtests/{id} (also in Location) */
         202: {
           headers: {
             [name: string]: unknown;
@@ -4063,7 +4072,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description The backtest */
+        /** @description The backtest; with `Prefer: wait=N` (seconds, at most 30), once its run has ended or N seconds have passed */
         200: {
           headers: {
             [name: string]: unknown;

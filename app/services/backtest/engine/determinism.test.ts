@@ -63,6 +63,17 @@ describe.each(['equal', 'market_cap', 'inverse_volatility', 'rank'] as const)('d
     expect(JSON.stringify(known)).toBe(JSON.stringify(first));
   });
 
+  it('gives the same curves and statistics when only those are wanted (the survivors comparison)', () => {
+    const lean = runBacktest({ ...inputsOf(days, universe(7), screen, params), curvesOnly: true });
+    expect(lean.trades).toEqual([]);
+    expect(lean.rebalances.every((r) => r.holdings.length === 0)).toBe(true);
+    expect(lean.rebalances.map((r) => r.passCount)).toEqual(first.rebalances.map((r) => r.passCount));
+    expect(bits(lean.equity)).toEqual(bits(first.equity));
+    expect(bits(lean.benchmark)).toEqual(bits(first.benchmark));
+    expect(JSON.stringify(lean.statistics)).toBe(JSON.stringify(first.statistics));
+    expect(lean.delistedHoldings).toBe(first.delistedHoldings);
+  });
+
   it('keeps every weight under the cap', () => {
     for (const r of first.rebalances) for (const h of r.holdings) expect(h.weight).toBeLessThanOrEqual(0.2 + 1e-15);
   });

@@ -102,11 +102,13 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
   let delistedHoldings = 0;
   const benchBase = benchmarkSeries ? benchmarkBase(benchmarkSeries, calendar[0]) : 0;
   const execIndices: number[] = [];
-  const log = new TradeLog(
-    dates,
-    series.map((s) => tickers.get(s.permaticker) ?? String(s.permaticker)),
-    perms,
-  );
+  const log = inputs.curvesOnly
+    ? null
+    : new TradeLog(
+        dates,
+        series.map((s) => tickers.get(s.permaticker) ?? String(s.permaticker)),
+        perms,
+      );
 
   // Until the first trade everything is cash. Then period k runs from the trade day after signal
   // k to the day before the next trade; holdings only change at a period's first close.
@@ -178,7 +180,7 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
     drawdown: drawdownSeries(equity),
     statistics,
     rebalances,
-    trades: log.trades,
+    trades: log ? log.trades : [],
     delistedHoldings,
   };
 }
@@ -231,7 +233,7 @@ function evaluateSignal(
   }
   const weights = capWeights(targetWeights(params.weighting, n, { marketCap, volatility }), params.maxWeight);
   const holdings: Holding[] = [];
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < (inputs.curvesOnly ? 0 : n); i++) {
     const row = resultRow(prepared, rows[i], compiled.columns, m);
     holdings.push({ permaticker: row.permaticker, ticker: row.ticker, weight: weights[i], rank: row.rank, values: row.values });
   }

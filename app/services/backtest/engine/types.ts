@@ -51,6 +51,12 @@ export type BacktestInputs = {
    * valuing every listed security again. `get` returns the curve of an earlier run or nothing.
    */
   equalWeightCurve?: { get(): Float64Array | undefined; set(curve: Float64Array): void };
+  /**
+   * Only the curves and the statistics are wanted (the survivors-only comparison): the run keeps
+   * no trade log and no holdings (its `trades` and each rebalance's `holdings` are empty), which
+   * makes it cheaper. The curves and statistics are the same as a full run's.
+   */
+  curvesOnly?: boolean;
 };
 
 export class BacktestCancelledError extends Error {
