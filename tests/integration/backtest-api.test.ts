@@ -40,8 +40,22 @@ forEachDatabase(
     let otherToken: string;
     let screenerId: string;
     let worker: JobWorker | null = null;
-    const get = (id: string, t = token) =>
-      callRoute(backtestRoute, { path: `/api/v1/backtests/${encodeURIComponent(id)}`, token: t, params: { id } });
+    const get = (id: string, t = token, headers?: Record<string, string>) =>
+      callRoute(backtestRoute, { path: `/api/v1/backtests/${encodeURIComponent(id)}`, token: t, params: { id }, headers });
+    const cancel = (id: string) =>
+      callRoute(backtestRoute, { method: 'PATCH', token, json: { cancel: true }, params: { id }, path: `/api/v1/backtests/${id}` });
+    /** POSTs the saved screener's backtest with `Prefer: wait=N`: its answer's status, headers and backtest. */
+    const postWaiting = async (seconds: number) => {
+      const created = await callRoute(backtestsRoute, {
+        token,
+        json: { screener_id: screenerId, params },
+        headers: { Prefer: `wait=${seconds}` },
+      });
+      const body = created.body as Json;
+      expect(created.headers.get('Preference-Applied')).toBe(`wait=${seconds}`);
+      expect(created.headers.get('Location')).toBe(`/api/v1/backtests/${body.id}`);
+      return { status: created.status, body };
+    };
     const finished = async (id: string) => {
       let last: Json | undefined;
       await until(async () => {
@@ -69,40 +83,20 @@ forEachDatabase(
       const body = created.body as Json;
       expect(body.status).toBe('queued');
       expect(created.headers.get('Location')).toBe(`/api/v1/backtests/${body.id}`);
-      const cancelled = await callRoute(backtestRoute, {
-        method: 'PATCH',
-        token,
-        json: { cancel: true },
-        params: { id: body.id },
-        path: `/api/v1/backtests/${body.id}`,
-      });
+      const cancelled = await cancel(body.id);
       expect(cancelled.status).toBe(200);
       expect((cancelled.body as Json).status).toBe('cancelled');
     });
 
     it('with Prefer: wait, answers once the wait is over when no worker runs it: still queued (202), the preference applied', async () => {
-      const created = await callRoute(backtestsRoute, { token, json: { screener_id: screenerId, params }, headers: { Prefer: 'wait=1' } });
-      expect(created.status).toBe(202);
-      expect(created.headers.get('Preference-Applied')).toBe('wait=1');
-      const body = created.body as Json;
+      const { status, body } = await postWaiting(1);
+      expect(status).toBe(202);
       expect(body.status).toBe('queued');
-      expect(created.headers.get('Location')).toBe(`/api/v1/backtests/${body.id}`);
-      const polled = await callRoute(backtestRoute, {
-        path: `/api/v1/backtests/${body.id}`,
-        token,
-        params: { id: body.id },
-        headers: { Prefer: 'wait=1' },
-      });
+      const polled = await get(body.id, token, { Prefer: 'wait=1' });
       expect(polled.status).toBe(200);
       expect(polled.headers.get('Preference-Applied')).toBe('wait=1');
       expect((polled.body as Json).status).toBe('queued');
-      const cancelled = await callRoute(backtestRoute, {
-        method: 'PATCH',
-        token,
-        json: { cancel: true },
-        params: { id: body.id },
-        path: `/api/v1/backtests/${body.id}`,
-      });
+      const cancelled = await cancel(body.id);
       expect((cancelled.body as Json).status).toBe('cancelled');
     });
 
@@ -134,30 +128,17 @@ forEachDatabase(
     }, 120_000);
 
     it('with Prefer: wait, answers the finished backtest with its result (201), as GET has it', async () => {
-      const created = await callRoute(backtestsRoute, { token, json: { screener_id: screenerId, params }, headers: { Prefer: 'wait=30' } });
-      expect(created.status).toBe(201);
-      expect(created.headers.get('Preference-Applied')).toBe('wait=30');
-      const body = created.body as Json;
+      const { status, body } = await postWaiting(30);
+      expect(status).toBe(201);
       expect(body.status).toBe('succeeded');
-      expect(created.headers.get('Location')).toBe(`/api/v1/backtests/${body.id}`);
       expect(body.result.equity.length).toBeGreaterThan(500);
       expect(JSON.stringify(body)).toBe(JSON.stringify((await get(body.id)).body));
       // A wait on a backtest whose run has ended answers at once.
-      const again = await callRoute(backtestRoute, {
-        path: `/api/v1/backtests/${body.id}`,
-        token,
-        params: { id: body.id },
-        headers: { Prefer: 'wait=30' },
-      });
+      const again = await get(body.id, token, { Prefer: 'wait=30' });
       expect(again.status).toBe(200);
       expect(JSON.stringify(again.body)).toBe(JSON.stringify(body));
       // Another user's backtest stays a 404, waiting or not.
-      const theirs = await callRoute(backtestRoute, {
-        path: `/api/v1/backtests/${body.id}`,
-        token: otherToken,
-        params: { id: body.id },
-        headers: { Prefer: 'wait=5' },
-      });
+      const theirs = await get(body.id, otherToken, { Prefer: 'wait=5' });
       expect(theirs.status).toBe(404);
     });
 

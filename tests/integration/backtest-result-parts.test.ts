@@ -165,39 +165,43 @@ forEachDatabase('paged backtest results', () => {
     expect(await partsOf(pending)).toEqual([]);
   });
 
-  it('stores a result larger than one write batch in batches, with the same outcome', async () => {
+  /** A new backtest with a part left by a run that died before storing its result. */
+  async function backtestWithDeadPart(): Promise<string> {
     const db = await getDb();
-    const batched = await newBacktest(userId);
-    // Parts of a run that died: gone once the result is stored.
+    const backtestId = await newBacktest(userId);
     await db
       .insertInto('backtest_result_parts')
-      .values({ backtest_id: batched, run_key: 'died', kind: 'trades', seq: 0, row_count: 1, data: 'x' })
+      .values({ backtest_id: backtestId, run_key: 'died', kind: 'trades', seq: 0, row_count: 1, data: 'x' })
       .execute();
-    expect(await store(batched, 'batched', 64 * 1024)).toBe(true);
-    const parts = await partsOf(batched);
+    return backtestId;
+  }
+
+  /** Stored under `key`, the dead run's part gone, and read back as the whole result reads. */
+  async function expectStoredWhole(backtestId: string, key: string) {
+    const parts = await partsOf(backtestId);
     expect(parts.length).toBe((await partsOf(id)).length);
-    expect(parts.every((p) => p.run_key === 'batched')).toBe(true);
-    const batchedView = await getBacktest(userId, batched, { withResult: true });
-    expect(batchedView.status).toBe('succeeded');
-    expect(JSON.stringify(await backtestJson(batchedView))).toBe(JSON.stringify(await backtestJson(asWhole(batchedView))));
+    expect(parts.every((p) => p.run_key === key)).toBe(true);
+    const view = await getBacktest(userId, backtestId, { withResult: true });
+    expect(view.status).toBe('succeeded');
+    expect(JSON.stringify(await backtestJson(view))).toBe(JSON.stringify(await backtestJson(asWhole(view))));
+  }
+
+  it('stores a result larger than one write batch in batches, with the same outcome', async () => {
+    const batched = await backtestWithDeadPart();
+    expect(await store(batched, 'batched', 64 * 1024)).toBe(true);
+    await expectStoredWhole(batched, 'batched');
     // Stored already: a second batched store stores nothing and leaves nothing.
     expect(await store(batched, 'again', 64 * 1024)).toBe(false);
-    expect((await partsOf(batched)).length).toBe(parts.length);
+    await expectStoredWhole(batched, 'batched');
     await deleteBacktest(userId, batched);
   });
 
-  it('removes the parts of a run that died when a small result is stored in one transaction', async () => {
-    const db = await getDb();
-    const single = await newBacktest(userId);
-    await db
-      .insertInto('backtest_result_parts')
-      .values({ backtest_id: single, run_key: 'died', kind: 'trades', seq: 0, row_count: 1, data: 'x' })
-      .execute();
+  it('stores a result that fits one write batch in one transaction, removing the parts of a run that died', async () => {
+    const single = await backtestWithDeadPart();
     expect(await store(single, 'single')).toBe(true);
-    expect((await partsOf(single)).every((p) => p.run_key === 'single')).toBe(true);
-    const singleView = await getBacktest(userId, single, { withResult: true });
-    expect(singleView.status).toBe('succeeded');
-    expect(JSON.stringify(await backtestJson(singleView))).toBe(JSON.stringify(await backtestJson(asWhole(singleView))));
+    await expectStoredWhole(single, 'single');
+    expect(await store(single, 'again')).toBe(false);
+    await expectStoredWhole(single, 'single');
     await deleteBacktest(userId, single);
   });
 

@@ -1,5 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { getDb } from '../db/db.server';
+import type { Transaction } from 'kysely';
+import { getDb, type DB } from '../db/db.server';
+import type { Database } from '../db/schema';
 import { notFound } from '../http/errors';
 import type { PagedEncoding, PartLoader } from './stored-result';
 
@@ -10,6 +12,21 @@ import type { PagedEncoding, PartLoader } from './stored-result';
 const WRITE_BATCH_CHARS = 4 * 2 ** 20;
 
 export type ResultFields = { summary: string; snapshotId: string | null; engineVersion: string };
+
+/** The database, or a transaction on it. */
+type Executor = DB | Transaction<Database>;
+
+/** The backtest row's columns that make a stored result its own (the light part names the parts' key). */
+function resultColumns(key: string, encoding: PagedEncoding, fields: ResultFields) {
+  return {
+    result: encoding.light,
+    parts_key: key,
+    summary: fields.summary,
+    snapshot_id: fields.snapshotId,
+    engine_version: fields.engineVersion,
+    updated_at: new Date().toISOString(),
+  };
+}
 
 /**
  * Stores a paged result: its parts first, in short transactions (the SQLite write lock is held
@@ -51,14 +68,7 @@ export async function storePagedResult(
     }
     const updated = await db
       .updateTable('backtests')
-      .set({
-        result: encoding.light,
-        parts_key: key,
-        summary: fields.summary,
-        snapshot_id: fields.snapshotId,
-        engine_version: fields.engineVersion,
-        updated_at: new Date().toISOString(),
-      })
+      .set(resultColumns(key, encoding, fields))
       .where('id', '=', backtestId)
       .where('result', 'is', null)
       .where(
@@ -90,21 +100,7 @@ async function storeSmallResult(backtestId: string, key: string, encoding: Paged
     await db.transaction().execute(async (trx) => {
       // Writes first: on SQLite the transaction takes the write lock with its first statement
       // (waiting its turn), never after a read, which could not wait for it.
-      await trx
-        .deleteFrom('backtest_result_parts')
-        .where('backtest_id', '=', backtestId)
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('backtests')
-                .select('backtests.id')
-                .where('backtests.id', '=', backtestId)
-                .whereRef('backtests.parts_key', '=', 'backtest_result_parts.run_key'),
-            ),
-          ),
-        )
-        .execute();
+      await removeUnusedParts(backtestId, trx);
       if (encoding.parts.length > 0)
         await trx
           .insertInto('backtest_result_parts')
@@ -122,14 +118,7 @@ async function storeSmallResult(backtestId: string, key: string, encoding: Paged
       // Deleted meanwhile, or stored by another run: nothing to store (the parts go with the rollback).
       const updated = await trx
         .updateTable('backtests')
-        .set({
-          result: encoding.light,
-          parts_key: key,
-          summary: fields.summary,
-          snapshot_id: fields.snapshotId,
-          engine_version: fields.engineVersion,
-          updated_at: new Date().toISOString(),
-        })
+        .set(resultColumns(key, encoding, fields))
         .where('id', '=', backtestId)
         .where('result', 'is', null)
         .where('summary', 'is', null)
@@ -149,9 +138,8 @@ async function removeParts(backtestId: string, key: string): Promise<void> {
 }
 
 /** Removes the parts of a backtest that its stored result does not use (runs that died or failed). */
-export async function removeUnusedParts(backtestId: string): Promise<void> {
-  const db = await getDb();
-  await db
+export async function removeUnusedParts(backtestId: string, db: Executor | null = null): Promise<void> {
+  await (db ?? (await getDb()))
     .deleteFrom('backtest_result_parts')
     .where('backtest_id', '=', backtestId)
     .where((eb) =>
