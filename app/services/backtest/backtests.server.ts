@@ -15,6 +15,7 @@ import { limitProblem } from './limits';
 import { listedCompanies, marketDataRange } from './market-inputs.server';
 import { BACKTEST_JOB_TIMEOUT_MS, backtestJob } from './run-job.server';
 import { deleteAllParts, partLoader } from './result-parts.server';
+import { runEndedOrAfter } from './stored-news.server';
 import { readStoredResult, type ResultSummary } from './stored-result';
 import type { LoadedResult } from './stored-rows';
 
@@ -245,15 +246,15 @@ const WAIT_LONGEST_PAUSE_MS = 50;
 
 /**
  * The backtest with its result once its run has ended, or as it is after `ms` (or when `signal`
- * aborts: the client went away). Looks at the row again and again rather than waiting for an
- * event: the run may be in another process, on another machine.
+ * aborts: the client went away). Looks at the row again and again — the run may be in another
+ * process, on another machine — and at once when this process's worker announces its end.
  */
 export async function waitForBacktest(userId: string, id: string, ms: number, signal?: AbortSignal): Promise<BacktestView> {
   const deadline = performance.now() + ms;
   for (let pause = WAIT_FIRST_PAUSE_MS; ; pause = Math.min(WAIT_LONGEST_PAUSE_MS, pause * 1.5)) {
     const left = deadline - performance.now();
     if (runEnded((await getBacktest(userId, id)).status) || left <= 0 || signal?.aborted) break;
-    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
+    await runEndedOrAfter(id, Math.min(pause, left));
   }
   return getBacktest(userId, id, { withResult: true });
 }

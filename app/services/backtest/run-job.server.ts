@@ -4,6 +4,7 @@ import { defineJob, JobInputError, type JobContext } from '../jobs/registry';
 import { computeInChild, stopComputeProcess, warmUpComputeProcess } from './compute-process.server';
 import { BacktestCancelledError } from './engine';
 import { removeUnusedParts } from './result-parts.server';
+import { announceRunEnded } from './stored-news.server';
 
 // The backtest job: read the stored request, have the compute process (compute-process.server.ts)
 // read the market data, run the engine and the survivors-only comparison, encode the result and
@@ -33,6 +34,8 @@ async function runBacktestJob({ backtestId }: BacktestJobPayload, ctx: JobContex
   const outcome = await computeInChild({ backtestId, screen: JSON.parse(row.screen), params: JSON.parse(row.params) }, (f, m) =>
     ctx.progress(f, m),
   ).finally(() => removeUnusedParts(backtestId).catch(() => undefined));
+  // Stored: the row reads "succeeded" from now on, whatever the job's own row says yet.
+  if (outcome.type === 'done') announceRunEnded(backtestId);
   if (outcome.type === 'failed') {
     if (outcome.kind === 'cancelled') throw new BacktestCancelledError();
     if (outcome.kind === 'input') throw new JobInputError(outcome.message);
