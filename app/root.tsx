@@ -80,6 +80,11 @@ export default function App() {
   useEffect(() => {
     reloadIfNewBuild(location.pathname);
   }, [location.pathname]);
+  // Marks the document once React has hydrated it: until then a click or a keystroke reaches only
+  // the server-drawn page (end-to-end tests wait for this before typing into live controls).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return (
     <ModalHost serverModal={modal}>
       <a href="#main" className="skip-link">

@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { expectNoAxeViolations } from './support/fixtures';
-import { acknowledgeInfo, control, javaScriptOn, modal } from './support/page-helpers';
+import { acknowledgeInfo, control, javaScriptOn, modal, waitForHydration } from './support/page-helpers';
 import { expect as baseExpect, test } from './support/shared-account';
 
 // Backtests with JavaScript on and off, on the e2e demo market: from a saved screen, run a
@@ -27,6 +27,7 @@ async function tabTo(page: Page, target: Locator, max = 200): Promise<void> {
 
 async function saveScreen(page: Page, name: string): Promise<string> {
   await page.goto('/screener?r=market_cap+%3E+0&rank=ret_12m%3Adesc');
+  await waitForHydration(page);
   await page.getByRole('link', { name: 'Save screen…' }).click();
   const prompt = modal(page, 'Save screen');
   await prompt.getByLabel('Name').fill(name);

@@ -1,3 +1,4 @@
+import { waitForHydration } from './support/page-helpers';
 import { expect, test } from './support/shared-account';
 
 // Results follow the edited screen: with JavaScript as you edit (the form keeps focus and the
@@ -7,6 +8,8 @@ test('results follow an edited rule', async ({ page }, testInfo) => {
   await page.goto(`/screener?r=${encodeURIComponent('price > 0')}`);
   const count = page.getByTestId('screener-count').locator('strong');
   await expect(count).not.toHaveText('0');
+  // Typed before hydration, the edit would reach only the server-drawn form.
+  await waitForHydration(page);
   const rule = page.locator('#rule-0');
   await rule.fill('price > 100000000');
   if (testInfo.project.name === 'nojs') {

@@ -2,7 +2,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { IsoDate } from '../dates';
 import { appendTypedColumns } from '../market/store/bulk-append.server';
 import { queryRows, type MarketReader } from '../market/store/open-store.server';
-import { readStoredSnapshotOn, storedDaysOn } from '../metrics/snapshots.server';
+import { readStoredColumnsOn, storedDayIndex, storedSnapshotAt } from '../metrics/snapshot-columns.server';
+import { storedDaysOn } from '../metrics/snapshots.server';
 import { sectorMedian, VALUATION_METRICS, type ValuationMetric } from './valuation-history';
 
 // The valuation tab's data, computed when the derived data is built after an import instead of
@@ -26,10 +27,16 @@ export async function buildValuationPanel(conn: DuckDBConnection): Promise<void>
     ]),
   );
   const days = await storedDaysOn(conn, 'month_end');
+  // Every month-end of the six metrics in one read per metric (a date read alone may have to
+  // read the dates before it: snapshot-deltas.ts).
+  const columns = await readStoredColumnsOn(conn, VALUATION_METRICS);
   const history = { perm: [] as number[], day: [] as number[], values: VALUATION_METRICS.map(() => [] as number[]) };
   const medians = { sector: [] as (string | null)[], day: [] as number[], values: VALUATION_METRICS.map(() => [] as number[]) };
   for (const day of days) {
-    const snap = await readStoredSnapshotOn(conn, day, VALUATION_METRICS);
+    const k = storedDayIndex(columns.index, day);
+    // A date without a listed company has no rows.
+    if (k < 0) continue;
+    const snap = storedSnapshotAt(columns, k);
     const bySector = new Map<string | null, number[]>();
     for (let i = 0; i < snap.permatickers.length; i++) {
       const p = snap.permatickers[i];

@@ -5,7 +5,7 @@ import { cachedColumns } from '../market/store/column-cache.server';
 import { marketReader } from '../market/store/open-store.server';
 import { getMetric } from './catalogue';
 import type { MetricSnapshot } from './engine/types';
-import { decodeSnapshotValues } from './snapshot-values';
+import { ColumnChain } from './snapshot-deltas';
 import { blobBytes, tableExists } from './store-loader.server';
 
 // The stored snapshots (month-ends and the latest day) of one metric across all their dates, as
@@ -60,13 +60,18 @@ async function readIndex(conn: DuckDBConnection): Promise<StoredSnapshotIndex> {
 async function readMetric(conn: DuckDBConnection, metric: string, index: StoredSnapshotIndex): Promise<Float64Array> {
   const out = new Float64Array(index.perms.length).fill(Number.NaN);
   if (!(await tableExists(conn, 'metric_snapshot_values'))) return out;
-  const r = await conn.runAndReadAll(`SELECT data FROM metric_snapshot_values WHERE metric = $1 ORDER BY date, block`, [metric]);
-  const blobs = r.getColumns()[0] ?? [];
+  const r = await conn.runAndReadAll(`SELECT block, data FROM metric_snapshot_values WHERE metric = $1 ORDER BY date, block`, [metric]);
+  const [blocks = [], blobs = []] = r.getColumns();
   if (blobs.length !== index.blockRows.length)
     throw new Error(`Stored snapshot values of ${metric} do not match their rows (${blobs.length} blocks of ${index.blockRows.length})`);
+  // Read in date order, so a column stored as changes follows its block's previous row.
+  const chains = new Map<number, ColumnChain>();
   let at = 0;
   for (let i = 0; i < blobs.length; i++) {
-    decodeSnapshotValues(blobBytes(blobs[i]), index.blockRows[i], out, at);
+    const block = Number(blocks[i]);
+    let chain = chains.get(block);
+    if (!chain) chains.set(block, (chain = new ColumnChain()));
+    chain.decode(blobBytes(blobs[i]), index.perms.subarray(at, at + index.blockRows[i]), out, at);
     at += index.blockRows[i];
   }
   if (at !== out.length) throw new Error(`Stored snapshot values of ${metric} do not match their rows (${at} of ${out.length})`);
@@ -96,6 +101,17 @@ export async function storedSnapshotColumns(metrics: readonly string[], file?: s
     }));
     values[id] = set.values as Float64Array;
   }
+  return { index, values };
+}
+
+/**
+ * The same read on a connection the caller holds, without the cache: the derived-data build
+ * reads every month-end of a few metrics from the store it is writing.
+ */
+export async function readStoredColumnsOn(conn: DuckDBConnection, metrics: readonly string[]): Promise<StoredSnapshotColumns> {
+  const index = await readIndex(conn);
+  const values: Record<string, Float64Array> = {};
+  for (const id of metrics) values[id] = await readMetric(conn, id, index);
   return { index, values };
 }
 

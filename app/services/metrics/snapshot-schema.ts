@@ -1,9 +1,9 @@
 // Derived tables of the metrics layer, stored beside the market data in the same DuckDB file.
 //
 // Layout (measured, see bench/metrics.ts): one BLOB per (date, block of securities, metric)
-// holding a little-endian Float64Array, plus one BLOB of permatickers per (date, block). A
-// screen or a backtest reads only the metrics it uses, a whole column at a time, with no
-// per-value decoding; a wide table of ~260 DOUBLE columns or a long (date, permaticker, metric,
+// holding little-endian Float32 values (snapshot-values.ts) or their changes from the block's
+// previous date (snapshot-deltas.ts), plus one BLOB of permatickers per (date, block). A screen or
+// a backtest reads only the metrics it uses, a whole column at a time; a wide table of ~260 DOUBLE columns or a long (date, permaticker, metric,
 // value) table were both slower to write from Node by orders of magnitude.
 
 // 2: lookbacks count exchange trading days (a day without a bar keeps the previous close).
@@ -30,7 +30,7 @@ CREATE TABLE IF NOT EXISTS metric_snapshot_values (
   date DATE NOT NULL,
   block INTEGER NOT NULL,
   metric VARCHAR NOT NULL,
-  data BLOB NOT NULL           -- Float64Array aligned with the block's permatickers; NaN = n/a
+  data BLOB NOT NULL           -- Float32 values aligned with the block's permatickers (NaN = n/a), or their changes from the block's previous date (snapshot-deltas.ts)
 );
 CREATE TABLE IF NOT EXISTS metric_market_returns (
   date DATE NOT NULL,

@@ -5,12 +5,15 @@ import { DuckDBBlobValue, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMarketReader } from '../market/store/open-store.server';
 import { storedDayIndex, storedSnapshotAt, storedSnapshotColumns } from './snapshot-columns.server';
+import { METRIC_IDS } from './catalogue';
+import { isDeltaColumn } from './snapshot-deltas';
 import { encodeSnapshotValues } from './snapshot-values';
 import { buildSnapshots, listSnapshotDates, loadSnapshot } from './snapshots.server';
 import { writeFixtureStore } from './testing/fixture-store.server';
 import { syntheticUniverse } from './testing/synthetic-universe';
 
-// The stored format end to end: a build writes Float32 blobs, and a value stored as 12.34 reads
+// The stored format end to end: a build writes Float32 blobs (in full, or the changes from the
+// date before: snapshot-deltas.ts), and a value stored as 12.34 reads
 // back as 12.34 through both readers (a page's snapshot and a backtest's column cache), so a
 // rule on that boundary treats it as the 12.34 it is. A store of the older Float64 format reads
 // the same.
@@ -68,14 +71,41 @@ const screen = (col: Float64Array, op: '<' | '<=' | '>=', bound: number) =>
   [0, 1, 2].filter((r) => (op === '<' ? col[r] < bound : op === '<=' ? col[r] <= bound : col[r] >= bound));
 
 describe('stored snapshot values', () => {
-  it('are Float32 blobs, four bytes a row', async () => {
+  it('are Float32 blobs, four bytes a row, or the changes from the previous date, never across a year nor on the latest day', async () => {
     await withWriter(async (conn) => {
       const r = await conn.runAndReadAll(
-        `SELECT bool_and(octet_length(v.data) = octet_length(b.permatickers)) FROM metric_snapshot_values v
-           JOIN metric_snapshot_blocks b USING (date, block)`,
+        `SELECT v.date::VARCHAR, v.block, v.metric, octet_length(v.data)::INTEGER, octet_length(b.permatickers)::INTEGER, v.data
+           FROM metric_snapshot_values v JOIN metric_snapshot_blocks b USING (date, block) ORDER BY v.metric, v.block, v.date`,
       );
-      expect(r.getRows()[0][0]).toBe(true);
+      let deltas = 0;
+      let previous: unknown[] | null = null;
+      for (const row of r.getRows()) {
+        const [date, block, metric, bytes, rows] = row as [string, number, string, number, number];
+        const delta = isDeltaColumn((row[5] as { bytes: Uint8Array }).bytes);
+        expect(delta || bytes === rows, `${date} ${metric}`).toBe(true);
+        if (delta) {
+          deltas++;
+          expect(date).not.toBe(latest);
+          expect(previous?.slice(1, 3)).toEqual([block, metric]);
+          expect((previous?.[0] as string).slice(0, 4)).toBe(date.slice(0, 4));
+        }
+        previous = row;
+      }
+      // Most of a month's fundamentals repeat the month before.
+      expect(deltas).toBeGreaterThan(r.getRows().length / 3);
     });
+  });
+
+  it('read the same, on every stored date, through a page (one date) as through a backtest (every date of a metric)', async () => {
+    const columns = await storedSnapshotColumns(METRIC_IDS, file);
+    const dates = await listSnapshotDates('any', { marketDb: file });
+    expect(dates.length).toBe(columns.index.days.length);
+    for (let k = 0; k < dates.length; k++) {
+      const page = await loadSnapshot(dates[k], { marketDb: file });
+      const backtest = storedSnapshotAt(columns, k);
+      expect(Array.from(page.permatickers)).toEqual(Array.from(backtest.permatickers));
+      for (const id of METRIC_IDS) expect(Array.from(page.values[id]), `${dates[k]} ${id}`).toEqual(Array.from(backtest.values[id]));
+    }
   });
 
   it('read back as the decimal stored, so `pe <= 12.34` keeps a stored 12.34 and `pe < 12.34` does not', async () => {

@@ -26,7 +26,8 @@ import { parseSnapshotMeta, SNAPSHOT_META_SQL, snapshotMetaRows, storedSnapshots
 import { SNAPSHOT_DDL, SNAPSHOT_TABLES } from './snapshot-schema';
 import { snapshotDays } from './snapshot-dates';
 import { INPUT_DIGEST_SQL, partitionKey, planRebuild, shareBasisKey, WHOLE_HISTORY, type RebuildPlan } from './snapshot-inputs.server';
-import { decodeSnapshotValues, quantizeInPlace } from './snapshot-values';
+import { quantizeInPlace } from './snapshot-values';
+import { ColumnChain, columnBits, encodeColumnDelta, isDeltaColumn } from './snapshot-deltas';
 import {
   blobBytes,
   findSecurity,
@@ -192,9 +193,11 @@ async function buildStaged(
   /** Per block, the first day computed (older stored rows are copied); -Infinity for all. */
   const keptBefore: { block: number; day: number }[] = [];
   const evaluators = await opening;
+  const chains = new ChainEncoder(dates);
   const inFlight: { block: number; securities: number; results: BlockResults }[] = [];
   const appendBlock = async (job: (typeof inFlight)[number]) => {
-    for await (const day of job.results) if (day.permatickers.length > 0) appendEncoded(blocks, values, day, job.block);
+    for await (const day of job.results)
+      if (day.permatickers.length > 0) appendEncoded(blocks, values, chains.encode(job.block, day), job.block);
     blocks.flushSync();
     values.flushSync();
     progress?.tick(job.securities);
@@ -266,6 +269,40 @@ async function keepStoredRows(conn: DuckDBConnection, keptBefore: { block: numbe
      WHERE ${dayExpr('o.date')} < k.before_day AND o.date IN (SELECT date FROM metric_snapshot_dates__new)`;
   await conn.run(`INSERT INTO metric_snapshot_blocks__new ${rows('metric_snapshot_blocks')}`);
   await conn.run(`INSERT INTO metric_snapshot_values__new ${rows('metric_snapshot_values')}`);
+}
+
+/**
+ * Stores a block's columns as changes from its previous date (snapshot-deltas.ts) where that is
+ * smaller and the chain stays short and whole: only after a row of the previous snapshot date
+ * that this build computed (a kept or skipped row in between would break the chain), never on
+ * the first date of a calendar year (a date reads at most a year of rows) nor on the latest day
+ * (the screener reads it whole on every request).
+ */
+class ChainEncoder {
+  private readonly previous = new Map<number, number>();
+  private readonly latest: number;
+  private readonly last = new Map<number, { day: number; perms: Int32Array; bits: Uint32Array[] }>();
+
+  constructor(dates: readonly { day: number; latest: boolean }[]) {
+    for (let i = 1; i < dates.length; i++) this.previous.set(dates[i].day, dates[i - 1].day);
+    this.latest = dates.find((d) => d.latest)?.day ?? Number.NaN;
+  }
+
+  encode(block: number, day: EvaluatedDay): EvaluatedDay {
+    const bits = day.values.map(columnBits);
+    const before = this.last.get(block);
+    this.last.set(block, { day: day.day, perms: day.permatickers, bits });
+    const chained =
+      before !== undefined &&
+      this.previous.get(day.day) === before.day &&
+      day.day !== this.latest &&
+      fromEpochDay(before.day).slice(0, 4) === fromEpochDay(day.day).slice(0, 4);
+    if (!chained) return day;
+    const values = day.values.map(
+      (full, m) => encodeColumnDelta({ perms: before.perms, bits: before.bits[m] }, { perms: day.permatickers, bits: bits[m] }) ?? full,
+    );
+    return { ...day, values };
+  }
 }
 
 function appendEncoded(blocks: DuckDBAppender, values: DuckDBAppender, day: EvaluatedDay, block: number): void {
@@ -404,13 +441,70 @@ async function readStored(conn: DuckDBConnection, day: number, metrics: readonly
   const v = await cols(conn, `SELECT block, metric, data FROM metric_snapshot_values WHERE date = $1::DATE AND metric IN (${list})`, [
     date,
   ]);
+  const chained: { block: number; metric: string; bytes: Uint8Array; perms: Int32Array; at: number }[] = [];
   for (let i = 0; i < v[0].length; i++) {
-    const target = valuesOut[String(v[1][i])];
-    const o = offset.get(Number(v[0][i]));
+    const metric = String(v[1][i]);
+    const target = valuesOut[metric];
+    const block = Number(v[0][i]);
+    const o = offset.get(block);
     if (!target || o === undefined) continue;
-    decodeSnapshotValues(blobBytes(v[2][i]), o.rows, target, o.at);
+    const bytes = blobBytes(v[2][i]);
+    const perms = permatickers.subarray(o.at, o.at + o.rows);
+    if (isDeltaColumn(bytes)) chained.push({ block, metric, bytes, perms, at: o.at });
+    else new ColumnChain().decode(bytes, perms, target, o.at);
   }
+  if (chained.length > 0) await readChained(conn, day, chained, valuesOut);
   return { date, day, permatickers, values: valuesOut };
+}
+
+/**
+ * Columns of `day` stored as changes (snapshot-deltas.ts): decoded from the block's rows since its
+ * last full one, which the build keeps within the same calendar year.
+ */
+async function readChained(
+  conn: DuckDBConnection,
+  day: number,
+  chained: { block: number; metric: string; bytes: Uint8Array; perms: Int32Array; at: number }[],
+  valuesOut: Record<string, Float64Array>,
+): Promise<void> {
+  const yearStart = `${fromEpochDay(day).slice(0, 4)}-01-01`;
+  const list = [...new Set(chained.map((c) => `'${c.metric}'`))].join(',');
+  const window = [yearStart, fromEpochDay(day)];
+  const b = await cols(
+    conn,
+    `SELECT ${dayExpr('date')}, block, permatickers FROM metric_snapshot_blocks WHERE date >= $1::DATE AND date < $2::DATE`,
+    window,
+  );
+  const perms = new Map<string, Int32Array>();
+  for (let i = 0; i < b[0].length; i++) perms.set(`${Number(b[0][i])}|${Number(b[1][i])}`, new Int32Array(copyBytes(b[2][i])));
+  const v = await cols(
+    conn,
+    `SELECT ${dayExpr('date')}, block, metric, data FROM metric_snapshot_values
+      WHERE date >= $1::DATE AND date < $2::DATE AND metric IN (${list}) ORDER BY date`,
+    window,
+  );
+  const rows = new Map<string, { day: number; bytes: Uint8Array }[]>();
+  for (let i = 0; i < v[0].length; i++) {
+    const key = `${Number(v[1][i])}|${String(v[2][i])}`;
+    const row = { day: Number(v[0][i]), bytes: blobBytes(v[3][i]) };
+    const list = rows.get(key);
+    if (list) list.push(row);
+    else rows.set(key, [row]);
+  }
+  for (const c of chained) {
+    const before = rows.get(`${c.block}|${c.metric}`) ?? [];
+    let start = before.length - 1;
+    while (start >= 0 && isDeltaColumn(before[start].bytes)) start--;
+    if (start < 0)
+      throw new Error(`The stored snapshot of ${fromEpochDay(day)} (${c.metric}, block ${c.block}) has no full row before it this year.`);
+    const chain = new ColumnChain();
+    for (const row of before.slice(start)) {
+      const rowPerms = perms.get(`${row.day}|${c.block}`);
+      if (!rowPerms) throw new Error(`The stored snapshot of ${fromEpochDay(row.day)} has values but no rows for block ${c.block}.`);
+      chain.decode(row.bytes, rowPerms, null, 0);
+    }
+    chain.decode(c.bytes, c.perms, valuesOut[c.metric], c.at);
+  }
 }
 
 /**
@@ -429,11 +523,6 @@ export async function storedSnapshotOn(
   const day = asOf === 'latest' ? Number.POSITIVE_INFINITY : toEpochDay(asOf);
   const hit = asOf === 'latest' ? stored.find((d) => d.latest) : stored.filter((d) => d.day <= day).at(-1);
   return hit ? readStored(conn, hit.day, ids) : null;
-}
-
-/** The stored snapshot of an epoch day (one of storedDaysOn) on a connection the caller holds. */
-export function readStoredSnapshotOn(conn: DuckDBConnection, day: number, metrics: readonly string[]): Promise<MetricSnapshot> {
-  return readStored(conn, day, checkMetrics(metrics));
 }
 
 /** Stored snapshot days of a frequency (ascending epoch days) on a connection the caller holds. */

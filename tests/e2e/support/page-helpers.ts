@@ -15,6 +15,15 @@ export function control(scope: Page | Locator, name: string): Locator {
   return scope.getByRole('button', { name, exact: true }).or(scope.getByRole('link', { name, exact: true }));
 }
 
+/**
+ * With JavaScript on, waits until React has hydrated the page (root.tsx marks <html>): input typed
+ * or a click made before that reaches only the server-drawn page, and the live behaviour never
+ * hears it. Without JavaScript there is nothing to wait for.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  if (javaScriptOn()) await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1);
+}
+
 /** Waits for the info modal `title`, checks its text, closes it with OK and waits until it is gone. */
 export async function acknowledgeInfo(page: Page, title: string, text?: string | RegExp): Promise<void> {
   const dialog = modal(page, title);
@@ -22,6 +31,7 @@ export async function acknowledgeInfo(page: Page, title: string, text?: string |
   // With JavaScript the server-drawn dialog gives way to Ark UI's once the page is hydrated, and
   // Ark's is ready once it has moved the focus inside. A click on OK in between was lost once on
   // CI (OK clicked, Ark's dialog stayed open): wait for the dialog a user would click.
+  await waitForHydration(page);
   if (javaScriptOn()) await expect(dialog.and(page.locator('[data-scope="dialog"]:focus-within'))).toBeVisible();
   if (text) await expect(dialog).toContainText(text);
   await control(dialog, 'OK').click();

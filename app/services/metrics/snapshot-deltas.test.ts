@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { ColumnChain, columnBits, encodeColumnDelta, isDeltaColumn, type ColumnRow } from './snapshot-deltas';
+import { decodeSnapshotValues, encodeSnapshotValues } from './snapshot-values';
+
+// A column stored as the changes from its block's previous date must read back as exactly the
+// column stored in full, whatever joined or left the block in between; a damaged one must fail
+// loudly rather than read as other numbers.
+
+function row(perms: number[], values: number[]): ColumnRow & { bytes: Uint8Array } {
+  const bytes = encodeSnapshotValues(Float64Array.from(values));
+  return { perms: Int32Array.from(perms), bits: columnBits(bytes), bytes };
+}
+
+/** What the full column reads as (snapshot-values.ts). */
+function full(r: { perms: Int32Array; bytes: Uint8Array }): Float64Array {
+  const out = new Float64Array(r.perms.length);
+  decodeSnapshotValues(r.bytes, r.perms.length, out, 0);
+  return out;
+}
+
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+describe('snapshot columns stored as changes', () => {
+  it('store only what changed, and read back the full column bit for bit as companies join and leave', () => {
+    const random = seeded(7);
+    const chain = new ColumnChain();
+    let inputs = Array.from({ length: 250 }, () => random() * 100);
+    let prev = row(
+      Array.from({ length: 250 }, (_, i) => 1000 + i * 3),
+      inputs,
+    );
+    chain.decode(prev.bytes, prev.perms, new Float64Array(250), 0);
+    let deltas = 0;
+    for (let date = 0; date < 40; date++) {
+      // Some companies leave, some join (new permatickers between and after the old ones).
+      const perms = [...prev.perms].filter(() => random() > 0.02);
+      for (let k = 0; k < 4; k++) perms.push(1000 + Math.floor(random() * 900));
+      const next = [...new Set(perms)].sort((a, b) => a - b);
+      const old = new Map(Array.from(prev.perms, (p, i) => [p, inputs[i]]));
+      const values = next.map((p) => {
+        const r = random();
+        if (old.has(p) && r < 0.7) return old.get(p)!;
+        return r < 0.75 ? Number.NaN : r < 0.78 ? -0 : (random() - 0.5) * 10 ** Math.floor(random() * 12 - 4);
+      });
+      const cur = row(next, values);
+      const delta = encodeColumnDelta(prev, cur);
+      expect(delta).not.toBeNull();
+      deltas++;
+      expect(isDeltaColumn(delta!)).toBe(true);
+      expect(delta!.byteLength % 4).toBe(1);
+      expect(delta!.byteLength).toBeLessThan(cur.bytes.byteLength * 0.6);
+      const out = new Float64Array(next.length + 3).fill(42);
+      chain.decode(delta!, cur.perms, out, 2);
+      expect(Array.from(out.subarray(2, 2 + next.length))).toEqual(Array.from(full(cur)));
+      expect([out[0], out[1], out[out.length - 1]]).toEqual([42, 42, 42]);
+      prev = cur;
+      inputs = values;
+    }
+    expect(deltas).toBe(40);
+  });
+
+  it('keep a column in full when most of it changed, and tell the two forms apart by length', () => {
+    const a = row([1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8]);
+    const b = row([1, 2, 3, 4, 5, 6, 7, 8], [9, 9, 9, 9, 9, 9, 9, 8]);
+    expect(encodeColumnDelta(a, b)).toBeNull();
+    expect(isDeltaColumn(b.bytes)).toBe(false);
+    // A full column never has a length of 4k + 1, however its first byte reads.
+    expect(isDeltaColumn(Uint8Array.from([0x44, 0, 0, 0]))).toBe(false);
+  });
+
+  it('fail with a clear message on a change list without a row before, cut short, or keeping a company that was not there', () => {
+    const a = row([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const b = row([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 11]);
+    const delta = encodeColumnDelta(a, b)!;
+    expect(() => new ColumnChain().decode(delta, b.perms, new Float64Array(10), 0)).toThrow('has no full row before it');
+
+    const cut = new ColumnChain();
+    cut.decode(a.bytes, a.perms, null, 0);
+    expect(() => cut.decode(delta.subarray(0, delta.byteLength - 4), b.perms, new Float64Array(10), 0)).toThrow(
+      /bytes, not what its 10 rows/,
+    );
+
+    const other = new ColumnChain();
+    other.decode(a.bytes, a.perms, null, 0);
+    const moved = Int32Array.from([1, 2, 3, 4, 5, 6, 7, 8, 99, 100]);
+    expect(() => other.decode(delta, moved, new Float64Array(10), 0)).toThrow('keeps the value of permaticker 99');
+  });
+
+  it('read older Float64 columns as before, and refuse a change list that follows one', () => {
+    const chain = new ColumnChain();
+    const f64 = Float64Array.from([12.34, Math.PI]);
+    const out = new Float64Array(2);
+    chain.decode(new Uint8Array(f64.buffer), Int32Array.from([1, 2]), out, 0);
+    expect(Array.from(out)).toEqual([12.34, 3.141593]);
+    const a = row([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const b = row([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 11]);
+    expect(() => chain.decode(encodeColumnDelta(a, b)!, b.perms, out, 0)).toThrow('has no full row before it');
+  });
+});
