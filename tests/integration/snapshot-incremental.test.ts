@@ -23,13 +23,13 @@ let n = 0;
  * Copies the base store, applies `change`, then builds it incrementally and a copy of it in full:
  * the two must be the same. Returns what the incremental build did.
  */
-async function changeAndCompare(change: string[]): Promise<SnapshotBuildResult> {
+async function changeAndCompare(change: string[], opts: { weekly?: boolean } = {}): Promise<SnapshotBuildResult> {
   n++;
   const inc = path.join(dir, `inc-${n}.duckdb`);
   copyFileSync(base, inc);
   if (change.length > 0) await storeRows(inc, [...change, 'CHECKPOINT']);
-  const result = await buildSnapshots({ marketDb: inc, blockSize: BLOCK, incremental: true, progress: silentProgress });
-  const [a, b] = [await dumpSnapshotTables(inc), await fullRebuildTables(inc, { blockSize: BLOCK })];
+  const result = await buildSnapshots({ marketDb: inc, blockSize: BLOCK, incremental: true, progress: silentProgress, ...opts });
+  const [a, b] = [await dumpSnapshotTables(inc), await fullRebuildTables(inc, { blockSize: BLOCK, ...opts })];
   for (const t of SNAPSHOT_TABLES) expect(a[t] === b[t], `table ${t}`).toBe(true);
   return result;
 }
@@ -111,6 +111,16 @@ describe('incremental snapshot build', () => {
     ]);
     expect(r).toMatchObject({ built: 1, fullReason: null });
   }, 300_000);
+
+  it('weekly snapshots asked for later: the dates between the stored ones, and every date after the first of them, are computed', async () => {
+    // The month-ends after the first new week are stored as changes from the month before; with
+    // weeks in between they would no longer follow their own previous date.
+    const r = await changeAndCompare([], { weekly: true });
+    expect(r.fullReason).toBeNull();
+    // Three years of weeks and month-ends, nearly all of them from the first week on.
+    expect(r.dates).toBeGreaterThan(150);
+    expect(r.built).toBeGreaterThan(r.dates - 3);
+  });
 
   it('a new security: the blocks change, a full rebuild (and says why)', async () => {
     const r = await changeAndCompare([

@@ -36,7 +36,7 @@ function decodedValues(rows: unknown[][]): unknown[][] {
     if (!chain) chains.set(key, (chain = new ColumnChain()));
     const perms = new Int32Array(new Uint8Array((permatickers as { bytes: Uint8Array }).bytes).buffer);
     const values = new Float64Array(perms.length);
-    chain.decode((data as { bytes: Uint8Array }).bytes, perms, values, 0);
+    chain.decode((data as { bytes: Uint8Array }).bytes, perms, (date as { days: number }).days, values, 0);
     return [date, block, metric, Array.from(values, (x) => (Number.isNaN(x) ? 'NaN' : x))];
   });
 }
@@ -64,7 +64,10 @@ export async function dumpSnapshotTables(file: string): Promise<Record<string, s
 }
 
 /** The snapshot tables a full rebuild of a copy of the store gives (the store is left as it is). */
-export async function fullRebuildTables(file: string, opts: { blockSize?: number } = {}): Promise<Record<string, string>> {
+export async function fullRebuildTables(
+  file: string,
+  opts: { blockSize?: number; weekly?: boolean } = {},
+): Promise<Record<string, string>> {
   const copy = `${file}.full-rebuild.duckdb`;
   copyFileSync(file, copy);
   try {

@@ -67,11 +67,13 @@ async function readMetric(conn: DuckDBConnection, metric: string, index: StoredS
   // Read in date order, so a column stored as changes follows its block's previous row.
   const chains = new Map<number, ColumnChain>();
   let at = 0;
+  let k = 0;
   for (let i = 0; i < blobs.length; i++) {
+    while (index.rowStart[k + 1] <= at) k++;
     const block = Number(blocks[i]);
     let chain = chains.get(block);
     if (!chain) chains.set(block, (chain = new ColumnChain()));
-    chain.decode(blobBytes(blobs[i]), index.perms.subarray(at, at + index.blockRows[i]), out, at);
+    chain.decode(blobBytes(blobs[i]), index.perms.subarray(at, at + index.blockRows[i]), index.days[k], out, at);
     at += index.blockRows[i];
   }
   if (at !== out.length) throw new Error(`Stored snapshot values of ${metric} do not match their rows (${at} of ${out.length})`);

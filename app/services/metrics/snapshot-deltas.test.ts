@@ -6,9 +6,9 @@ import { decodeSnapshotValues, encodeSnapshotValues } from './snapshot-values';
 // column stored in full, whatever joined or left the block in between; a damaged one must fail
 // loudly rather than read as other numbers.
 
-function row(perms: number[], values: number[]): ColumnRow & { bytes: Uint8Array } {
+function row(day: number, perms: number[], values: number[]): ColumnRow & { bytes: Uint8Array } {
   const bytes = encodeSnapshotValues(Float64Array.from(values));
-  return { perms: Int32Array.from(perms), bits: columnBits(bytes), bytes };
+  return { day, perms: Int32Array.from(perms), bits: columnBits(bytes), bytes };
 }
 
 /** What the full column reads as (snapshot-values.ts). */
@@ -32,10 +32,11 @@ describe('snapshot columns stored as changes', () => {
     const chain = new ColumnChain();
     let inputs = Array.from({ length: 250 }, () => random() * 100);
     let prev = row(
+      20000,
       Array.from({ length: 250 }, (_, i) => 1000 + i * 3),
       inputs,
     );
-    chain.decode(prev.bytes, prev.perms, new Float64Array(250), 0);
+    chain.decode(prev.bytes, prev.perms, prev.day, new Float64Array(250), 0);
     let deltas = 0;
     for (let date = 0; date < 40; date++) {
       // Some companies leave, some join (new permatickers between and after the old ones).
@@ -48,7 +49,7 @@ describe('snapshot columns stored as changes', () => {
         if (old.has(p) && r < 0.7) return old.get(p)!;
         return r < 0.75 ? Number.NaN : r < 0.78 ? -0 : (random() - 0.5) * 10 ** Math.floor(random() * 12 - 4);
       });
-      const cur = row(next, values);
+      const cur = row(prev.day + 28, next, values);
       const delta = encodeColumnDelta(prev, cur);
       expect(delta).not.toBeNull();
       deltas++;
@@ -56,7 +57,7 @@ describe('snapshot columns stored as changes', () => {
       expect(delta!.byteLength % 4).toBe(1);
       expect(delta!.byteLength).toBeLessThan(cur.bytes.byteLength * 0.6);
       const out = new Float64Array(next.length + 3).fill(42);
-      chain.decode(delta!, cur.perms, out, 2);
+      chain.decode(delta!, cur.perms, cur.day, out, 2);
       expect(Array.from(out.subarray(2, 2 + next.length))).toEqual(Array.from(full(cur)));
       expect([out[0], out[1], out[out.length - 1]]).toEqual([42, 42, 42]);
       prev = cur;
@@ -66,40 +67,53 @@ describe('snapshot columns stored as changes', () => {
   });
 
   it('keep a column in full when most of it changed, and tell the two forms apart by length', () => {
-    const a = row([1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8]);
-    const b = row([1, 2, 3, 4, 5, 6, 7, 8], [9, 9, 9, 9, 9, 9, 9, 8]);
+    const a = row(20000, [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8]);
+    const b = row(20030, [1, 2, 3, 4, 5, 6, 7, 8], [9, 9, 9, 9, 9, 9, 9, 8]);
     expect(encodeColumnDelta(a, b)).toBeNull();
     expect(isDeltaColumn(b.bytes)).toBe(false);
     // A full column never has a length of 4k + 1, however its first byte reads.
     expect(isDeltaColumn(Uint8Array.from([0x44, 0, 0, 0]))).toBe(false);
   });
 
-  it('fail with a clear message on a change list without a row before, cut short, or keeping a company that was not there', () => {
-    const a = row([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    const b = row([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 11]);
+  it('fail with a clear message on a change list without a row before, after another date, cut short, or keeping a company that was not there', () => {
+    const a = row(20000, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const b = row(20030, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 11]);
     const delta = encodeColumnDelta(a, b)!;
-    expect(() => new ColumnChain().decode(delta, b.perms, new Float64Array(10), 0)).toThrow('has no full row before it');
-
-    const cut = new ColumnChain();
-    cut.decode(a.bytes, a.perms, null, 0);
-    expect(() => cut.decode(delta.subarray(0, delta.byteLength - 4), b.perms, new Float64Array(10), 0)).toThrow(
-      /bytes, not what its 10 rows/,
+    expect(() => new ColumnChain().decode(delta, b.perms, b.day, new Float64Array(10), 0)).toThrow(
+      'The stored snapshot of 2024-11-03 holds changes but has no full row before it.',
     );
 
+    // A date stored in between (e.g. weekly snapshots added later): the changes are not from it.
+    const between = new ColumnChain();
+    between.decode(a.bytes, a.perms, a.day, null, 0);
+    between.decode(a.bytes, a.perms, 20010, null, 0);
+    expect(() => between.decode(delta, b.perms, b.day, new Float64Array(10), 0)).toThrow(
+      'The stored snapshot of 2024-11-03 holds the changes from 2024-10-04, but the row before it is of 2024-10-14.',
+    );
+
+    const cut = new ColumnChain();
+    cut.decode(a.bytes, a.perms, a.day, null, 0);
+    expect(() => cut.decode(delta.subarray(0, delta.byteLength - 4), b.perms, b.day, new Float64Array(10), 0)).toThrow(
+      /bytes, not what its 10 rows/,
+    );
+    const stub = new ColumnChain();
+    stub.decode(a.bytes, a.perms, a.day, null, 0);
+    expect(() => stub.decode(Uint8Array.from([0x44]), b.perms, b.day, new Float64Array(10), 0)).toThrow('holds the changes from no date');
+
     const other = new ColumnChain();
-    other.decode(a.bytes, a.perms, null, 0);
+    other.decode(a.bytes, a.perms, a.day, null, 0);
     const moved = Int32Array.from([1, 2, 3, 4, 5, 6, 7, 8, 99, 100]);
-    expect(() => other.decode(delta, moved, new Float64Array(10), 0)).toThrow('keeps the value of permaticker 99');
+    expect(() => other.decode(delta, moved, b.day, new Float64Array(10), 0)).toThrow('keeps the value of permaticker 99');
   });
 
   it('read older Float64 columns as before, and refuse a change list that follows one', () => {
     const chain = new ColumnChain();
     const f64 = Float64Array.from([12.34, Math.PI]);
     const out = new Float64Array(2);
-    chain.decode(new Uint8Array(f64.buffer), Int32Array.from([1, 2]), out, 0);
+    chain.decode(new Uint8Array(f64.buffer), Int32Array.from([1, 2]), 20000, out, 0);
     expect(Array.from(out)).toEqual([12.34, 3.141593]);
-    const a = row([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    const b = row([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 11]);
-    expect(() => chain.decode(encodeColumnDelta(a, b)!, b.perms, out, 0)).toThrow('has no full row before it');
+    const a = row(20000, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const b = row(20030, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 11]);
+    expect(() => chain.decode(encodeColumnDelta(a, b)!, b.perms, b.day, out, 0)).toThrow('has no full row before it');
   });
 });

@@ -1,3 +1,4 @@
+import { fromEpochDay } from '../dates';
 import { decodeSnapshotValues, float32Decimal } from './snapshot-values';
 
 // Stored snapshot columns as changes from the row before. Most of a month-end's values repeat the
@@ -6,11 +7,14 @@ import { decodeSnapshotValues, float32Decimal } from './snapshot-values';
 // table half). So a (date, block, metric) BLOB may hold, instead of every Float32 value, only the
 // values that differ, bit for bit, from the same block and metric on the previous stored date:
 //
-//   [0x44] [bitmap: one bit per row, set = stored below] [the set rows' Float32 values] [0-3 zero bytes]
+//   [0x44] [the previous date: Int32 epoch day] [bitmap: one bit per row, set = stored below]
+//   [the set rows' Float32 values] [0-3 zero bytes]
 //
 // padded to a length of 4k + 1, which no full column has (Float32 columns are 4 bytes a row,
 // Float64 ones 8), so the length tells the formats apart. A row whose permaticker was not in the
-// previous date's block is always stored. Decoding gives back exactly the full column's bits.
+// previous date's block is always stored. Decoding gives back exactly the full column's bits, and
+// refuses a change list whose row before is not the date it names (a date added or removed in
+// between would otherwise turn into wrong numbers without a word).
 //
 // Chains are kept short so that one date is cheap to read on its own: the first row of every
 // calendar year, the latest day, and any row whose previous date the build did not compute are
@@ -23,8 +27,16 @@ export function isDeltaColumn(bytes: Uint8Array): boolean {
   return bytes.byteLength % 4 === 1 && bytes[0] === DELTA_TAG;
 }
 
-/** A block's row on one date: its permatickers (ascending) and one column's Float32 bits. */
-export type ColumnRow = { perms: Int32Array; bits: Uint32Array };
+/** A block's row on one date (epoch day): its permatickers (ascending) and one column's Float32 bits. */
+export type ColumnRow = { day: number; perms: Int32Array; bits: Uint32Array };
+
+/** Bytes before the bitmap: the tag and the previous date. */
+const HEADER = 5;
+
+function deltaLength(mapBytes: number, count: number): number {
+  const body = HEADER + mapBytes + 4 * count;
+  return body + ((1 - (body % 4) + 4) % 4);
+}
 
 /** The little-endian Float32 bits of a full column (copied: blob bytes may be unaligned views). */
 export function columnBits(bytes: Uint8Array): Uint32Array {
@@ -50,14 +62,14 @@ export function encodeColumnDelta(prev: ColumnRow, row: ColumnRow): Uint8Array |
     changed[i >> 3] |= 1 << (i & 7);
     count++;
   }
-  const body = 1 + mapBytes + 4 * count;
-  const length = body + ((1 - (body % 4) + 4) % 4);
+  const length = deltaLength(mapBytes, count);
   if (length >= 4 * n) return null;
   const out = new Uint8Array(length);
-  out[0] = DELTA_TAG;
-  out.set(changed, 1);
   const view = new DataView(out.buffer);
-  let at = 1 + mapBytes;
+  out[0] = DELTA_TAG;
+  view.setInt32(1, prev.day, true);
+  out.set(changed, HEADER);
+  let at = HEADER + mapBytes;
   for (let i = 0; i < n; i++) {
     if ((changed[i >> 3] & (1 << (i & 7))) === 0) continue;
     view.setUint32(at, row.bits[i], true);
@@ -66,27 +78,31 @@ export function encodeColumnDelta(prev: ColumnRow, row: ColumnRow): Uint8Array |
   return out;
 }
 
-function applyDelta(prev: ColumnRow, perms: Int32Array, bytes: Uint8Array): Uint32Array {
+function applyDelta(prev: ColumnRow, perms: Int32Array, day: number, bytes: Uint8Array): Uint32Array {
   const n = perms.length;
   const mapBytes = (n + 7) >> 3;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const after = bytes.byteLength >= HEADER ? view.getInt32(1, true) : Number.NaN;
+  if (after !== prev.day)
+    throw new Error(
+      `The stored snapshot of ${fromEpochDay(day)} holds the changes from ${Number.isNaN(after) ? 'no date' : fromEpochDay(after)}, but the row before it is of ${fromEpochDay(prev.day)}.`,
+    );
   let count = 0;
   for (let k = 0; k < mapBytes; k++) {
-    let b = bytes[1 + k];
+    let b = bytes[HEADER + k];
     if (k === mapBytes - 1 && n % 8 !== 0) b &= (1 << (n % 8)) - 1;
     while (b !== 0) {
       b &= b - 1;
       count++;
     }
   }
-  const body = 1 + mapBytes + 4 * count;
-  if (bytes.byteLength !== body + ((1 - (body % 4) + 4) % 4))
+  if (bytes.byteLength !== deltaLength(mapBytes, count))
     throw new Error(`A stored snapshot delta has ${bytes.byteLength} bytes, not what its ${n} rows and ${count} changes take.`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const bits = new Uint32Array(n);
-  let at = 1 + mapBytes;
+  let at = HEADER + mapBytes;
   let j = 0;
   for (let i = 0; i < n; i++) {
-    if ((bytes[1 + (i >> 3)] & (1 << (i & 7))) !== 0) {
+    if ((bytes[HEADER + (i >> 3)] & (1 << (i & 7))) !== 0) {
       bits[i] = view.getUint32(at, true);
       at += 4;
       continue;
@@ -105,17 +121,17 @@ const scratchBits = new Uint32Array(scratch.buffer);
 
 /**
  * Reads one block's stored columns of one metric in date order: a delta needs the row before
- * it, which this keeps. `decode` writes the values (as snapshot-values.ts rounds them) into `out`
- * at `at`, or only advances the chain when `out` is null.
+ * it, which this keeps. `decode` writes the values of the row of `day` (as snapshot-values.ts
+ * rounds them) into `out` at `at`, or only advances the chain when `out` is null.
  */
 export class ColumnChain {
   private last: ColumnRow | null = null;
 
-  decode(bytes: Uint8Array, perms: Int32Array, out: Float64Array | null, at: number): void {
+  decode(bytes: Uint8Array, perms: Int32Array, day: number, out: Float64Array | null, at: number): void {
     let bits: Uint32Array;
     if (isDeltaColumn(bytes)) {
-      if (!this.last) throw new Error('A stored snapshot delta has no full row before it.');
-      bits = applyDelta(this.last, perms, bytes);
+      if (!this.last) throw new Error(`The stored snapshot of ${fromEpochDay(day)} holds changes but has no full row before it.`);
+      bits = applyDelta(this.last, perms, day, bytes);
     } else if (bytes.byteLength === perms.length * 4) {
       bits = columnBits(bytes);
     } else {
@@ -124,7 +140,7 @@ export class ColumnChain {
       if (out) decodeSnapshotValues(bytes, perms.length, out, at);
       return;
     }
-    this.last = { perms, bits };
+    this.last = { day, perms, bits };
     if (!out) return;
     for (let i = 0; i < bits.length; i++) {
       scratchBits[0] = bits[i];

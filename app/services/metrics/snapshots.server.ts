@@ -203,11 +203,12 @@ async function buildStaged(
     progress?.tick(job.securities);
   };
   const built = new Set<number>();
+  const datesChangedFrom = plan.full ? Number.NEGATIVE_INFINITY : firstDateChange(dates, plan.storedDays);
   for (let b = 0; b * blockSize < securities.length; b++) {
     const slice = securities.slice(b * blockSize, (b + 1) * blockSize);
     let from = Number.NEGATIVE_INFINITY;
     if (!plan.full) {
-      from = plan.globalFrom;
+      from = Math.min(plan.globalFrom, datesChangedFrom);
       for (const s of slice) from = Math.min(from, plan.securityFrom.get(s.permaticker) ?? Number.POSITIVE_INFINITY);
     }
     const toBuild = () => dates.filter((d) => d.day >= from || (!plan.full && !plan.storedDays.has(d.day)));
@@ -256,6 +257,22 @@ async function buildStaged(
 }
 
 /**
+ * The first day from which no stored row can be kept because the list of snapshot dates changed
+ * at or before it: a column stored as changes names the date before it (snapshot-deltas.ts), so a
+ * date added or removed between stored ones (weekly snapshots asked for or dropped) leaves the rows
+ * after it unreadable. Dates added after the last stored one (a new latest day), or dropping the
+ * old latest day, leave every kept row as it was.
+ */
+function firstDateChange(dates: readonly { day: number }[], stored: ReadonlySet<number>): number {
+  const now = new Set(dates.map((d) => d.day));
+  let first = Number.POSITIVE_INFINITY;
+  for (const d of now) if (!stored.has(d) && d < first) first = d;
+  for (const d of stored) if (!now.has(d) && d < first) first = d;
+  for (const d of stored) if (d > first && now.has(d)) return first;
+  return Number.POSITIVE_INFINITY;
+}
+
+/**
  * Copies the stored rows an incremental build keeps: per block, the dates before its first
  * computed day that are still snapshot dates (the old "latest" day may no longer be one).
  */
@@ -299,7 +316,11 @@ class ChainEncoder {
       fromEpochDay(before.day).slice(0, 4) === fromEpochDay(day.day).slice(0, 4);
     if (!chained) return day;
     const values = day.values.map(
-      (full, m) => encodeColumnDelta({ perms: before.perms, bits: before.bits[m] }, { perms: day.permatickers, bits: bits[m] }) ?? full,
+      (full, m) =>
+        encodeColumnDelta(
+          { day: before.day, perms: before.perms, bits: before.bits[m] },
+          { day: day.day, perms: day.permatickers, bits: bits[m] },
+        ) ?? full,
     );
     return { ...day, values };
   }
@@ -451,7 +472,7 @@ async function readStored(conn: DuckDBConnection, day: number, metrics: readonly
     const bytes = blobBytes(v[2][i]);
     const perms = permatickers.subarray(o.at, o.at + o.rows);
     if (isDeltaColumn(bytes)) chained.push({ block, metric, bytes, perms, at: o.at });
-    else new ColumnChain().decode(bytes, perms, target, o.at);
+    else new ColumnChain().decode(bytes, perms, day, target, o.at);
   }
   if (chained.length > 0) await readChained(conn, day, chained, valuesOut);
   return { date, day, permatickers, values: valuesOut };
@@ -501,9 +522,9 @@ async function readChained(
     for (const row of before.slice(start)) {
       const rowPerms = perms.get(`${row.day}|${c.block}`);
       if (!rowPerms) throw new Error(`The stored snapshot of ${fromEpochDay(row.day)} has values but no rows for block ${c.block}.`);
-      chain.decode(row.bytes, rowPerms, null, 0);
+      chain.decode(row.bytes, rowPerms, row.day, null, 0);
     }
-    chain.decode(c.bytes, c.perms, valuesOut[c.metric], c.at);
+    chain.decode(c.bytes, c.perms, day, valuesOut[c.metric], c.at);
   }
 }
 
