@@ -171,7 +171,17 @@ export default tseslint.config(
   },
   {
     files: ['scripts/**', 'bench/**', 'tests/**', '**/*.test.ts', '**/*.test.tsx', '*.config.*'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', Buffer: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        Buffer: 'readonly',
+        Headers: 'readonly',
+        Response: 'readonly',
+      },
+    },
     rules: { 'no-console': 'off' },
   },
 );

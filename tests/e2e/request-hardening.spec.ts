@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { get, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { APIRequestContext } from '@playwright/test';
 import fc from 'fast-check';
 import { testMarket, type TestMarket } from '../support/backtest-market';
@@ -202,6 +204,44 @@ test('JSON answers say their length: a small one goes as it is, a large one comp
   expect(large.status).toBe(200);
   expect(large.headers.get('content-encoding')).toBe('gzip');
   expect(Object.keys(((await large.json()) as { paths: object }).paths).length).toBeGreaterThan(20);
+});
+
+/** A GET with this Accept-Encoding, its body as the bytes sent (no decoding). */
+function rawGet(url: string, acceptEncoding: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'Accept-Encoding': acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+test('a large JSON answer is compressed in one piece, as brotli or gzip as the client accepts, and reads back whole', async () => {
+  const url = `${E2E_APP_URL}/api/openapi.json`;
+  const plain = await rawGet(url, 'identity');
+  expect(plain.status).toBe(200);
+  expect(plain.headers['content-encoding']).toBeUndefined();
+  expect(plain.headers['content-length']).toBe(String(plain.body.length));
+  // Both refused: as it is.
+  expect((await rawGet(url, 'gzip;q=0, br;q=0')).headers['content-encoding']).toBeUndefined();
+  const json = JSON.parse(plain.body.toString('utf8')) as unknown;
+  const decoders = { br: brotliDecompressSync, gzip: gunzipSync };
+  for (const [accept, expected] of [
+    ['gzip, deflate, br', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0.5, gzip', 'gzip'],
+  ] as const) {
+    const packed = await rawGet(url, accept);
+    expect(packed.headers['content-encoding']).toBe(expected);
+    // One piece: its length is known before it is sent (a streamed answer is chunked).
+    expect(packed.headers['content-length']).toBe(String(packed.body.length));
+    expect(packed.headers['transfer-encoding']).toBeUndefined();
+    expect(packed.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(packed.body.length).toBeLessThan(plain.body.length / 3);
+    expect(JSON.parse(decoders[expected](packed.body).toString('utf8'))).toEqual(json);
+  }
 });
 
 test('a body over the limit gets its 413, not a reset connection', async () => {
