@@ -198,6 +198,7 @@ async function buildStaged(
   const appendBlock = async (job: (typeof inFlight)[number]) => {
     for await (const day of job.results)
       if (day.permatickers.length > 0) appendEncoded(blocks, values, chains.encode(job.block, day), job.block);
+    chains.forget(job.block);
     blocks.flushSync();
     values.flushSync();
     progress?.tick(job.securities);
@@ -303,6 +304,11 @@ class ChainEncoder {
   constructor(dates: readonly { day: number; latest: boolean }[]) {
     for (let i = 1; i < dates.length; i++) this.previous.set(dates[i].day, dates[i - 1].day);
     this.latest = dates.find((d) => d.latest)?.day ?? Number.NaN;
+  }
+
+  /** Once a block's dates are all in (each block is evaluated once, in date order). */
+  forget(block: number): void {
+    this.last.delete(block);
   }
 
   encode(block: number, day: EvaluatedDay): EvaluatedDay {
