@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { waitForHydration } from './page-helpers';
 
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
@@ -31,6 +32,9 @@ async function pageForAxe(page: Page): Promise<{ target: Page; dispose: () => Pr
  * (a second or less) are waited for; long ones (a progress bar's slow growth) are not.
  */
 async function shortAnimationsFinished(page: Page): Promise<void> {
+  // Two frames first: a render that an effect asked for (a dialog opened once mounted) starts its
+  // animations by then.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   await page.evaluate(() =>
     Promise.race([
       Promise.all(
@@ -50,6 +54,9 @@ async function shortAnimationsFinished(page: Page): Promise<void> {
 export async function expectNoAxeViolations(page: Page, options: { exclude?: string[]; rules?: string[] } = {}): Promise<void> {
   const { target, dispose } = await pageForAxe(page);
   try {
+    // With JavaScript, hydration swaps the server-drawn dialog for Ark UI's, which fades in: the
+    // animations to wait for may not have started yet (a fading OK button failed axe once on CI).
+    await waitForHydration(target);
     await shortAnimationsFinished(target);
     let builder = new AxeBuilder({ page: target }).withTags(AXE_TAGS);
     for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
