@@ -165,7 +165,12 @@ async function storedMetricsUsable(r: MarketReader, metrics: readonly string[]):
  * The snapshots of the signal days: stored ones as views into the column cache, the others
  * computed in windows of consecutive computed days sized to COMPUTED_WINDOW_BYTES.
  */
-async function signalSnapshots(r: MarketReader, days: Int32Array, metrics: readonly string[]): Promise<SignalSnapshots> {
+async function signalSnapshots(
+  r: MarketReader,
+  days: Int32Array,
+  metrics: readonly string[],
+  windowBytes: number,
+): Promise<SignalSnapshots> {
   // Snapshots stored by another version of the metrics engine are not what this one computes,
   // and a metric added since they were built is not in them: those days are computed instead.
   const stored: StoredSnapshotColumns | null = (await storedMetricsUsable(r, metrics)) ? await storedSnapshotColumns(metrics) : null;
@@ -185,7 +190,7 @@ async function signalSnapshots(r: MarketReader, days: Int32Array, metrics: reado
       context ??= { market: await loadMarketReturns(conn), calendar: await cachedTradingCalendar(conn, storeVersion(r.file)) };
       const listedNow = securities.filter((s) => s.firstDay !== null && s.firstDay <= days[k]).length || 1;
       const perDay = listedNow * Math.max(1, metrics.length) * 8;
-      const size = Math.max(8, Math.floor(COMPUTED_WINDOW_BYTES / perDay));
+      const size = Math.max(8, Math.floor(windowBytes / perDay));
       const p = computedIdx.indexOf(k);
       const batch = computedIdx.slice(p, p + size);
       const snaps = await computeSnapshots(
@@ -224,6 +229,7 @@ export async function loadMarketInputs(
   screen: Screen,
   params: BacktestParams,
   onProgress: (fraction: number, message: string) => Promise<void>,
+  options: { computedWindowBytes?: number } = {},
 ): Promise<MarketInputs> {
   const r = await reader();
   const range = await marketDataRange();
@@ -240,6 +246,7 @@ export async function loadMarketInputs(
     r,
     Int32Array.from(signals, (s) => calendar[s]),
     metricsFor(screen),
+    options.computedWindowBytes ?? COMPUTED_WINDOW_BYTES,
   );
   return { prices: { series }, exchangeDays, securities, snapshotId: range.snapshotId, snapshots };
 }

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BacktestParamsSchema } from '~/services/backtest/engine';
+import { loadMarketInputs, marketDataRange, type MarketInputs } from '~/services/backtest/market-inputs.server';
+import { resetConfigForTests } from '~/services/config.server';
+import { fromEpochDay } from '~/services/dates';
+import { closeMarketReader } from '~/services/market/store/open-store.server';
+import { ScreenSchema, ruleFromText } from '~/services/screener/model';
+import { testMarket } from '../support/backtest-market';
+
+// A weekly backtest's signal days are not stored: they are computed from the store a window of
+// days at a time, each window reading its securities' history again (market-inputs.server.ts).
+// However the days are cut into windows, every day's snapshot must be the same.
+
+const market = testMarket({ companies: 40, years: 3, seed: 5 });
+const saved = process.env.MARKET_DB;
+
+beforeAll(async () => {
+  await market.build();
+  process.env.MARKET_DB = market.file;
+  resetConfigForTests();
+}, 120_000);
+
+afterAll(() => {
+  if (saved === undefined) delete process.env.MARKET_DB;
+  else process.env.MARKET_DB = saved;
+  resetConfigForTests();
+  market.remove();
+});
+
+const screen = ScreenSchema.parse({ rules: ['market_cap > 0', 'ret_3m > -1'].map(ruleFromText) });
+
+async function weeklySnapshots(computedWindowBytes?: number): Promise<{ inputs: MarketInputs; text: string[] }> {
+  closeMarketReader();
+  const range = await marketDataRange();
+  const params = BacktestParamsSchema.parse({ start: range.first, end: range.last, rebalance: 'weekly', topN: 5, initialCapital: 1000 });
+  const inputs = await loadMarketInputs(screen, params, async () => undefined, { computedWindowBytes });
+  const text: string[] = [];
+  for (let k = 0; k < inputs.snapshots.days.length; k++) {
+    await inputs.snapshots.prepare(k);
+    const s = inputs.snapshots.at(inputs.snapshots.days[k]);
+    text.push(
+      JSON.stringify({
+        date: fromEpochDay(s.day),
+        permatickers: Array.from(s.permatickers),
+        values: Object.fromEntries(Object.entries(s.values).map(([id, v]) => [id, Array.from(v, (x) => (Number.isNaN(x) ? 'n/a' : x))])),
+      }),
+    );
+  }
+  return { inputs, text };
+}
+
+describe('computed signal days', () => {
+  it('are the same in one window as in windows of eight days', async () => {
+    const whole = await weeklySnapshots();
+    // Most weeks are computed (only those ending a month are stored).
+    expect(whole.inputs.snapshots.computedDays).toBeGreaterThan(100);
+    const cut = await weeklySnapshots(1);
+    expect(cut.text.length).toBe(whole.text.length);
+    for (let k = 0; k < whole.text.length; k++) expect(cut.text[k], `signal day ${k}`).toBe(whole.text[k]);
+    // And they hold values, not only n/a.
+    expect(whole.text.some((t) => /"market_cap":\[\d/.test(t))).toBe(true);
+  });
+});
