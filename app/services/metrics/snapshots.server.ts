@@ -495,11 +495,14 @@ async function readChained(
   valuesOut: Record<string, Float64Array>,
 ): Promise<void> {
   const yearStart = `${fromEpochDay(day).slice(0, 4)}-01-01`;
+  // Metric ids are catalogue ids and blocks integers: safe to inline.
   const list = [...new Set(chained.map((c) => `'${c.metric}'`))].join(',');
+  const blockList = [...new Set(chained.map((c) => c.block))].join(',');
   const window = [yearStart, fromEpochDay(day)];
   const b = await cols(
     conn,
-    `SELECT ${dayExpr('date')}, block, permatickers FROM metric_snapshot_blocks WHERE date >= $1::DATE AND date < $2::DATE`,
+    `SELECT ${dayExpr('date')}, block, permatickers FROM metric_snapshot_blocks
+      WHERE date >= $1::DATE AND date < $2::DATE AND block IN (${blockList})`,
     window,
   );
   const perms = new Map<string, Int32Array>();
@@ -507,7 +510,7 @@ async function readChained(
   const v = await cols(
     conn,
     `SELECT ${dayExpr('date')}, block, metric, data FROM metric_snapshot_values
-      WHERE date >= $1::DATE AND date < $2::DATE AND metric IN (${list}) ORDER BY date`,
+      WHERE date >= $1::DATE AND date < $2::DATE AND metric IN (${list}) AND block IN (${blockList}) ORDER BY date`,
     window,
   );
   const rows = new Map<string, { day: number; bytes: Uint8Array }[]>();
