@@ -60,6 +60,26 @@ describe('demo universe: shape and labels', () => {
     }
   });
 
+  it('writes the total-return index as a vendor does: from the first close, to 4 decimals (4 digits below a dollar), never 0', () => {
+    let belowDollar = 0;
+    const wrong: string[] = [];
+    for (const c of companies) {
+      const tri = c.prices.map((p) => p.tri as number);
+      expect(tri[0]).toBeCloseTo(c.prices[0].close, 3);
+      // Without a dividend that day, it moves with the adjusted close (both rounded).
+      const exDays = new Set(c.actions.filter((a) => a.action === 'dividend').map((a) => a.date));
+      tri.forEach((v, i) => {
+        const written = v >= 1 ? Math.abs(v * 10_000 - Math.round(v * 10_000)) < 1e-6 : v > 0 && v === Number(v.toPrecision(4));
+        if (v < 1) belowDollar++;
+        const [p, q] = [c.prices[i - 1], c.prices[i]];
+        const moves = i === 0 || exDays.has(q.date) || p.close < 1 || Math.abs(v / tri[i - 1] - q.close / p.close) < 0.01;
+        if (!written || !moves) wrong.push(`${c.security.ticker} ${q.date}: ${v}`);
+      });
+    }
+    expect(wrong).toEqual([]);
+    expect(belowDollar).toBeGreaterThan(0);
+  });
+
   it('delists by bankruptcy (price near zero first) and by acquisition (jump to a premium)', () => {
     const bankrupt = companies.filter((c) => c.actions.some((a) => a.action === 'bankruptcy'));
     const acquired = companies.filter((c) => c.actions.some((a) => a.action === 'acquisition'));
