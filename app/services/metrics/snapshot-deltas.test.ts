@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ColumnChain, columnBits, encodeColumnDelta, isDeltaColumn, type ColumnRow } from './snapshot-deltas';
+import { toEpochDay } from '../dates';
+import { chainPeriodStart, ColumnChain, columnBits, encodeColumnDelta, isDeltaColumn, type ColumnRow } from './snapshot-deltas';
 import { decodeSnapshotValues, encodeSnapshotValues } from './snapshot-values';
 
 // A column stored as the changes from its block's previous date must read back as exactly the
@@ -115,5 +116,16 @@ describe('snapshot columns stored as changes', () => {
     const a = row(20000, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const b = row(20030, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 11]);
     expect(() => chain.decode(encodeColumnDelta(a, b)!, b.perms, b.day, out, 0)).toThrow('has no full row before it');
+  });
+});
+
+describe('chain periods', () => {
+  it('start every five calendar years, on January 1st', () => {
+    const start = (d: string) => chainPeriodStart(toEpochDay(d));
+    expect(start('2025-01-01')).toBe('2025-01-01');
+    expect(start('2029-12-31')).toBe('2025-01-01');
+    expect(start('2030-01-02')).toBe('2030-01-01');
+    expect(start('2001-01-31')).toBe('2000-01-01');
+    expect(start('1999-12-31')).toBe('1995-01-01');
   });
 });

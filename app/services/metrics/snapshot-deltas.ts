@@ -17,10 +17,25 @@ import { decodeSnapshotValues, float32Decimal } from './snapshot-values';
 // between would otherwise turn into wrong numbers without a word).
 //
 // Chains are kept short so that one date is cheap to read on its own: the first row of every
-// calendar year, the latest day, and any row whose previous date the build did not compute are
-// stored in full (snapshots.server.ts decides; it also keeps them as the whole chain of a date).
+// chain period (CHAIN_YEARS calendar years), the latest day, and any row whose previous date the
+// build did not compute are stored in full (snapshots.server.ts decides; it also keeps them as
+// the whole chain of a date).
 
 const DELTA_TAG = 0x44;
+
+/**
+ * Calendar years a chain of changes may span: its first stored date holds every column in full.
+ * Five, not one: on the 6,000-company × 25-year demo a full row a year was 47 MB of its 1 GB
+ * (every metric of every block stored whole 25 times), one each five years is a fifth of that,
+ * and reading one date alone then decodes at most five years of month-ends (about 60 rows a block).
+ */
+export const CHAIN_YEARS = 5;
+
+/** The first day (`YYYY-01-01`) of the chain period holding `day` (2025–2029, 2030–2034, …). */
+export function chainPeriodStart(day: number): string {
+  const year = Number(fromEpochDay(day).slice(0, 4));
+  return `${String(year - (((year % CHAIN_YEARS) + CHAIN_YEARS) % CHAIN_YEARS)).padStart(4, '0')}-01-01`;
+}
 
 /** Whether a stored column holds only the changes from the row before. */
 export function isDeltaColumn(bytes: Uint8Array): boolean {

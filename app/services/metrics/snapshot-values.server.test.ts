@@ -6,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMarketReader } from '../market/store/open-store.server';
 import { storedDayIndex, storedSnapshotAt, storedSnapshotColumns } from './snapshot-columns.server';
 import { METRIC_IDS } from './catalogue';
-import { isDeltaColumn } from './snapshot-deltas';
+import { chainPeriodStart, isDeltaColumn } from './snapshot-deltas';
 import { encodeSnapshotValues } from './snapshot-values';
 import { buildSnapshots, listSnapshotDates, loadSnapshot } from './snapshots.server';
 import { writeFixtureStore } from './testing/fixture-store.server';
 import { syntheticUniverse } from './testing/synthetic-universe';
+import { toEpochDay } from '../dates';
 
 // The stored format end to end: a build writes Float32 blobs (in full, or the changes from the
 // date before: snapshot-deltas.ts), and a value stored as 12.34 reads
@@ -21,6 +22,7 @@ import { syntheticUniverse } from './testing/synthetic-universe';
 let dir: string;
 let file: string;
 let latest: string;
+// Two years across 2025-01-01, where a chain period (CHAIN_YEARS) starts.
 
 async function withWriter(work: (conn: Awaited<ReturnType<DuckDBInstance['connect']>>) => Promise<void>): Promise<void> {
   closeMarketReader();
@@ -38,7 +40,7 @@ async function withWriter(work: (conn: Awaited<ReturnType<DuckDBInstance['connec
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'quarry-snapshot-values-'));
   file = path.join(dir, 'market.duckdb');
-  await writeFixtureStore(file, syntheticUniverse({ securities: 6, years: 2, seed: 5 }));
+  await writeFixtureStore(file, syntheticUniverse({ securities: 6, years: 2, seed: 5, endDate: '2025-12-31' }));
   await buildSnapshots({ marketDb: file });
   latest = (await listSnapshotDates('any', { marketDb: file })).at(-1) as string;
 });
@@ -71,7 +73,7 @@ const screen = (col: Float64Array, op: '<' | '<=' | '>=', bound: number) =>
   [0, 1, 2].filter((r) => (op === '<' ? col[r] < bound : op === '<=' ? col[r] <= bound : col[r] >= bound));
 
 describe('stored snapshot values', () => {
-  it('are Float32 blobs, four bytes a row, or the changes from the previous date, never across a year nor on the latest day', async () => {
+  it('are Float32 blobs, four bytes a row, or the changes from the previous date, never across a chain period nor on the latest day', async () => {
     await withWriter(async (conn) => {
       const r = await conn.runAndReadAll(
         `SELECT v.date::VARCHAR, v.block, v.metric, octet_length(v.data)::INTEGER, octet_length(b.permatickers)::INTEGER, v.data
@@ -87,7 +89,7 @@ describe('stored snapshot values', () => {
           deltas++;
           expect(date).not.toBe(latest);
           expect(previous?.slice(1, 3)).toEqual([block, metric]);
-          expect((previous?.[0] as string).slice(0, 4)).toBe(date.slice(0, 4));
+          expect(chainPeriodStart(toEpochDay(previous?.[0] as string))).toBe(chainPeriodStart(toEpochDay(date)));
         }
         previous = row;
       }

@@ -27,7 +27,7 @@ import { SNAPSHOT_DDL, SNAPSHOT_TABLES } from './snapshot-schema';
 import { snapshotDays } from './snapshot-dates';
 import { INPUT_DIGEST_SQL, partitionKey, planRebuild, shareBasisKey, WHOLE_HISTORY, type RebuildPlan } from './snapshot-inputs.server';
 import { quantizeInPlace } from './snapshot-values';
-import { ColumnChain, columnBits, encodeColumnDelta, isDeltaColumn } from './snapshot-deltas';
+import { chainPeriodStart, ColumnChain, columnBits, encodeColumnDelta, isDeltaColumn } from './snapshot-deltas';
 import {
   blobBytes,
   findSecurity,
@@ -293,8 +293,8 @@ async function keepStoredRows(conn: DuckDBConnection, keptBefore: { block: numbe
  * Stores a block's columns as changes from its previous date (snapshot-deltas.ts) where that is
  * smaller and the chain stays short and whole: only after a row of the previous snapshot date
  * that this build computed (a kept or skipped row in between would break the chain), never on
- * the first date of a calendar year (a date reads at most a year of rows) nor on the latest day
- * (the screener reads it whole on every request).
+ * the first date of a chain period (CHAIN_YEARS: a date reads at most that many years of rows)
+ * nor on the latest day (the screener reads it whole on every request).
  */
 class ChainEncoder {
   private readonly previous = new Map<number, number>();
@@ -319,7 +319,7 @@ class ChainEncoder {
       before !== undefined &&
       this.previous.get(day.day) === before.day &&
       day.day !== this.latest &&
-      fromEpochDay(before.day).slice(0, 4) === fromEpochDay(day.day).slice(0, 4);
+      chainPeriodStart(before.day) === chainPeriodStart(day.day);
     if (!chained) return day;
     const values = day.values.map(
       (full, m) =>
@@ -486,7 +486,7 @@ async function readStored(conn: DuckDBConnection, day: number, metrics: readonly
 
 /**
  * Columns of `day` stored as changes (snapshot-deltas.ts): decoded from the block's rows since its
- * last full one, which the build keeps within the same calendar year.
+ * last full one, which the build keeps within the same chain period (CHAIN_YEARS).
  */
 async function readChained(
   conn: DuckDBConnection,
@@ -494,11 +494,11 @@ async function readChained(
   chained: { block: number; metric: string; bytes: Uint8Array; perms: Int32Array; at: number }[],
   valuesOut: Record<string, Float64Array>,
 ): Promise<void> {
-  const yearStart = `${fromEpochDay(day).slice(0, 4)}-01-01`;
+  const periodStart = chainPeriodStart(day);
   // Metric ids are catalogue ids and blocks integers: safe to inline.
   const list = [...new Set(chained.map((c) => `'${c.metric}'`))].join(',');
   const blockList = [...new Set(chained.map((c) => c.block))].join(',');
-  const window = [yearStart, fromEpochDay(day)];
+  const window = [periodStart, fromEpochDay(day)];
   const b = await cols(
     conn,
     `SELECT ${dayExpr('date')}, block, permatickers FROM metric_snapshot_blocks
@@ -526,7 +526,9 @@ async function readChained(
     let start = before.length - 1;
     while (start >= 0 && isDeltaColumn(before[start].bytes)) start--;
     if (start < 0)
-      throw new Error(`The stored snapshot of ${fromEpochDay(day)} (${c.metric}, block ${c.block}) has no full row before it this year.`);
+      throw new Error(
+        `The stored snapshot of ${fromEpochDay(day)} (${c.metric}, block ${c.block}) has no full row before it since ${periodStart}.`,
+      );
     const chain = new ColumnChain();
     for (const row of before.slice(start)) {
       const rowPerms = perms.get(`${row.day}|${c.block}`);
