@@ -28,6 +28,8 @@ const BATCH = 200;
 export type DemoLoadHooks = {
   /** Runs on the finished work file before it is published (e.g. building metric snapshots). */
   beforePublish?: (workFile: string) => Promise<unknown>;
+  /** Publish the file without free blocks (PublishOptions.compact): smaller, at the cost of a copy. */
+  compact?: boolean;
 };
 
 export async function loadDemoUniverse(
@@ -102,7 +104,7 @@ async function buildDemo(
     if (batch.length > 0) await flush(batch);
     progress.stop();
     const { snapshotId } = await writer.finish(DEMO_SOURCE, JSON.stringify({ companies: total, years, seed, endDate }));
-    await writer.publish({ beforeRename: hooks.beforePublish });
+    await writer.publish({ beforeRename: hooks.beforePublish, compact: hooks.compact });
     return { file, snapshotId, companies: total, ...counts, seconds: (performance.now() - started) / 1000 };
   } catch (e) {
     progress.stop();

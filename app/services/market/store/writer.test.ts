@@ -285,6 +285,45 @@ describe('market writer', () => {
     reader.close();
   });
 
+  it('publishes without a single free block when asked to compact (the demo), and keeps a few free blocks otherwise', async () => {
+    const freeBlocks = async (file: string) => {
+      const instance = await DuckDBInstance.create(file);
+      const conn = await instance.connect();
+      const r = await conn.runAndReadAll('SELECT free_blocks::INTEGER, total_blocks::INTEGER FROM pragma_database_size()');
+      conn.closeSync();
+      instance.closeSync();
+      return r.getRows()[0] as [number, number];
+    };
+    // A table to keep and a smaller one dropped: free blocks well under the usual 15 % threshold.
+    const leaveFreeBlocks = async (workFile: string) => {
+      const instance = await DuckDBInstance.create(workFile);
+      const conn = await instance.connect();
+      await conn.run(`CREATE TABLE kept AS SELECT range::DOUBLE * 1.000001 AS x FROM range(4000000)`);
+      await conn.run(`CREATE TABLE scratch AS SELECT range::DOUBLE * 1.000001 AS x FROM range(300000)`);
+      await conn.run('CHECKPOINT');
+      await conn.run('DROP TABLE scratch');
+      await conn.run('CHECKPOINT');
+      conn.closeSync();
+      instance.closeSync();
+    };
+    for (const compact of [false, true]) {
+      const file = freshFile();
+      const writer = await openMarketWriter(file, { fresh: true });
+      await writer.transaction((tx) => tx.upsertSecurities([security(1, 'AAA')]));
+      await writer.publish({ beforeRename: leaveFreeBlocks, compact });
+      const [free, total] = await freeBlocks(file);
+      if (compact) expect(free).toBe(0);
+      else {
+        expect(free).toBeGreaterThan(0);
+        expect(free).toBeLessThan(total * 0.15);
+      }
+      const reader = await openMarketReader(file);
+      expect(await reader.all(`SELECT permaticker, ticker FROM securities`)).toEqual([{ permaticker: 1, ticker: 'AAA' }]);
+      expect(await reader.all(`SELECT count(*)::INTEGER AS n FROM kept`)).toEqual([{ n: 4000000 }]);
+      reader.close();
+    }
+  });
+
   it('replaces only the facts and actions of the given source', async () => {
     const file = freshFile();
     await withMarketWriter(file, {}, async (w) => {
