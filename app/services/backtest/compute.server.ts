@@ -78,19 +78,27 @@ export async function runBacktestPair(
     equalWeightCurve: curveCache(curveKey(inputs.snapshotId, screen, params, 'all')),
   });
   const restricted = survivorsOnly(inputs, params.end);
-  let survivors: Generator<unknown, BacktestResult, void> | null = backtestSteps({
-    screen,
-    params,
-    prices: restricted.prices,
-    // The exchange's calendar, as the main run: both curves have the same days (and the
-    // calendar is not derived again from the survivors' bars).
-    exchangeDays: inputs.exchangeDays,
-    securities: restricted.securities,
-    snapshotAt: (_date, day) => restricted.snapshots.at(day),
-    isCancelled,
-    equalWeightCurve: curveCache(curveKey(inputs.snapshotId, screen, params, 'survivors')),
-    curvesOnly: true,
-  });
+  // Every company survived (a panel of an index's members as of its end, as the S&P 500 file is):
+  // the survivors-only universe is the universe itself, and its run would be the main run once
+  // more, bit for bit (the engine is deterministic and a curves-only
+  // run gives a full run's curves and statistics). Half the engine's time on such a run.
+  const everySurvived =
+    restricted.prices.series.length === inputs.prices.series.length && restricted.securities.length === inputs.securities.length;
+  let survivors: Generator<unknown, BacktestResult, void> | null = everySurvived
+    ? null
+    : backtestSteps({
+        screen,
+        params,
+        prices: restricted.prices,
+        // The exchange's calendar, as the main run: both curves have the same days (and the
+        // calendar is not derived again from the survivors' bars).
+        exchangeDays: inputs.exchangeDays,
+        securities: restricted.securities,
+        snapshotAt: (_date, day) => restricted.snapshots.at(day),
+        isCancelled,
+        equalWeightCurve: curveCache(curveKey(inputs.snapshotId, screen, params, 'survivors')),
+        curvesOnly: true,
+      });
   const total = snapshots.days.length;
   const delay = testStepDelay();
   let result: BacktestResult | null = null;
@@ -122,13 +130,14 @@ export async function runBacktestPair(
       );
     }
   }
+  const survived = everySurvived ? result : survivorsResult;
   const comparison: SurvivorsComparison | null =
-    survivorsResult === null
+    survived === null
       ? null
       : {
           securities: restricted.prices.series.length,
-          statistics: survivorsResult.statistics,
-          equity: Array.from(survivorsResult.equity),
+          statistics: survived.statistics,
+          equity: Array.from(survived.equity),
           delistedExcluded: inputs.prices.series.length - restricted.prices.series.length,
         };
   return { stored: toStored(result, comparison), snapshotId: inputs.snapshotId, engineVersion: result.engineVersion };

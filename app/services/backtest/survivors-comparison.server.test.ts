@@ -80,4 +80,21 @@ describe.each(['monthly', 'weekly'] as const)('the survivors-only comparison (%s
     const held = new Set(out.stored.rebalances.flatMap((r) => r.holdings.map((h) => h.permaticker)));
     expect(all.filter((s) => held.has(s.permaticker) && !survivors.includes(s)).length).toBeGreaterThan(0);
   });
+
+  it('is the run itself, curve and statistics, when every company survived', async () => {
+    const listed = all.filter((s) => !s.delisted && s.tri[last - 10] !== null && s.tri[last] !== null);
+    const out = await runBacktestPair(
+      marketInputs(listed, rebalance),
+      screen,
+      params,
+      async () => undefined,
+      () => false,
+    );
+    const comparison = out.stored.survivors;
+    expect(comparison).not.toBeNull();
+    expect(comparison!.securities).toBe(listed.length);
+    expect(comparison!.delistedExcluded).toBe(0);
+    expect(comparison!.equity).toEqual(out.stored.equity);
+    expect(JSON.stringify(comparison!.statistics)).toBe(JSON.stringify(out.stored.statistics));
+  });
 });
