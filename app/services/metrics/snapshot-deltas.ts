@@ -25,13 +25,14 @@ const DELTA_TAG = 0x44;
 
 /**
  * Calendar years a chain of changes may span: its first stored date holds every column in full.
- * Five, not one: on the 6,000-company × 25-year demo a full row a year was 47 MB of its 1 GB
- * (every metric of every block stored whole 25 times), one each five years is a fifth of that,
- * and reading one date alone then decodes at most five years of month-ends (about 60 rows a block).
+ * One. Measured on the 6,000-company × 25-year demo: five-year chains made the file 36 MB smaller
+ * (983 → 947 MB), but a page reading one past date alone (the screener or the market overview as
+ * of a date) then decodes up to five years of month-ends instead of one, up to four times as long
+ * (all metrics of a December, on a busy machine: 1–2 s → about 4 s).
  */
-export const CHAIN_YEARS = 5;
+const CHAIN_YEARS = 1;
 
-/** The first day (`YYYY-01-01`) of the chain period holding `day` (2025–2029, 2030–2034, …). */
+/** The first day (`YYYY-01-01`) of the chain period holding `day`. */
 export function chainPeriodStart(day: number): string {
   const year = Number(fromEpochDay(day).slice(0, 4));
   return `${String(year - (((year % CHAIN_YEARS) + CHAIN_YEARS) % CHAIN_YEARS)).padStart(4, '0')}-01-01`;

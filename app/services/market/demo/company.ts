@@ -47,7 +47,7 @@ function tradedPrice(x: number): number {
  * demo's 1,150 MB); like this it is 45 MB, and its daily returns are exact to a hundredth of a
  * basis point on a one-dollar stock.
  */
-export function vendorTotalReturn(x: number): number {
+function vendorTotalReturn(x: number): number {
   return x >= 1 ? Math.round(x * 10000) / 10000 : Number(x.toPrecision(4));
 }
 
