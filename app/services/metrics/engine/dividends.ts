@@ -23,6 +23,23 @@ const I = indices(DIVIDEND_METRIC_IDS);
 const YEAR = 365;
 
 /**
+ * Each dividend's calendar year and `factorAt` its ex-date, for one security's dividends: the
+ * same on every day evaluated, where each day's streaks and windows would look them up again
+ * (a date and a binary search per dividend, per day).
+ */
+const perDividend = new WeakMap<DividendColumns, { factorAt: (day: number) => number; year: Int32Array; factor: Float64Array }>();
+
+function dividendFacts(d: DividendColumns, factorAt: (day: number) => number) {
+  const kept = perDividend.get(d);
+  if (kept?.factorAt === factorAt) return kept;
+  const year = Int32Array.from(d.exDate, (x) => new Date(x * 86_400_000).getUTCFullYear());
+  const factor = Float64Array.from(d.exDate, (x) => factorAt(x));
+  const facts = { factorAt, year, factor };
+  perDividend.set(d, facts);
+  return facts;
+}
+
+/**
  * `factorAt(day)` is close_unadj / close on the last trading day on or before `day`; `factorNow`
  * the same on the evaluation day.
  */
@@ -36,7 +53,8 @@ export function computeDividends(
 ): void {
   let last = -1;
   for (let k = 0; k < d.exDate.length && d.exDate[k] <= day; k++) last = k;
-  const adj = (k: number) => (d.amount[k] * factorNow) / factorAt(d.exDate[k]);
+  const { year, factor } = dividendFacts(d, factorAt);
+  const adj = (k: number) => (d.amount[k] * factorNow) / factor[k];
   const windowSum = (fromExclusive: number, toInclusive: number) => {
     let s = 0;
     for (let k = last; k >= 0 && d.exDate[k] > fromExclusive; k--) if (d.exDate[k] <= toInclusive) s += adj(k);
@@ -60,7 +78,7 @@ export function computeDividends(
   const thisYear = yearOf(day);
   const perYear = new Map<number, number>();
   for (let k = 0; k <= last; k++) {
-    const y = yearOf(d.exDate[k]);
+    const y = year[k];
     if (y < thisYear) perYear.set(y, (perYear.get(y) ?? 0) + adj(k));
   }
   let paying = 0;

@@ -18,6 +18,11 @@ export type PriceSeries = {
   factor: Float64Array;
   /** Total-return index, close where the index is unknown. */
   tr: Float64Array;
+  /**
+   * Daily total return at each index (tr[k] / tr[k-1] - 1; NaN at 0, and not finite where the
+   * index is not): computed once, where every window of every day would divide again.
+   */
+  ret: Float64Array;
   volume: Float64Array;
   price: Float64Array;
   /** Bars of history before index 0 that were not loaded. */
@@ -86,6 +91,7 @@ export function preparePrices(
   const price = new Float64Array(n);
   const closes = aligned ? new Float64Array(n) : close;
   const volumes = aligned ? new Float64Array(n) : volume;
+  const ret = new Float64Array(n);
   const triKnown = tri.some((v) => Number.isFinite(v));
   for (let k = 0; k < n; k++) {
     // The bar on or before the day (aligned) or the day's own bar.
@@ -98,8 +104,9 @@ export function preparePrices(
       closes[k] = close[b];
       volumes[k] = aligned.traded[k] ? volume[b] : Number.NaN;
     }
+    ret[k] = k === 0 ? Number.NaN : tr[k] / tr[k - 1] - 1;
   }
-  return { dates: aligned ? aligned.days : dates, close: closes, factor, tr, volume: volumes, price, barsBefore };
+  return { dates: aligned ? aligned.days : dates, close: closes, factor, tr, ret, volume: volumes, price, barsBefore };
 }
 
 /**
@@ -182,7 +189,7 @@ function ema(close: Float64Array, i: number, n: number): number {
 }
 
 /** Wilder's RSI over the trailing warm-up window. */
-export function rsi(close: Float64Array, i: number, n = 14): number {
+function rsi(close: Float64Array, i: number, n = 14): number {
   const start = Math.max(0, i - TECHNICAL_WARMUP_BARS + 1);
   if (i - start < n) return Number.NaN;
   let gain = 0;
@@ -203,14 +210,14 @@ export function rsi(close: Float64Array, i: number, n = 14): number {
   return 100 - 100 / (1 + gain / loss);
 }
 
-/** Sample standard deviation of the last n daily returns, annualised. */
-function volatility(tr: Float64Array, i: number, n: number): number {
+/** Sample standard deviation of the last n daily returns (`PriceSeries.ret`), annualised. */
+function volatility(ret: Float64Array, i: number, n: number): number {
   if (i < n) return Number.NaN;
   let sum = 0;
   let sq = 0;
   let count = 0;
   for (let k = i - n + 1; k <= i; k++) {
-    const r = tr[k] / tr[k - 1] - 1;
+    const r = ret[k];
     if (!Number.isFinite(r)) continue;
     sum += r;
     sq += r * r;
@@ -222,9 +229,22 @@ function volatility(tr: Float64Array, i: number, n: number): number {
   return Math.sqrt(Math.max(0, variance)) * SQRT_252;
 }
 
+/** The market's return on each of a series' days (NaN where it has none), kept per series and market. */
+const marketOnDays = new WeakMap<PriceSeries, { market: MarketReturns; ret: Float64Array }>();
+
+function marketReturnsOn(p: PriceSeries, market: MarketReturns): Float64Array {
+  const kept = marketOnDays.get(p);
+  if (kept?.market === market) return kept.ret;
+  const ret = new Float64Array(p.dates.length);
+  for (let k = 0; k < ret.length; k++) ret[k] = market.ret[p.dates[k] - market.day0] ?? Number.NaN;
+  marketOnDays.set(p, { market, ret });
+  return ret;
+}
+
 /** Beta and correlation of the last n daily returns against the market. */
 export function betaAndCorrelation(p: PriceSeries, i: number, n: number, market: MarketReturns | null): [number, number] {
   if (!market || i < n) return [Number.NaN, Number.NaN];
+  const marketRet = marketReturnsOn(p, market);
   let sx = 0;
   let sy = 0;
   let sxx = 0;
@@ -232,9 +252,9 @@ export function betaAndCorrelation(p: PriceSeries, i: number, n: number, market:
   let sxy = 0;
   let count = 0;
   for (let k = i - n + 1; k <= i; k++) {
-    const r = p.tr[k] / p.tr[k - 1] - 1;
-    const m = market.ret[p.dates[k] - market.day0];
-    if (!Number.isFinite(r) || m === undefined || !Number.isFinite(m)) continue;
+    const r = p.ret[k];
+    const m = marketRet[k];
+    if (!Number.isFinite(r) || !Number.isFinite(m)) continue;
     sx += m;
     sy += r;
     sxx += m * m;
@@ -376,9 +396,9 @@ export function computeTechnicals(
   if (groups.rsi) row[I.rsi14] = rsi(p.close, i);
 
   if (groups.volatility || groups.year) {
-    row[I.volatility_1m] = volatility(p.tr, i, 21);
-    row[I.volatility_3m] = volatility(p.tr, i, 63);
-    row[I.volatility_1y] = volatility(p.tr, i, 252);
+    row[I.volatility_1m] = volatility(p.ret, i, 21);
+    row[I.volatility_3m] = volatility(p.ret, i, 63);
+    row[I.volatility_1y] = volatility(p.ret, i, 252);
   }
   if (groups.beta) {
     const [b1, c1] = betaAndCorrelation(p, i, 252, market);
@@ -412,7 +432,7 @@ function oneYear(p: PriceSeries, i: number, f: number, price: number, row: Float
     const dd = t / peak - 1;
     if (dd < maxDd) maxDd = dd;
     if (j > 0 && i >= 252) {
-      const r = t / p.tr[j - 1] - 1;
+      const r = p.ret[j];
       if (Number.isFinite(r)) {
         sum += r;
         down += r < 0 ? r * r : 0;
