@@ -14,6 +14,19 @@ const freshFile = () => path.join(dir, `m${++n}.duckdb`);
 afterEach(() => closeMarketReader());
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Adds a table of `kept` doubles and drops one of `dropped`: the dropped one's blocks are left free. */
+async function leaveFreeBlocks(file: string, rows: { kept: number; dropped: number }): Promise<void> {
+  const instance = await DuckDBInstance.create(file);
+  const conn = await instance.connect();
+  if (rows.kept > 0) await conn.run(`CREATE TABLE kept AS SELECT range::DOUBLE * 1.000001 AS x FROM range(${rows.kept})`);
+  await conn.run(`CREATE TABLE scratch AS SELECT range::DOUBLE * 1.000001 AS x FROM range(${rows.dropped})`);
+  await conn.run('CHECKPOINT');
+  await conn.run('DROP TABLE scratch');
+  await conn.run('CHECKPOINT');
+  conn.closeSync();
+  instance.closeSync();
+}
+
 const security = (permaticker: number, ticker: string, extra: Partial<SecurityRecord> = {}): SecurityRecord => ({
   permaticker,
   ticker,
@@ -263,14 +276,7 @@ describe('market writer', () => {
   it('rewrites a work file whose free blocks are a large share of it, keeping every row', async () => {
     const file = freshFile();
     await withMarketWriter(file, {}, (w) => w.transaction((tx) => tx.upsertSecurities([security(1, 'AAA')])));
-    const instance = await DuckDBInstance.create(file);
-    const conn = await instance.connect();
-    await conn.run(`CREATE TABLE scratch AS SELECT range::DOUBLE * 1.000001 AS x FROM range(3000000)`);
-    await conn.run('CHECKPOINT');
-    await conn.run('DROP TABLE scratch');
-    await conn.run('CHECKPOINT');
-    conn.closeSync();
-    instance.closeSync();
+    await leaveFreeBlocks(file, { kept: 0, dropped: 3_000_000 });
     const size = statSync(file).size;
     // Not sparse enough (or too small) for the limits: untouched.
     expect(await compactIfSparse(file, { share: 0.15, minBytes: 10 * size })).toBeNull();
@@ -294,23 +300,12 @@ describe('market writer', () => {
       instance.closeSync();
       return r.getRows()[0] as [number, number];
     };
-    // A table to keep and a smaller one dropped: free blocks well under the usual 15 % threshold.
-    const leaveFreeBlocks = async (workFile: string) => {
-      const instance = await DuckDBInstance.create(workFile);
-      const conn = await instance.connect();
-      await conn.run(`CREATE TABLE kept AS SELECT range::DOUBLE * 1.000001 AS x FROM range(4000000)`);
-      await conn.run(`CREATE TABLE scratch AS SELECT range::DOUBLE * 1.000001 AS x FROM range(300000)`);
-      await conn.run('CHECKPOINT');
-      await conn.run('DROP TABLE scratch');
-      await conn.run('CHECKPOINT');
-      conn.closeSync();
-      instance.closeSync();
-    };
     for (const compact of [false, true]) {
       const file = freshFile();
       const writer = await openMarketWriter(file, { fresh: true });
       await writer.transaction((tx) => tx.upsertSecurities([security(1, 'AAA')]));
-      await writer.publish({ beforeRename: leaveFreeBlocks, compact });
+      // A table to keep and a smaller one dropped: free blocks well under the usual 15 % threshold.
+      await writer.publish({ beforeRename: (work) => leaveFreeBlocks(work, { kept: 4_000_000, dropped: 300_000 }), compact });
       const [free, total] = await freeBlocks(file);
       if (compact) expect(free).toBe(0);
       else {
