@@ -80,8 +80,8 @@ export async function runBacktestPair(
   const restricted = survivorsOnly(inputs, params.end);
   // Every company survived (a panel of an index's members as of its end, as the S&P 500 file is):
   // the survivors-only universe is the universe itself, and its run would be the main run once
-  // more, bit for bit (the engine is deterministic and a curves-only
-  // run gives a full run's curves and statistics). Half the engine's time on such a run.
+  // more, bit for bit (the engine is deterministic, and a curves-only run gives a full run's
+  // curves and statistics). Half the engine's time on such a run.
   const everySurvived =
     restricted.prices.series.length === inputs.prices.series.length && restricted.securities.length === inputs.securities.length;
   let survivors: Generator<unknown, BacktestResult, void> | null = everySurvived
