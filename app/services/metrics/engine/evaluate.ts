@@ -243,7 +243,7 @@ export function equalWeightMarket(securities: readonly SecurityInput[]): MarketR
   for (const s of securities) {
     const p = preparePrices(s.dates, s.close, s.closeUnadj, s.tri, s.volume);
     for (let k = 1; k < p.dates.length; k++) {
-      const r = p.tr[k] / p.tr[k - 1] - 1;
+      const r = p.ret[k];
       if (!Number.isFinite(r)) continue;
       sum[p.dates[k] - min] += r;
       count[p.dates[k] - min]++;
