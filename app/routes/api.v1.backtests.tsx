@@ -2,13 +2,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { readApiBody, requireAccount } from '~/services/auth/api.server';
 import { BacktestCreateBody, backtestJson, backtestListJson } from '~/services/backtest/api.server';
 import { createBacktest, listBacktests, runEnded, waitForBacktest } from '~/services/backtest/backtests.server';
+import { CREATE_WAIT_SECONDS } from '~/services/backtest/limits';
 import { handleApi, jsonResponse, jsonResponseInTurns, methodNotAllowed } from '~/services/http/api.server';
-import { preferredWait, waitApplied } from '~/services/http/prefer';
+import { startedWorkWait } from '~/services/http/prefer';
 import { badRequest } from '~/services/http/errors';
 
 // GET /api/v1/backtests[?screener_id=] => the caller's backtests, newest first.
-// POST {screener_id | screen, params, name?} => 202 the queued backtest (poll GET /api/v1/backtests/{id});
-// with `Prefer: wait=N`, 201 the finished backtest with its result if its run ends within N seconds.
+// POST {screener_id | screen, params, name?} => 201 the finished backtest with its result if its run
+// ends within CREATE_WAIT_SECONDS (or the N of `Prefer: wait=N`), else 202 the backtest queued or
+// running (poll GET /api/v1/backtests/{id}); with `Prefer: respond-async`, 202 at once.
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   handleApi(async () => {
@@ -26,11 +28,11 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const input = body.screener_id !== undefined ? { screenerId: body.screener_id } : { screen: body.screen };
     const created = await createBacktest(user.id, { ...input, params: body.params, name: body.name });
     const location = { Location: `/api/v1/backtests/${created.id}` };
-    const wait = preferredWait(request);
-    if (wait === null) return jsonResponse(await backtestJson(created), { status: 202, headers: location });
-    const view = await waitForBacktest(user.id, created.id, wait * 1000, request.signal);
+    const wait = startedWorkWait(request, CREATE_WAIT_SECONDS);
+    if (wait.seconds === 0) return jsonResponse(await backtestJson(created), { status: 202, headers: { ...location, ...wait.headers } });
+    const view = await waitForBacktest(user.id, created.id, wait.seconds * 1000, request.signal);
     return jsonResponseInTurns(await backtestJson(view), {
       status: runEnded(view.status) ? 201 : 202,
-      headers: { ...location, ...waitApplied(wait) },
+      headers: { ...location, ...wait.headers },
     });
   });

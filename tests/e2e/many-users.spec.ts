@@ -144,7 +144,8 @@ test.describe(`two app processes on one PostgreSQL and Redis${UNSET}`, () => {
     expect(await queue!.getWorkersCount(), 'A (JOBS_IN_APP=0) registers no BullMQ worker').toBe(0);
 
     const posted = await request.post(`${a.url}/api/v1/backtests`, {
-      headers,
+      // At once, not after the POST's default wait: nobody runs it yet.
+      headers: { ...headers, Prefer: 'respond-async' },
       data: { screen, params: { start: '2000-01-03', end: '2099-12-31', rebalance: 'quarterly', topN: 5 }, name: 'Crossing' },
     });
     expect(posted.status(), await posted.text()).toBe(202);

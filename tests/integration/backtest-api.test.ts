@@ -77,11 +77,17 @@ forEachDatabase(
       await closeJobQueue();
     });
 
-    it('queues a backtest (202), which stays queued without a worker and can be cancelled', async () => {
-      const created = await callRoute(backtestsRoute, { token, json: { screener_id: screenerId, params } });
+    it('with Prefer: respond-async, queues a backtest (202 at once), which stays queued without a worker and can be cancelled', async () => {
+      const created = await callRoute(backtestsRoute, {
+        token,
+        json: { screener_id: screenerId, params },
+        headers: { Prefer: 'respond-async' },
+      });
       expect(created.status).toBe(202);
+      expect(created.headers.get('Preference-Applied')).toBe('respond-async');
       const body = created.body as Json;
       expect(body.status).toBe('queued');
+      expect(body.result).toBeNull();
       expect(created.headers.get('Location')).toBe(`/api/v1/backtests/${body.id}`);
       const cancelled = await cancel(body.id);
       expect(cancelled.status).toBe(200);
@@ -100,10 +106,14 @@ forEachDatabase(
       expect((cancelled.body as Json).status).toBe('cancelled');
     });
 
-    it('runs on a worker to a stored, self-consistent result', async () => {
+    it('runs on a worker to a stored, self-consistent result, which the POST answers (201) when the run ends within its default wait', async () => {
       worker = startJobWorker(APP_JOBS);
       const created = await callRoute(backtestsRoute, { token, json: { screener_id: screenerId, params, name: 'Momentum top 10' } });
+      expect(created.status).toBe(201);
+      expect(created.headers.get('Preference-Applied')).toBeNull();
+      expect(created.headers.get('Location')).toBe(`/api/v1/backtests/${(created.body as Json).id}`);
       const done = await finished((created.body as Json).id);
+      expect(JSON.stringify(created.body)).toBe(JSON.stringify(done));
       expect(done.status, String(done.error)).toBe('succeeded');
       expect(done.name).toBe('Momentum top 10');
       expect(done.engine_version).toMatch(/^\d+\.\d+\.\d+$/);
@@ -214,8 +224,10 @@ forEachDatabase(
         // Small enough for the estimate (a few positions), smaller than the curves the result keeps.
         const done = await withLimit(2_000, async () => {
           const created = await callRoute(backtestsRoute, { token, json: { screen, params: { ...params, topN: 2 } } });
-          expect(created.status).toBe(202);
-          return finished((created.body as Json).id);
+          // The run ended (failed) within the POST's default wait: the backtest exists, with its error.
+          expect(created.status).toBe(201);
+          expect(created.body).toEqual(await finished((created.body as Json).id));
+          return created.body as Json;
         });
         expect(done.status).toBe('failed');
         expect(done.error).toMatch(

@@ -100,7 +100,12 @@ forEachDatabase(
       const screen = { rules: [{ kind: 'value', metric: 'price', op: '>', value: 0 }] };
       const attempts = () =>
         Promise.all([
-          callRoute(backtestsRoute, { token: user.token, path: '/api/v1/backtests', json: { screen, params: {} } }),
+          callRoute(backtestsRoute, {
+            token: user.token,
+            path: '/api/v1/backtests',
+            json: { screen, params: {} },
+            headers: { Prefer: 'respond-async' },
+          }),
           callRoute(screenerRunRoute, { token: user.token, path: '/api/v1/screener/run', json: { screen } }),
           callRoute(screenersRoute, { token: user.token, path: '/api/v1/screeners', json: { name: 'Cheap', screen } }),
         ]);

@@ -3,6 +3,7 @@ import { IdParam, IsoDateSchema, named, PermatickerField, TimestampSchema, type 
 import { ScreenJson } from '../screener/api-contract';
 import type { backtestJson, backtestListJson } from './api.server';
 import { BacktestCreateBody, BacktestPatchBody } from './api.server';
+import { CREATE_WAIT_SECONDS } from './limits';
 import { BacktestParamsSchema } from './engine/params';
 
 // The backtest part of the JSON API (api.v1.backtests.*).
@@ -191,17 +192,19 @@ export const BACKTEST_API: readonly ApiOperation[] = [
   {
     method: 'post',
     path: '/api/v1/backtests',
-    summary: 'Queue a backtest of a saved screener or an inline screen',
+    summary: 'Run a backtest of a saved screener or an inline screen',
+    description:
+      `Waits up to ${CREATE_WAIT_SECONDS} s for the run, or the N seconds of \`Prefer: wait=N\` (at most 30; Preference-Applied: wait=N). ` +
+      '`Prefer: respond-async` alone answers 202 at once (Preference-Applied: respond-async).',
     access: 'account',
     body: BacktestCreateJson,
     answers: {
       201: {
-        description:
-          'Sent `Prefer: wait=N` (seconds, at most 30) and the run ended within them: the backtest with its result (Preference-Applied: wait=N)',
+        description: 'The run ended within the wait: the backtest with its result (or its error)',
         json: BacktestJson,
       },
       202: {
-        description: 'Queued (or, after a `Prefer: wait=N`, still running): poll GET /api/v1/backtests/{id} (also in Location)',
+        description: 'Queued or still running after the wait: poll GET /api/v1/backtests/{id} (also in Location)',
         json: BacktestJson,
       },
     },

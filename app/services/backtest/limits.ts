@@ -11,6 +11,14 @@ import type { BacktestParams } from './engine/params';
 // The stored size is checked again on the real encoded result before it is stored (a run whose
 // numbers compress worse than estimated fails with the same message, and nothing is stored).
 
+/**
+ * Seconds `POST /api/v1/backtests` waits for the run by default before it answers 202 to be
+ * polled: a monthly backtest takes well under a second, so most clients get the result in the
+ * answer to their request and only longer runs are polled (as SQL APIs answer synchronously up
+ * to a timeout).
+ */
+export const CREATE_WAIT_SECONDS = 10;
+
 /** Rebalance dates × positions held: the holdings and trade rows a stored result keeps. */
 export const MAX_HOLDING_ROWS = 3_000_000;
 /** Rebalance dates without a stored snapshot × companies: the metric rows computed for the run. */

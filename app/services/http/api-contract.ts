@@ -39,6 +39,8 @@ export type ApiOperation = {
   /** OpenAPI path template: /api/v1/watchlists/{id}. */
   path: string;
   summary: string;
+  /** What the summary leaves out (defaults, headers honoured). */
+  description?: string;
   access: ApiAccess;
   params?: ObjectSchema;
   query?: ObjectSchema;

@@ -58,6 +58,7 @@ export function openApiDocument(operations: readonly ApiOperation[], info: { tit
       method: op.method,
       path: op.path,
       summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
       ...(op.access === 'token' || op.access === 'account' ? { security: [{ [bearer.name]: [] }] } : {}),
       ...(op.access === 'rules' ? { security: [{ [bearer.name]: [] }, {}] } : {}),
       request: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PREFERRED_WAIT_SECONDS, preferredWait } from './prefer';
+import { MAX_PREFERRED_WAIT_SECONDS, preferredWait, startedWorkWait } from './prefer';
 
 const asked = (prefer?: string) =>
   preferredWait(new Request('http://localhost/api/v1/backtests', prefer === undefined ? {} : { headers: { Prefer: prefer } }));
@@ -25,5 +25,22 @@ describe('the Prefer: wait header (RFC 7240)', () => {
     expect(asked('wait=-1')).toBeNull();
     expect(asked('wait=1.5')).toBeNull();
     expect(asked('wait=99999999999999999999')).toBeNull();
+  });
+
+  it('gives work a client starts the wait it asks for, none with respond-async alone, else the default', () => {
+    const started = (prefer?: string) =>
+      startedWorkWait(new Request('http://localhost/api/v1/backtests', prefer === undefined ? {} : { headers: { Prefer: prefer } }), 10);
+    expect(started()).toEqual({ seconds: 10, headers: {} });
+    expect(started('return=minimal')).toEqual({ seconds: 10, headers: {} });
+    expect(started('wait=abc')).toEqual({ seconds: 10, headers: {} });
+    expect(started('respond-async')).toEqual({ seconds: 0, headers: { 'Preference-Applied': 'respond-async' } });
+    expect(started('Respond-Async ; x=1')).toEqual({ seconds: 0, headers: { 'Preference-Applied': 'respond-async' } });
+    // Both: asynchronous unless it is done within the wait (RFC 7240 §4.3).
+    expect(started('respond-async, wait=3')).toEqual({ seconds: 3, headers: { 'Preference-Applied': 'wait=3' } });
+    expect(started('wait=0')).toEqual({ seconds: 0, headers: { 'Preference-Applied': 'wait=0' } });
+    expect(started('wait=600')).toEqual({
+      seconds: MAX_PREFERRED_WAIT_SECONDS,
+      headers: { 'Preference-Applied': `wait=${MAX_PREFERRED_WAIT_SECONDS}` },
+    });
   });
 });

@@ -3898,7 +3898,10 @@ export interface paths {
       };
     };
     put?: never;
-    /** Queue a backtest of a saved screener or an inline screen */
+    /**
+     * Run a backtest of a saved screener or an inline screen
+     * @description Waits up to 10 s for the run, or the N seconds of `Prefer: wait=N` (at most 30; Preference-Applied: wait=N). `Prefer: respond-async` alone answers 202 at once (Preference-Applied: respond-async).
+     */
     post: {
       parameters: {
         query?: never;
@@ -3946,7 +3949,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Sent `Prefer: wait=N` (seconds, at most 30) and the run ended within them: the backtest with its result (Preference-Applied: wait=N) */
+        /** @description The run ended within the wait: the backtest with its result (or its error) */
         201: {
           headers: {
             [name: string]: unknown;
@@ -3955,7 +3958,7 @@ export interface paths {
             'application/json': components['schemas']['Backtest'];
           };
         };
-        /** @description Queued (or, after a `Prefer: wait=N`, still running): poll GET /api/v1/backtests/{id} (also in Location) */
+        /** @description Queued or still running after the wait: poll GET /api/v1/backtests/{id} (also in Location) */
         202: {
           headers: {
             [name: string]: unknown;
