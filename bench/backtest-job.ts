@@ -1,7 +1,7 @@
 // End-to-end backtest benchmark: a backtest asked for through the service the API calls
 // (createBacktest), run by a job worker (its compute process reading the DuckDB store and its
-// caches), until its result is stored — monthly (median of 5 after a first, cold run), weekly and
-// daily. Each time is also given as a ratio to a plain DuckDB scan of the prices table measured in
+// caches), until its result is stored — monthly (median of 5 after a first run, which reads its
+// metrics' snapshot columns), weekly and daily. Each time is also given as a ratio to a plain DuckDB scan of the prices table measured in
 // the same run. Reports, never asserts.
 //
 //   BENCH_MARKET_DB=/tmp/big/market.duckdb npx tsx bench/backtest-job.ts   # e.g. the 6,000 × 25 demo
@@ -69,11 +69,19 @@ export default async function run(opts: { quick?: boolean } = {}) {
     const { ScreenSchema, ruleFromText } = await import('../app/services/screener/model');
     await getDb();
     const user = await createUser({ email: 'bench@example.com', full_name: 'Bench Mark', password: 'correct horse 1', access: true });
+    const { computeProcessReady } = await import('../app/services/backtest/compute-process.server');
+    const readyFrom = performance.now();
     const worker = startJobWorker(APP_JOBS);
+    // As after the app starts: its compute process reads the store's price panel and the rest
+    // every run reads (here building their cache files, as on a store's first start) before the
+    // first backtest is asked for.
+    await computeProcessReady();
+    const ready = performance.now() - readyFrom;
     const baseline = await scanMs(marketDb);
     const range = await marketDataRange();
     console.log(`store: ${marketDb} (${range.first} to ${range.last})`);
     console.log(`baseline: plain DuckDB scan of the prices table ${fmt(baseline)}`);
+    console.log(`the compute process was ready (the store's price panel and index read, cache files built) in ${fmt(ready)}`);
     const screen = ScreenSchema.parse({
       rules: FIVE_RULES.map(ruleFromText),
       ranking: [{ metric: 'ret_12m', direction: 'desc', weight: 1 }],
@@ -103,7 +111,7 @@ export default async function run(opts: { quick?: boolean } = {}) {
     console.log(`screen: ${FIVE_RULES.join('; ')}; ranked by ret_12m; top 50, equal weights, 10 bps; ${start} to ${range.last}`);
     const rows: [string, string, string, string][] = [];
     const cold = await once('monthly');
-    rows.push(['monthly, first run (cold caches)', fmt(cold.ms), `${(cold.ms / baseline).toFixed(1)}×`, cold.status]);
+    rows.push(['monthly, first run (its metrics read)', fmt(cold.ms), `${(cold.ms / baseline).toFixed(1)}×`, cold.status]);
     const warm: number[] = [];
     for (let i = 0; i < 5; i++) warm.push((await once('monthly')).ms);
     const m = median(warm);

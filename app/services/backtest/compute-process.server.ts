@@ -8,9 +8,10 @@ import { config } from '../config.server';
 import type { ComputeReply, ComputeRequest } from './compute-protocol';
 
 // The job worker's side of the backtest compute process (scripts/backtest-compute.ts): one child
-// process per worker, started ahead of the first backtest and kept warm (its price panel and
-// snapshot columns stay loaded), restarted when it dies, recycles itself or the market file or
-// DATA_DIR it was started for changes. The engine never runs on the worker's own thread, so an
+// process per worker, started ahead of the first backtest, ready once it has read what every run
+// reads (the price panel, the securities, the stored snapshots' index), and kept warm (its price
+// panel and snapshot columns stay loaded), restarted when it dies, recycles itself or the market
+// file or DATA_DIR it was started for changes. The engine never runs on the worker's own thread, so an
 // app process keeps answering pages while a backtest runs, and a large run's memory lives and
 // dies with the child.
 
@@ -97,6 +98,11 @@ export function warmUpComputeProcess(): void {
   } catch (e) {
     console.warn(`[jobs] could not start the backtest compute process: ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+/** Resolves once this process's compute process has read the store's data every run reads (and started, if it had not). */
+export function computeProcessReady(): Promise<void> {
+  return start().ready;
 }
 
 export function stopComputeProcess(): void {

@@ -4,6 +4,7 @@ import { cachedColumnBytes } from '../market/store/column-cache.server';
 import { DomainError, isDomainError } from '../http/errors';
 import { ScreenSchema } from '../screener/model';
 import { computeBacktest } from './compute.server';
+import { prefetchMarketInputs } from './market-inputs.server';
 import { BacktestCancelledError, BacktestInputError, BacktestParamsSchema } from './engine';
 import { storedResultLimit, storedSizeProblem } from './limits';
 import { storePagedResult } from './result-parts.server';
@@ -101,12 +102,18 @@ export function serveComputeRequests(): void {
   });
   // The parent died or let go: nothing left to compute for.
   process.on('disconnect', () => process.exit(0));
-  void send({ type: 'ready' }).then(() =>
-    // Until the first request: its first runs then find the engine already optimised.
-    warmUpBacktestEngine(() => requests > 0).catch((e: unknown) => {
-      console.warn(`[backtest] the compute process's warm-up failed: ${e instanceof Error ? e.message : String(e)}`);
-    }),
-  );
+  // Ready once the store's data every run reads is in memory: a request would wait for the
+  // same reads anyway. A missing or unusable store is said by the web process at start-up, and
+  // by the error of a run.
+  void prefetchMarketInputs()
+    .catch(() => undefined)
+    .then(() => send({ type: 'ready' }))
+    .then(() =>
+      // Until the first request: its first runs then find the engine already optimised.
+      warmUpBacktestEngine(() => requests > 0).catch((e: unknown) => {
+        console.warn(`[backtest] the compute process's warm-up failed: ${e instanceof Error ? e.message : String(e)}`);
+      }),
+    );
 }
 
 /** Whether the process is larger than it should stay after a run (garbage collected first when it can be). */

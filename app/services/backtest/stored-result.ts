@@ -161,31 +161,45 @@ function holdingColumns(rebalances: readonly Rebalancing[], metrics: readonly st
 
 /** Trades as columns (a date as its index in the result's dates). */
 function tradeColumns(t: readonly Trade[], dateIndex: ReadonlyMap<string, number>, tickers: Record<string, string>): Packed {
-  for (const x of t) tickers[x.permaticker] = x.ticker;
-  const columns: ColumnSet = {
-    tDate: Int32Array.from(t, (x) => dateIndex.get(x.date) ?? -1),
-    tPerm: Int32Array.from(t, (x) => x.permaticker),
-    tKind: Int32Array.from(t, (x) => SIDES.indexOf(x.side) * 2 + REASONS.indexOf(x.reason)),
-  };
+  const n = t.length;
+  const tDate = new Int32Array(n);
+  const tPerm = new Int32Array(n);
+  const tKind = new Int32Array(n);
+  const tValue = new Float64Array(n);
+  const tPrice = new Float64Array(n);
+  const tShares = new Float64Array(n);
+  const tCost = new Float64Array(n);
+  // One pass with plain loops: TypedArray.from with a map function over an array of objects was
+  // a third of a monthly 25-year top-50 result's encoding (19,000 trades).
+  let lastDate = '';
+  let lastIndex = -1;
+  for (let i = 0; i < n; i++) {
+    const x = t[i];
+    tickers[x.permaticker] = x.ticker;
+    // A day's trades are together: one date lookup per trade day.
+    if (x.date !== lastDate) {
+      lastDate = x.date;
+      lastIndex = dateIndex.get(x.date) ?? -1;
+    }
+    tDate[i] = lastIndex;
+    tPerm[i] = x.permaticker;
+    tKind[i] = SIDES.indexOf(x.side) * 2 + REASONS.indexOf(x.reason);
+    tValue[i] = x.value;
+    tPrice[i] = x.price;
+    tShares[i] = x.shares;
+    tCost[i] = x.cost;
+  }
+  const columns: ColumnSet = { tDate, tPerm, tKind };
   const packings: Record<string, FloatPacking> = {};
   const pack = (name: string, values: Float64Array, opts?: Parameters<typeof packFloats>[3]) => {
     packings[name] = packFloats(columns, name, values, opts);
   };
-  const tValue = Float64Array.from(t, (x) => x.value);
-  const tPrice = Float64Array.from(t, (x) => x.price);
   pack('tValue', tValue);
   pack('tPrice', tPrice);
-  pack(
-    'tShares',
-    Float64Array.from(t, (x) => x.shares),
-    {
-      quotient: { numerator: { name: 'tValue', values: tValue }, denominator: { name: 'tPrice', values: tPrice } },
-    },
-  );
-  pack(
-    'tCost',
-    Float64Array.from(t, (x) => x.cost),
-  );
+  pack('tShares', tShares, {
+    quotient: { numerator: { name: 'tValue', values: tValue }, denominator: { name: 'tPrice', values: tPrice } },
+  });
+  pack('tCost', tCost);
   return { columns, packings };
 }
 
