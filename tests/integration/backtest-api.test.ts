@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as backtestsRoute from '~/routes/api.v1.backtests';
 import * as backtestRoute from '~/routes/api.v1.backtests.$id';
+import * as rebalanceRoute from '~/routes/api.v1.backtests.$id.rebalances.$n';
+import * as tradesRoute from '~/routes/api.v1.backtests.$id.trades';
 import { APP_JOBS } from '~/services/app-jobs.server';
 import { issueUserToken } from '~/services/auth/tokens.server';
 import { createUser } from '~/services/auth/users.server';
-import { getSharedBacktest, setBacktestShared } from '~/services/backtest/backtests.server';
+import { getBacktest, getSharedBacktest, setBacktestShared } from '~/services/backtest/backtests.server';
+import { jsonWithoutFloatNoise } from '~/services/http/numbers';
 import { closeJobQueue, startJobWorker, type JobWorker } from '~/services/jobs/queue.server';
 import { createScreener } from '~/services/screener/saved.server';
 import { ruleFromText, ScreenSchema } from '~/services/screener/model';
@@ -39,6 +42,7 @@ forEachDatabase(
     let token: string;
     let otherToken: string;
     let screenerId: string;
+    let userId: string;
     let worker: JobWorker | null = null;
     const get = (id: string, t = token, headers?: Record<string, string>) =>
       callRoute(backtestRoute, { path: `/api/v1/backtests/${encodeURIComponent(id)}`, token: t, params: { id }, headers });
@@ -68,6 +72,7 @@ forEachDatabase(
     beforeAll(async () => {
       const a = await createUser({ email: 'bt-a@example.com', full_name: 'Ann Test', password: 'correct horse 1', access: true });
       const b = await createUser({ email: 'bt-b@example.com', full_name: 'Bob Test', password: 'correct horse 1', access: true });
+      userId = a.id;
       token = (await issueUserToken(a.id)).access_token;
       otherToken = (await issueUserToken(b.id)).access_token;
       screenerId = (await createScreener(a.id, { name: 'Momentum', screen })).id;
@@ -88,6 +93,14 @@ forEachDatabase(
       const body = created.body as Json;
       expect(body.status).toBe('queued');
       expect(body.result).toBeNull();
+      // No result yet: no trades or holdings to page through.
+      for (const early of [
+        await callRoute(tradesRoute, { token, params: { id: body.id }, path: `/api/v1/backtests/${body.id}/trades` }),
+        await callRoute(rebalanceRoute, { token, params: { id: body.id, n: '1' }, path: `/api/v1/backtests/${body.id}/rebalances/1` }),
+      ]) {
+        expect(early.status).toBe(409);
+        expect((early.body as { detail: string }).detail).toBe('This backtest has no result: it is queued.');
+      }
       expect(created.headers.get('Location')).toBe(`/api/v1/backtests/${body.id}`);
       const cancelled = await cancel(body.id);
       expect(cancelled.status).toBe(200);
@@ -129,7 +142,11 @@ forEachDatabase(
       const months = new Set((r.dates as string[]).map((d) => d.slice(0, 7)));
       expect((r.rebalances as unknown[]).length).toBeGreaterThanOrEqual(months.size - 2);
       expect((r.rebalances as unknown[]).length).toBeLessThanOrEqual(months.size);
-      expect((r.trades as unknown[]).length).toBeGreaterThan(0);
+      expect(r.trades_total).toBeGreaterThan(0);
+      expect(r.holdings_total).toBe((r.rebalances as { holding_count: number }[]).reduce((n, b) => n + b.holding_count, 0));
+      // The rows have their own pages: the answer stays small however long the run.
+      expect(r).not.toHaveProperty('trades');
+      expect(r.rebalances as object[]).not.toContainEqual(expect.objectContaining({ holdings: expect.anything() }));
       const survivors = r.survivors as { statistics: { totalReturn: number }; securities: number; delistedExcluded: number } | null;
       expect(survivors).not.toBeNull();
       expect(survivors!.delistedExcluded).toBeGreaterThan(0);
@@ -150,6 +167,94 @@ forEachDatabase(
       // Another user's backtest stays a 404, waiting or not.
       const theirs = await get(body.id, otherToken, { Prefer: 'wait=5' });
       expect(theirs.status).toBe(404);
+    });
+
+    describe('the trade log and the holdings, page by page', () => {
+      const trades = (id: string, query = '', t = token) =>
+        callRoute(tradesRoute, { token: t, params: { id }, path: `/api/v1/backtests/${encodeURIComponent(id)}/trades${query}` });
+      const rebalance = (id: string, n: string, t = token) =>
+        callRoute(rebalanceRoute, { token: t, params: { id, n }, path: `/api/v1/backtests/${id}/rebalances/${n}` });
+      type Page = { total: number; offset: number; limit: number; next: string | null; trades: Json[] };
+      let done: Json;
+      beforeAll(async () => {
+        const created = await callRoute(backtestsRoute, { token, json: { screener_id: screenerId, params } });
+        done = await finished((created.body as Json).id);
+        expect(done.status).toBe('succeeded');
+      }, 120_000);
+
+      it('gives every trade of the log once, in order, following `next` from page to page', async () => {
+        const total = done.result.trades_total as number;
+        const stored = await (await getBacktest(userId, done.id, { withResult: true })).result!.rows.tradeSlice(0, total);
+        const pages: Page[] = [];
+        let path: string | null = `?limit=7`;
+        while (path !== null) {
+          const answer = await trades(done.id, path.replace(/^.*\/trades/, ''));
+          expect(answer.status, answer.text).toBe(200);
+          const page = answer.body as Page;
+          pages.push(page);
+          path = page.next;
+        }
+        expect(pages.length).toBe(Math.ceil(total / 7));
+        expect(pages.every((p) => p.total === total && p.limit === 7)).toBe(true);
+        expect(pages.map((p) => p.offset)).toEqual(pages.map((_, i) => i * 7));
+        const all = pages.flatMap((p) => p.trades);
+        expect(all.length).toBe(total);
+        // As the API writes every number: to 12 significant digits (numbers.ts).
+        expect(all).toEqual(JSON.parse(JSON.stringify(stored, jsonWithoutFloatNoise)));
+        // One page of the default size holds them all here, the same rows.
+        const whole = (await trades(done.id)).body as Page;
+        expect(whole).toMatchObject({ total, offset: 0, limit: 1000, next: null });
+        expect(whole.trades).toEqual(all);
+      });
+
+      it('gives each rebalance with its holdings, numbered from 1 as on the page', async () => {
+        const summaries = done.result.rebalances as (Json & { holding_count: number })[];
+        let rows = 0;
+        for (const [i, summary] of summaries.entries()) {
+          const answer = await rebalance(done.id, String(i + 1));
+          expect(answer.status, answer.text).toBe(200);
+          const b = answer.body as Json & { holdings: Json[] };
+          expect(b).toMatchObject(summary);
+          expect(b.holdings.length).toBe(summary.holding_count);
+          rows += b.holdings.length;
+        }
+        expect(rows).toBe(done.result.holdings_total);
+        expect(rows).toBeGreaterThan(0);
+        const past = await rebalance(done.id, String(summaries.length + 1));
+        expect(past.status).toBe(404);
+        expect((past.body as { detail: string }).detail).toBe(
+          `There is no rebalance ${summaries.length + 1}: this backtest has ${summaries.length}.`,
+        );
+      });
+
+      it.each([
+        ['a negative offset', '?offset=-1'],
+        ['a limit of 0', '?limit=0'],
+        ['a limit over 10,000', '?limit=10001'],
+        ['an offset that is not a number', '?offset=abc'],
+        ['a fractional limit', '?limit=2.5'],
+        ['an unknown parameter', '?page=2'],
+      ])('refuses %s with 422 and says which parameter', async (_what, query) => {
+        const answer = await trades(done.id, query);
+        expect(answer.status).toBe(422);
+        expect((answer.body as { detail: string; errors: Record<string, string[]> }).detail).toBe('Invalid query parameters.');
+      });
+
+      it('answers past the end with no trades, and refuses rebalance numbers that are not 1, 2, …', async () => {
+        const total = done.result.trades_total as number;
+        expect((await trades(done.id, `?offset=${total + 5}`)).body).toMatchObject({ total, offset: total + 5, next: null, trades: [] });
+        for (const n of ['0', '-1', 'abc', '1.5', '99999999999']) expect((await rebalance(done.id, n)).status, n).toBe(404);
+      });
+
+      it('hides another user’s backtest (404) and answers 401 without a token', async () => {
+        expect((await trades(done.id, '', otherToken)).status).toBe(404);
+        expect((await rebalance(done.id, '1', otherToken)).status).toBe(404);
+        const id = done.id;
+        expect((await callRoute(tradesRoute, { params: { id }, path: `/api/v1/backtests/${id}/trades` })).status).toBe(401);
+        expect((await callRoute(rebalanceRoute, { params: { id, n: '1' }, path: `/api/v1/backtests/${id}/rebalances/1` })).status).toBe(
+          401,
+        );
+      });
     });
 
     it('gives bit-identical numbers for the same inputs', async () => {

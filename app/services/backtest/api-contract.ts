@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { IdParam, IsoDateSchema, named, PermatickerField, TimestampSchema, type ApiOperation, type Fits } from '../http/api-contract';
 import { ScreenJson } from '../screener/api-contract';
 import type { backtestJson, backtestListJson } from './api.server';
-import { BacktestCreateBody, BacktestPatchBody } from './api.server';
+import { BacktestCreateBody, BacktestPatchBody, TradesPageQuery } from './api.server';
+import type { rebalanceJson, tradesPageJson } from './api.server';
 import { CREATE_WAIT_SECONDS } from './limits';
 import { BacktestParamsSchema } from './engine/params';
 
@@ -75,10 +76,11 @@ const RebalanceJson = z
     valueBefore: z.number(),
     tradedValue: z.number(),
     cost: z.number(),
-    holding_count: z.number().int(),
-    holdings: z.array(HoldingJson).nullable().describe('null past the answer’s row budget: the CSV download has them all'),
+    holding_count: z.number().int().describe('Its holdings: GET /api/v1/backtests/{id}/rebalances/{n}'),
   })
   .strict();
+
+const RebalanceWithHoldingsJson = named('BacktestRebalance', RebalanceJson.extend({ holdings: z.array(HoldingJson) }).strict());
 
 const TradeJson = z
   .object({
@@ -117,9 +119,8 @@ const ResultJson = named(
         .nullable()
         .describe('The same screen run on the companies still listed at the end (survivorship bias shown)'),
       rebalances: z.array(RebalanceJson),
-      trades: z.array(TradeJson),
-      trades_total: z.number().int(),
-      truncated: z.boolean(),
+      holdings_total: z.number().int().describe('Holding rows of all rebalances'),
+      trades_total: z.number().int().describe('Trades in the log: GET /api/v1/backtests/{id}/trades'),
     })
     .strict(),
 );
@@ -173,6 +174,21 @@ export const BacktestJson = named(
   BacktestCoreJson.extend({ result: ResultJson.nullable().describe('Set once the run has succeeded') }).strict(),
 );
 
+const TradesPageJson = named(
+  'BacktestTrades',
+  z
+    .object({
+      total: z.number().int(),
+      offset: z.number().int(),
+      limit: z.number().int(),
+      next: z.string().nullable().describe('The next page’s address; null after the last'),
+      trades: z.array(TradeJson),
+    })
+    .strict(),
+);
+const _trades: Fits<Awaited<ReturnType<typeof tradesPageJson>>, typeof TradesPageJson> = true;
+const _rebalance: Fits<Awaited<ReturnType<typeof rebalanceJson>>, typeof RebalanceWithHoldingsJson> = true;
+
 /** The route's body with the screen's and the parameters' own schemas in place (they are read apart). */
 const BacktestCreateJson = BacktestCreateBody.innerType().extend({
   screen: ScreenJson.optional().describe('An inline screen (or give screener_id)'),
@@ -222,6 +238,30 @@ export const BACKTEST_API: readonly ApiOperation[] = [
         json: BacktestJson,
       },
     },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/backtests/{id}/trades',
+    summary: 'A page of a finished backtest’s trade log, oldest first',
+    access: 'account',
+    params: IdParam,
+    query: TradesPageQuery,
+    answers: { 200: { description: 'Trades offset … offset + limit − 1 and the next page’s address', json: TradesPageJson } },
+    errors: [409, 422],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/backtests/{id}/rebalances/{n}',
+    summary: 'One rebalance of a finished backtest with its holdings',
+    access: 'account',
+    params: IdParam.extend({
+      n: z
+        .string()
+        .regex(/^[1-9]\d*$/)
+        .describe('1 for the first rebalance'),
+    }),
+    answers: { 200: { description: 'The rebalance and its holdings', json: RebalanceWithHoldingsJson } },
+    errors: [409],
   },
   {
     method: 'patch',

@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
+import { conflict, notFound } from '../http/errors';
 import type { BacktestListItem, BacktestView } from './backtests.server';
 import type { LoadedResult } from './stored-rows';
 
@@ -48,52 +49,74 @@ export async function backtestJson(b: BacktestView) {
   };
 }
 
-/**
- * Holding and trade rows one answer carries at most: a daily backtest of hundreds of names has
- * millions. Past it, the trade log is cut after its first rows and later rebalances list no
- * holdings (`holdings: null`); `trades_total` and each rebalance's `holding_count` give the full
- * sizes, and the CSV downloads (/backtest/csv) hold every row.
- */
-export const API_RESULT_ROWS = 20_000;
+/** The result as the API shows it: everything but the holding and trade rows, which have their own pages. */
+function resultJson(r: LoadedResult) {
+  const { rebalances, ...plain } = r.light;
+  return {
+    ...plain,
+    rebalances: rebalances.map((b, i) => rebalanceRow(b, r.rows.holdingCounts[i])),
+    holdings_total: r.rows.holdingCounts.reduce((n, c) => n + c, 0),
+    trades_total: r.rows.tradeCount,
+  };
+}
+
+function rebalanceRow(b: LoadedResult['light']['rebalances'][number], holdingCount: number) {
+  const { signalDate, tradeDate, universeCount, passCount, valueBefore, tradedValue, cost } = b;
+  return { signalDate, tradeDate, universeCount, passCount, valueBefore, tradedValue, cost, holding_count: holdingCount };
+}
+
+/** Trades one page of `GET /api/v1/backtests/{id}/trades` holds at most, and by default. */
+export const MAX_TRADES_PAGE = 10_000;
+export const DEFAULT_TRADES_PAGE = 1_000;
+
+export const TradesPageQuery = z
+  .object({
+    offset: z.coerce
+      .number({ message: 'offset must be a number' })
+      .int('offset must be a whole number')
+      .min(0, 'offset must be 0 or more')
+      .max(2 ** 31 - 1)
+      .default(0),
+    limit: z.coerce
+      .number({ message: 'limit must be a number' })
+      .int('limit must be a whole number')
+      .min(1, 'limit must be at least 1')
+      .max(MAX_TRADES_PAGE, `limit is at most ${MAX_TRADES_PAGE.toLocaleString('en-US')}`)
+      .default(DEFAULT_TRADES_PAGE),
+  })
+  .strict();
+
+/** Trades [offset, offset + limit) of a finished backtest's log, with the address of the next page (null after the last). */
+export async function tradesPageJson(b: BacktestView, page: z.infer<typeof TradesPageQuery>) {
+  const r = resultOf(b);
+  const total = r.rows.tradeCount;
+  const end = Math.min(total, page.offset + page.limit);
+  const trades = [];
+  for (let from = page.offset; from < end; from += YIELD_ROWS) {
+    trades.push(...(await r.rows.tradeSlice(from, Math.min(end, from + YIELD_ROWS))));
+    if (from + YIELD_ROWS < end) await nextTurn();
+  }
+  return {
+    total,
+    offset: page.offset,
+    limit: page.limit,
+    next: end < total ? `/api/v1/backtests/${encodeURIComponent(b.id)}/trades?offset=${end}&limit=${page.limit}` : null,
+    trades,
+  };
+}
+
+/** Rebalance `n` (1-based, as the page numbers them) of a finished backtest with its holdings. */
+export async function rebalanceJson(b: BacktestView, n: number) {
+  const r = resultOf(b);
+  const count = r.light.rebalances.length;
+  if (!(n >= 1 && n <= count)) throw notFound(`There is no rebalance ${n}: this backtest has ${count}.`);
+  return { ...rebalanceRow(r.light.rebalances[n - 1], r.rows.holdingCounts[n - 1]), holdings: await r.rows.holdingsOf(n - 1) };
+}
 
 /** Rows built between two turns of the event loop (other requests are answered in between). */
 const YIELD_ROWS = 2_000;
 
-/** The result as the API shows it: the light part, and only the stored parts its first rows need. */
-async function resultJson(r: LoadedResult) {
-  let budget = API_RESULT_ROWS;
-  let sinceYield = 0;
-  const { rebalances: summaries, ...plain } = r.light;
-  const rebalances = [];
-  for (const [i, b] of summaries.entries()) {
-    const n = r.rows.holdingCounts[i];
-    const { signalDate, tradeDate, universeCount, passCount, valueBefore, tradedValue, cost } = b;
-    const row = { signalDate, tradeDate, universeCount, passCount, valueBefore, tradedValue, cost, holding_count: n };
-    if (n > budget) {
-      rebalances.push({ ...row, holdings: null });
-      continue;
-    }
-    budget -= n;
-    rebalances.push({ ...row, holdings: await r.rows.holdingsOf(i) });
-    sinceYield += n;
-    if (sinceYield >= YIELD_ROWS) {
-      sinceYield = 0;
-      await nextTurn();
-    }
-  }
-  const total = r.rows.tradeCount;
-  // The trade log gets what the holdings left, and at least half the rows.
-  const shown = Math.min(total, Math.max(budget, API_RESULT_ROWS / 2));
-  const trades = [];
-  for (let from = 0; from < shown; from += YIELD_ROWS) {
-    trades.push(...(await r.rows.tradeSlice(from, Math.min(shown, from + YIELD_ROWS))));
-    await nextTurn();
-  }
-  return {
-    ...plain,
-    rebalances,
-    trades,
-    trades_total: total,
-    truncated: shown < total || rebalances.some((b) => b.holdings === null),
-  };
+function resultOf(b: BacktestView): LoadedResult {
+  if (!b.result) throw conflict(`This backtest has no result: it is ${b.status}.`);
+  return b.result;
 }

@@ -4270,6 +4270,168 @@ export interface paths {
     };
     trace?: never;
   };
+  '/api/v1/backtests/{id}/trades': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A page of a finished backtest’s trade log, oldest first */
+    get: {
+      parameters: {
+        query?: {
+          offset?: number | null;
+          limit?: number;
+        };
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Trades offset … offset + limit − 1 and the next page’s address */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['BacktestTrades'];
+          };
+        };
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found, or not yours */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflicts with the current state */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Invalid parameters or body: `errors` names the fields */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/backtests/{id}/rebalances/{n}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One rebalance of a finished backtest with its holdings */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          /** @description 1 for the first rebalance */
+          n: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The rebalance and its holdings */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['BacktestRebalance'];
+          };
+        };
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found, or not yours */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflicts with the current state */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/subscription/': {
     parameters: {
       query?: never;
@@ -5194,22 +5356,32 @@ export interface components {
         valueBefore: number;
         tradedValue: number;
         cost: number;
+        /** @description Its holdings: GET /api/v1/backtests/{id}/rebalances/{n} */
         holding_count: number;
-        /** @description null past the answer’s row budget: the CSV download has them all */
-        holdings:
-          | {
-              /** @description Permanent security id (survives ticker changes) */
-              permaticker: number;
-              ticker: string;
-              weight: number;
-              rank: number | null;
-              /** @description The screen’s metrics on the signal date; null = n/a */
-              values: {
-                [key: string]: number | null;
-              };
-            }[]
-          | null;
       }[];
+      /** @description Holding rows of all rebalances */
+      holdings_total: number;
+      /** @description Trades in the log: GET /api/v1/backtests/{id}/trades */
+      trades_total: number;
+    } | null;
+    Backtest: components['schemas']['BacktestListItem'] & {
+      message: string | null;
+      error: string | null;
+      /** @description ISO-8601 time in UTC */
+      finished_at: string | null;
+      screen: components['schemas']['Screen'];
+      /** @description The market data the run read */
+      snapshot_id: string | null;
+      engine_version: string;
+      share_token: string | null;
+      result: components['schemas']['BacktestResult'];
+    };
+    BacktestTrades: {
+      total: number;
+      offset: number;
+      limit: number;
+      /** @description The next page’s address; null after the last */
+      next: string | null;
       trades: {
         /** @description YYYY-MM-DD */
         date: string;
@@ -5225,20 +5397,30 @@ export interface components {
         shares: number;
         cost: number;
       }[];
-      trades_total: number;
-      truncated: boolean;
-    } | null;
-    Backtest: components['schemas']['BacktestListItem'] & {
-      message: string | null;
-      error: string | null;
-      /** @description ISO-8601 time in UTC */
-      finished_at: string | null;
-      screen: components['schemas']['Screen'];
-      /** @description The market data the run read */
-      snapshot_id: string | null;
-      engine_version: string;
-      share_token: string | null;
-      result: components['schemas']['BacktestResult'];
+    };
+    BacktestRebalance: {
+      /** @description The close whose data chose the holdings */
+      signalDate: string;
+      /** @description The next trading day, whose close the trades used */
+      tradeDate: string;
+      universeCount: number;
+      passCount: number;
+      valueBefore: number;
+      tradedValue: number;
+      cost: number;
+      /** @description Its holdings: GET /api/v1/backtests/{id}/rebalances/{n} */
+      holding_count: number;
+      holdings: {
+        /** @description Permanent security id (survives ticker changes) */
+        permaticker: number;
+        ticker: string;
+        weight: number;
+        rank: number | null;
+        /** @description The screen’s metrics on the signal date; null = n/a */
+        values: {
+          [key: string]: number | null;
+        };
+      }[];
     };
     Subscription: {
       id: string;
