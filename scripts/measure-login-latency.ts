@@ -63,7 +63,12 @@ async function main() {
       },
       params: { start: values.start, end: values.end, rebalance: values.rebalance, topN: Number(values.top), weighting: values.weighting },
     };
-    const created = await fetch(`${base}/api/v1/backtests`, { method: 'POST', headers, body: JSON.stringify(body) });
+    // At once (not after the POST's default wait for the run): the measurement runs while it does.
+    const created = await fetch(`${base}/api/v1/backtests`, {
+      method: 'POST',
+      headers: { ...headers, Prefer: 'respond-async' },
+      body: JSON.stringify(body),
+    });
     const json = (await created.json()) as { id?: string; detail?: string };
     console.log(`POST /api/v1/backtests → ${created.status} ${json.detail ?? json.id}`);
     if (!json.id) process.exit(1);

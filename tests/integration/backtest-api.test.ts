@@ -3,6 +3,7 @@ import * as backtestsRoute from '~/routes/api.v1.backtests';
 import * as backtestRoute from '~/routes/api.v1.backtests.$id';
 import * as rebalanceRoute from '~/routes/api.v1.backtests.$id.rebalances.$n';
 import * as tradesRoute from '~/routes/api.v1.backtests.$id.trades';
+import * as holdingsRoute from '~/routes/api.v1.backtests.$id.holdings';
 import { APP_JOBS } from '~/services/app-jobs.server';
 import { issueUserToken } from '~/services/auth/tokens.server';
 import { createUser } from '~/services/auth/users.server';
@@ -97,6 +98,7 @@ forEachDatabase(
       for (const early of [
         await callRoute(tradesRoute, { token, params: { id: body.id }, path: `/api/v1/backtests/${body.id}/trades` }),
         await callRoute(rebalanceRoute, { token, params: { id: body.id, n: '1' }, path: `/api/v1/backtests/${body.id}/rebalances/1` }),
+        await callRoute(holdingsRoute, { token, params: { id: body.id }, path: `/api/v1/backtests/${body.id}/holdings` }),
       ]) {
         expect(early.status).toBe(409);
         expect((early.body as { detail: string }).detail).toBe('This backtest has no result: it is queued.');
@@ -172,6 +174,8 @@ forEachDatabase(
     describe('the trade log and the holdings, page by page', () => {
       const trades = (id: string, query = '', t = token) =>
         callRoute(tradesRoute, { token: t, params: { id }, path: `/api/v1/backtests/${encodeURIComponent(id)}/trades${query}` });
+      const holdings = (id: string, query = '', t = token) =>
+        callRoute(holdingsRoute, { token: t, params: { id }, path: `/api/v1/backtests/${encodeURIComponent(id)}/holdings${query}` });
       const rebalance = (id: string, n: string, t = token) =>
         callRoute(rebalanceRoute, { token: t, params: { id, n }, path: `/api/v1/backtests/${id}/rebalances/${n}` });
       type Page = { total: number; offset: number; limit: number; next: string | null; trades: Json[] };
@@ -233,11 +237,41 @@ forEachDatabase(
         ['a limit over 10,000', '?limit=10001'],
         ['an offset that is not a number', '?offset=abc'],
         ['a fractional limit', '?limit=2.5'],
-        ['an unknown parameter', '?page=2'],
       ])('refuses %s with 422 and says which parameter', async (_what, query) => {
-        const answer = await trades(done.id, query);
-        expect(answer.status).toBe(422);
-        expect((answer.body as { detail: string; errors: Record<string, string[]> }).detail).toBe('Invalid query parameters.');
+        for (const answer of [await trades(done.id, query), await holdings(done.id, query)]) {
+          expect(answer.status).toBe(422);
+          const body = answer.body as { detail: string; errors: Record<string, string[]> };
+          expect(body.detail).toBe('Invalid query parameters.');
+          expect(Object.keys(body.errors)).toEqual([query.slice(1).split('=')[0]]);
+        }
+      });
+
+      it('reads empty parameters as absent and leaves others alone (a cache-buster)', async () => {
+        const answer = await trades(done.id, '?offset=&limit=&_=123');
+        expect(answer.status, answer.text).toBe(200);
+        expect(answer.body).toMatchObject({ offset: 0, limit: 1000 });
+      });
+
+      it('gives every holding row once, rebalance by rebalance, as the rebalances have them', async () => {
+        const summaries = done.result.rebalances as (Json & { holding_count: number })[];
+        const expected: Json[] = [];
+        for (const [i, summary] of summaries.entries()) {
+          const b = (await rebalance(done.id, String(i + 1))).body as Json & { holdings: Json[] };
+          for (const h of b.holdings)
+            expected.push({ rebalance: i + 1, signalDate: summary.signalDate, tradeDate: summary.tradeDate, ...h });
+        }
+        const rows: Json[] = [];
+        let path: string | null = '?limit=13';
+        while (path !== null) {
+          const answer = await holdings(done.id, path.replace(/^.*\/holdings/, ''));
+          expect(answer.status, answer.text).toBe(200);
+          const page = answer.body as { total: number; next: string | null; holdings: Json[] };
+          expect(page.total).toBe(done.result.holdings_total);
+          rows.push(...page.holdings);
+          path = page.next;
+        }
+        expect(rows).toEqual(expected);
+        expect((await holdings(done.id, `?offset=${rows.length}`)).body).toMatchObject({ next: null, holdings: [] });
       });
 
       it('answers past the end with no trades, and refuses rebalance numbers that are not 1, 2, …', async () => {
@@ -248,6 +282,7 @@ forEachDatabase(
 
       it('hides another user’s backtest (404) and answers 401 without a token', async () => {
         expect((await trades(done.id, '', otherToken)).status).toBe(404);
+        expect((await holdings(done.id, '', otherToken)).status).toBe(404);
         expect((await rebalance(done.id, '1', otherToken)).status).toBe(404);
         const id = done.id;
         expect((await callRoute(tradesRoute, { params: { id }, path: `/api/v1/backtests/${id}/trades` })).status).toBe(401);

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prefetchMarketInputs } from '~/services/backtest/market-inputs.server';
@@ -6,12 +6,13 @@ import { resetConfigForTests } from '~/services/config.server';
 import { isDomainError } from '~/services/http/errors';
 import { cacheFolder, cachedColumnBytes } from '~/services/market/store/column-cache.server';
 import { closeMarketReader } from '~/services/market/store/open-store.server';
+import { pricePanel } from '~/services/market/store/price-panel.server';
 import { testMarket } from '../support/backtest-market';
 
-// What the backtest compute process reads when it starts, before anyone asks for a backtest: the
-// price panel (11 s to build from the 6,000 × 25 demo store, the largest part of a first run),
-// the stored snapshots' index and the market caps every run reads. It builds their cache files
-// for the store's version, so a user's first run reads none of them from the store.
+// What the backtest compute process prepares when it starts, before anyone asks for a backtest:
+// the cache files of the price panel (11 s to build from the 6,000 × 25 demo store, the largest
+// part of a first run), the stored snapshots' index and the market caps every run reads, so a
+// user's first run reads files, not the store.
 
 const market = testMarket({ companies: 30, years: 3, seed: 9 });
 const saved = process.env.MARKET_DB;
@@ -30,16 +31,24 @@ afterAll(() => {
 });
 
 describe('prefetching a backtest’s market inputs', () => {
-  it('builds and keeps the price panel, the snapshot index and the market caps of the store’s version', async () => {
+  it('builds the cache files of the price panel, the snapshot index and the market caps, and keeps none of them in memory', async () => {
     const files = ['prices.col', 'snapshot-blocks.col', 'snapshot-values.market_cap.col'].map((f) =>
       path.join(cacheFolder(market.file), f),
     );
     for (const f of files) expect(existsSync(f), f).toBe(false);
-    const before = cachedColumnBytes();
     await prefetchMarketInputs();
     for (const f of files) expect(existsSync(f), f).toBe(true);
-    // Kept in memory too: 30 companies × 3 years of bars is tens of KB of columns.
-    expect(cachedColumnBytes() - before).toBeGreaterThan(20_000);
+    // A server whose users never backtest holds no price panel.
+    expect(cachedColumnBytes()).toBe(0);
+    // Files already there are not built again (nor read).
+    const written = files.map((f) => statSync(f).mtimeMs);
+    await prefetchMarketInputs();
+    expect(files.map((f) => statSync(f).mtimeMs)).toEqual(written);
+    expect(cachedColumnBytes()).toBe(0);
+    // A backtest's read then comes from the files: the same panel as the store's.
+    const panel = await pricePanel();
+    expect(panel.days.length).toBeGreaterThan(30 * 200);
+    expect(cachedColumnBytes()).toBeGreaterThan(20_000);
   });
 
   it('fails with the store’s 503 when there is no market data (the compute process then starts all the same)', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { createUser, deleteAccount } from '~/services/auth/users.server';
-import { backtestJson, rebalanceJson, tradesPageJson } from '~/services/backtest/api.server';
+import { backtestJson, holdingsPageJson, rebalanceJson, tradesPageJson } from '~/services/backtest/api.server';
 import { deleteBacktest, getBacktest, type BacktestView } from '~/services/backtest/backtests.server';
 import { BacktestParamsSchema } from '~/services/backtest/engine';
 import { screenOf } from '~/services/backtest/engine/test-panel';
@@ -105,6 +105,18 @@ forEachDatabase('paged backtest results', () => {
       const paged = await tradesPageJson(view, page);
       expect(JSON.stringify(paged)).toBe(JSON.stringify(await tradesPageJson(whole, page)));
       expect(paged.trades.length).toBe(Math.min(page.limit, total - page.offset));
+    }
+    const holdingRows = long.rebalances.reduce((n, b) => n + b.holdings.length, 0);
+    expect(holdingRows).toBeGreaterThan(3 * PART_ROWS);
+    for (const page of [
+      { offset: 0, limit: 10 },
+      { offset: PART_ROWS - 3, limit: 7 },
+      { offset: PART_ROWS + 1, limit: 2 * PART_ROWS },
+      { offset: holdingRows - 5, limit: 10_000 },
+    ]) {
+      const paged = await holdingsPageJson(view, page);
+      expect(JSON.stringify(paged)).toBe(JSON.stringify(await holdingsPageJson(whole, page)));
+      expect(paged.holdings.length).toBe(Math.min(page.limit, holdingRows - page.offset));
     }
     for (const n of [1, 2, Math.floor(long.rebalances.length / 2), long.rebalances.length]) {
       const b = await rebalanceJson(view, n);

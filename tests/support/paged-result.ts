@@ -2,9 +2,9 @@ import { runBacktest } from '~/services/backtest/engine';
 import { inputsOf, screenOf, weekdays } from '~/services/backtest/engine/test-panel';
 import { encodePagedResult, toStored, type PartLoader, type StoredResult } from '~/services/backtest/stored-result';
 
-// A backtest result long enough to span many stored parts when parts are made small, and past the
-// API's row budget (over 20,000 holdings): 260 weekdays of daily rebalancing, top 100 of 130
-// names, one metric with gaps (null values), one company delisted mid-way.
+// A backtest result long enough to span many stored parts when parts are made small (over 20,000
+// holdings): 260 weekdays of daily rebalancing, top 100 of 130 names, one metric with gaps (null
+// values), one company delisted mid-way.
 
 export function longResult(): StoredResult {
   const days = weekdays('2022-01-03', 260);

@@ -213,6 +213,7 @@ export const ROUTE_RULES = {
   'api.v1.backtests': api('/backtest'),
   'api.v1.backtests.$id': api('/backtest'),
   'api.v1.backtests.$id.trades': api('/backtest'),
+  'api.v1.backtests.$id.holdings': api('/backtest'),
   'api.v1.backtests.$id.rebalances.$n': api('/backtest'),
   'api.v1.screeners': api('/screener'),
   'api.v1.screeners.$id': api('/screener'),

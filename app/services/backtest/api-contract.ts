@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { IdParam, IsoDateSchema, named, PermatickerField, TimestampSchema, type ApiOperation, type Fits } from '../http/api-contract';
 import { ScreenJson } from '../screener/api-contract';
 import type { backtestJson, backtestListJson } from './api.server';
-import { BacktestCreateBody, BacktestPatchBody, TradesPageQuery } from './api.server';
-import type { rebalanceJson, tradesPageJson } from './api.server';
+import { BacktestCreateBody, BacktestPatchBody, RowsPageQuery } from './api.server';
+import type { holdingsPageJson, rebalanceJson, tradesPageJson } from './api.server';
 import { CREATE_WAIT_SECONDS } from './limits';
 import { BacktestParamsSchema } from './engine/params';
 
@@ -187,6 +187,26 @@ const TradesPageJson = named(
     .strict(),
 );
 const _trades: Fits<Awaited<ReturnType<typeof tradesPageJson>>, typeof TradesPageJson> = true;
+
+const HoldingsPageJson = named(
+  'BacktestHoldings',
+  z
+    .object({
+      total: z.number().int(),
+      offset: z.number().int(),
+      limit: z.number().int(),
+      next: z.string().nullable().describe('The next page’s address; null after the last'),
+      holdings: z.array(
+        HoldingJson.extend({
+          rebalance: z.number().int().describe('Its rebalance’s number, from 1'),
+          signalDate: IsoDateSchema,
+          tradeDate: IsoDateSchema,
+        }).strict(),
+      ),
+    })
+    .strict(),
+);
+const _holdings: Fits<Awaited<ReturnType<typeof holdingsPageJson>>, typeof HoldingsPageJson> = true;
 const _rebalance: Fits<Awaited<ReturnType<typeof rebalanceJson>>, typeof RebalanceWithHoldingsJson> = true;
 
 /** The route's body with the screen's and the parameters' own schemas in place (they are read apart). */
@@ -245,8 +265,18 @@ export const BACKTEST_API: readonly ApiOperation[] = [
     summary: 'A page of a finished backtest’s trade log, oldest first',
     access: 'account',
     params: IdParam,
-    query: TradesPageQuery,
+    query: RowsPageQuery,
     answers: { 200: { description: 'Trades offset … offset + limit − 1 and the next page’s address', json: TradesPageJson } },
+    errors: [409, 422],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/backtests/{id}/holdings',
+    summary: 'A page of a finished backtest’s holding rows, rebalance by rebalance',
+    access: 'account',
+    params: IdParam,
+    query: RowsPageQuery,
+    answers: { 200: { description: 'Holding rows offset … offset + limit − 1 and the next page’s address', json: HoldingsPageJson } },
     errors: [409, 422],
   },
   {
@@ -257,7 +287,7 @@ export const BACKTEST_API: readonly ApiOperation[] = [
     params: IdParam.extend({
       n: z
         .string()
-        .regex(/^[1-9]\d*$/)
+        .regex(/^[1-9]\d{0,8}$/)
         .describe('1 for the first rebalance'),
     }),
     answers: { 200: { description: 'The rebalance and its holdings', json: RebalanceWithHoldingsJson } },

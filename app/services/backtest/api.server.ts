@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
-import { conflict, notFound } from '../http/errors';
+import { zodFieldErrors } from '../http/api.server';
+import { conflict, notFound, unprocessable } from '../http/errors';
 import type { BacktestListItem, BacktestView } from './backtests.server';
 import type { LoadedResult } from './stored-rows';
 
@@ -65,44 +66,87 @@ function rebalanceRow(b: LoadedResult['light']['rebalances'][number], holdingCou
   return { signalDate, tradeDate, universeCount, passCount, valueBefore, tradedValue, cost, holding_count: holdingCount };
 }
 
-/** Trades one page of `GET /api/v1/backtests/{id}/trades` holds at most, and by default. */
-export const MAX_TRADES_PAGE = 10_000;
-export const DEFAULT_TRADES_PAGE = 1_000;
+/** Rows one page of `GET /api/v1/backtests/{id}/trades` or `…/holdings` holds at most, and by default. */
+export const MAX_ROWS_PAGE = 10_000;
+export const DEFAULT_ROWS_PAGE = 1_000;
 
-export const TradesPageQuery = z
-  .object({
-    offset: z.coerce
+/** A query parameter left empty (`?offset=&limit=`) counts as absent. */
+const emptyAsAbsent = (v: unknown) => (v === '' ? undefined : v);
+
+export const RowsPageQuery = z.object({
+  offset: z.preprocess(
+    emptyAsAbsent,
+    z.coerce
       .number({ message: 'offset must be a number' })
       .int('offset must be a whole number')
       .min(0, 'offset must be 0 or more')
       .max(2 ** 31 - 1)
       .default(0),
-    limit: z.coerce
+  ),
+  limit: z.preprocess(
+    emptyAsAbsent,
+    z.coerce
       .number({ message: 'limit must be a number' })
       .int('limit must be a whole number')
       .min(1, 'limit must be at least 1')
-      .max(MAX_TRADES_PAGE, `limit is at most ${MAX_TRADES_PAGE.toLocaleString('en-US')}`)
-      .default(DEFAULT_TRADES_PAGE),
-  })
-  .strict();
+      .max(MAX_ROWS_PAGE, `limit is at most ${MAX_ROWS_PAGE.toLocaleString('en-US')}`)
+      .default(DEFAULT_ROWS_PAGE),
+  ),
+});
+type RowsPage = z.infer<typeof RowsPageQuery>;
 
-/** Trades [offset, offset + limit) of a finished backtest's log, with the address of the next page (null after the last). */
-export async function tradesPageJson(b: BacktestView, page: z.infer<typeof TradesPageQuery>) {
-  const r = resultOf(b);
-  const total = r.rows.tradeCount;
+/** The page's bounds in a list of `total` rows, and the next page's address (null after the last). */
+function pageBounds(b: BacktestView, list: 'trades' | 'holdings', page: RowsPage, total: number) {
   const end = Math.min(total, page.offset + page.limit);
+  const next = end < total ? `/api/v1/backtests/${encodeURIComponent(b.id)}/${list}?offset=${end}&limit=${page.limit}` : null;
+  return { end, head: { total, offset: page.offset, limit: page.limit, next } };
+}
+
+/** Trades [offset, offset + limit) of a finished backtest's log. */
+export async function tradesPageJson(b: BacktestView, page: RowsPage) {
+  const r = resultOf(b);
+  const { end, head } = pageBounds(b, 'trades', page, r.rows.tradeCount);
   const trades = [];
   for (let from = page.offset; from < end; from += YIELD_ROWS) {
     trades.push(...(await r.rows.tradeSlice(from, Math.min(end, from + YIELD_ROWS))));
     if (from + YIELD_ROWS < end) await nextTurn();
   }
-  return {
-    total,
-    offset: page.offset,
-    limit: page.limit,
-    next: end < total ? `/api/v1/backtests/${encodeURIComponent(b.id)}/trades?offset=${end}&limit=${page.limit}` : null,
-    trades,
-  };
+  return { ...head, trades };
+}
+
+/** Holding rows [offset, offset + limit) of every rebalance in turn, each with its rebalance's number and dates. */
+export async function holdingsPageJson(b: BacktestView, page: RowsPage) {
+  const r = resultOf(b);
+  const counts = r.rows.holdingCounts;
+  const { end, head } = pageBounds(
+    b,
+    'holdings',
+    page,
+    counts.reduce((n, c) => n + c, 0),
+  );
+  const holdings = [];
+  let first = 0;
+  let sinceYield = 0;
+  for (let i = 0; i < counts.length && first < end; first += counts[i++]) {
+    if (first + counts[i] <= page.offset) continue;
+    const { signalDate, tradeDate } = r.light.rebalances[i];
+    const rows = (await r.rows.holdingsOf(i)).slice(Math.max(0, page.offset - first), end - first);
+    for (const h of rows) holdings.push({ rebalance: i + 1, signalDate, tradeDate, ...h });
+    sinceYield += rows.length;
+    if (sinceYield >= YIELD_ROWS) {
+      sinceYield = 0;
+      await nextTurn();
+    }
+  }
+  return { ...head, holdings };
+}
+
+/** A page of a backtest's trades or holdings as `GET /api/v1/backtests/{id}/trades|holdings?offset=&limit=` asks for it. */
+export async function rowsPageAnswer(request: Request, b: () => Promise<BacktestView>, list: 'trades' | 'holdings') {
+  const parsed = RowsPageQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) throw unprocessable('Invalid query parameters.', zodFieldErrors(parsed.error));
+  const view = await b();
+  return list === 'trades' ? tradesPageJson(view, parsed.data) : holdingsPageJson(view, parsed.data);
 }
 
 /** Rebalance `n` (1-based, as the page numbers them) of a finished backtest with its holdings. */

@@ -240,9 +240,14 @@ export function runEnded(status: BacktestStatus): boolean {
   return status !== 'queued' && status !== 'running';
 }
 
-/** Pauses between two looks at a backtest a request waits for: short at first (a small run takes tens of ms), then longer. */
+/**
+ * Pauses between two looks at a backtest a request waits for: short at first (a small run takes
+ * tens of ms), then longer. A run in this process is noticed at once anyway (runEndedOrAfter);
+ * one on another machine's worker within the longest pause, at two small reads a look (every
+ * POST waits by default now: at most ~100 looks in its 10 s).
+ */
 const WAIT_FIRST_PAUSE_MS = 2;
-const WAIT_LONGEST_PAUSE_MS = 50;
+const WAIT_LONGEST_PAUSE_MS = 100;
 
 /**
  * The backtest with its result once its run has ended, or as it is after `ms` (or when `signal`

@@ -29,6 +29,9 @@ function currentParentPid(): number | null {
   }
 }
 
+/** The longest the process holds back its first run for the cache files (the 6,000 × 25 demo's took ~14 s). */
+const PREFETCH_WAIT_MS = 60_000;
+
 /** Resident memory, besides the column caches it keeps warm, above which the process ends after its run. */
 const RECYCLE_RSS_BYTES = 1.5 * 2 ** 30;
 
@@ -102,11 +105,14 @@ export function serveComputeRequests(): void {
   });
   // The parent died or let go: nothing left to compute for.
   process.on('disconnect', () => process.exit(0));
-  // Ready once the store's data every run reads is in memory: a request would wait for the
-  // same reads anyway. A missing or unusable store is said by the web process at start-up, and
-  // by the error of a run.
-  void prefetchMarketInputs()
-    .catch(() => undefined)
+  // Ready once the cache files every run reads exist (a request would wait for the same reads
+  // anyway), or after PREFETCH_WAIT_MS at most: a store that answers slowly must not hold the
+  // runs back. A missing store is said by the web process at start-up, and by a run's error.
+  const prefetched = prefetchMarketInputs().catch((e: unknown) => {
+    if (!(isDomainError(e) && e.status === 503))
+      console.warn(`[backtest] the compute process could not read the market data ahead: ${e instanceof Error ? e.message : String(e)}`);
+  });
+  void Promise.race([prefetched, new Promise<void>((resolve) => setTimeout(resolve, PREFETCH_WAIT_MS).unref())])
     .then(() => send({ type: 'ready' }))
     .then(() =>
       // Until the first request: its first runs then find the engine already optimised.

@@ -1,11 +1,18 @@
 import { fromEpochDay, toEpochDay, type IsoDate } from '../dates';
 import { DomainError } from '../http/errors';
 import { MarketDataMissingError, marketReader, storeVersion, type MarketReader } from '../market/store/open-store.server';
-import { panelDays, pricePanel } from '../market/store/price-panel.server';
+import { forgetCachedColumns, hasCachedFile } from '../market/store/column-cache.server';
+import { panelDays, PRICE_PANEL_CACHE, pricePanel } from '../market/store/price-panel.server';
 import { computeSnapshots } from '../metrics/computed-snapshots.server';
 import type { MetricSnapshot } from '../metrics/engine/types';
 import { parseSnapshotMeta, SNAPSHOT_META_SQL, storedSnapshotsServe } from '../metrics/snapshot-meta';
-import { storedDayIndex, storedSnapshotAt, storedSnapshotColumns, type StoredSnapshotColumns } from '../metrics/snapshot-columns.server';
+import {
+  storedDayIndex,
+  storedSnapshotAt,
+  storedSnapshotCacheNames,
+  storedSnapshotColumns,
+  type StoredSnapshotColumns,
+} from '../metrics/snapshot-columns.server';
 import { cachedTradingCalendar, listSecurities, loadMarketReturns, type SecurityRow } from '../metrics/store-loader.server';
 import type { SecurityMeta } from '../screener/engine/types';
 import { displayColumns, type Screen } from '../screener/model';
@@ -252,17 +259,22 @@ export async function loadMarketInputs(
 }
 
 /**
- * Reads what every backtest reads into this process's caches: the securities, the price panel
- * (on the 6,000 × 25 demo store, ~11 s the first time its cache file is built from the store,
- * ~1.4 s from the file) and the stored snapshots' index with the market caps every run weighs
- * or reports. The compute process does it when it starts, so a user's first backtest does not.
+ * Builds the cache files of what every backtest reads, where the store's current version has
+ * none: the price panel (on the 6,000 × 25 demo store ~11 s from the store, against ~1.4 s from
+ * its file) and the stored snapshots' index with the market caps every run weighs or reports.
+ * The compute process does it when it starts, so a user's first backtest reads files. It keeps
+ * none of it in memory (a server whose users never backtest does not hold a price panel).
  */
 export async function prefetchMarketInputs(): Promise<void> {
   const r = await reader();
-  await marketDataRange();
-  await loadSecurityMeta();
-  await pricePanel();
-  if (await storedMetricsUsable(r, ['market_cap'])) await storedSnapshotColumns(['market_cap']);
+  const missing = (names: string[]) => names.some((name) => !hasCachedFile(r.file, name));
+  try {
+    if (missing([PRICE_PANEL_CACHE])) await pricePanel();
+    if (missing(storedSnapshotCacheNames(['market_cap'])) && (await storedMetricsUsable(r, ['market_cap'])))
+      await storedSnapshotColumns(['market_cap']);
+  } finally {
+    forgetCachedColumns();
+  }
 }
 
 /**

@@ -36,7 +36,7 @@ describe('the Prefer: wait header (RFC 7240)', () => {
     expect(started('respond-async')).toEqual({ seconds: 0, headers: { 'Preference-Applied': 'respond-async' } });
     expect(started('Respond-Async ; x=1')).toEqual({ seconds: 0, headers: { 'Preference-Applied': 'respond-async' } });
     // Both: asynchronous unless it is done within the wait (RFC 7240 §4.3).
-    expect(started('respond-async, wait=3')).toEqual({ seconds: 3, headers: { 'Preference-Applied': 'wait=3' } });
+    expect(started('respond-async, wait=3')).toEqual({ seconds: 3, headers: { 'Preference-Applied': 'respond-async, wait=3' } });
     expect(started('wait=0')).toEqual({ seconds: 0, headers: { 'Preference-Applied': 'wait=0' } });
     expect(started('wait=600')).toEqual({
       seconds: MAX_PREFERRED_WAIT_SECONDS,

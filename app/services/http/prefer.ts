@@ -38,8 +38,8 @@ export function waitApplied(seconds: number): Record<string, string> {
  */
 export function startedWorkWait(request: Request, defaultSeconds: number): { seconds: number; headers: Record<string, string> } {
   const asked = preferredWait(request);
-  if (asked !== null) return { seconds: asked, headers: waitApplied(asked) };
-  if (preferences(request).some((p) => p.token === 'respond-async' && p.value === null))
-    return { seconds: 0, headers: { 'Preference-Applied': 'respond-async' } };
+  const async = preferences(request).some((p) => p.token === 'respond-async' && p.value === null);
+  if (asked !== null) return { seconds: asked, headers: { 'Preference-Applied': `${async ? 'respond-async, ' : ''}wait=${asked}` } };
+  if (async) return { seconds: 0, headers: { 'Preference-Applied': 'respond-async' } };
   return { seconds: Math.min(defaultSeconds, MAX_PREFERRED_WAIT_SECONDS), headers: {} };
 }

@@ -82,6 +82,11 @@ async function readMetric(conn: DuckDBConnection, metric: string, index: StoredS
 
 export type StoredSnapshotColumns = { index: StoredSnapshotIndex; values: Record<string, Float64Array> };
 
+/** The column-cache names of the stored snapshots' rows and of the given metrics' values. */
+export function storedSnapshotCacheNames(metrics: readonly string[]): string[] {
+  return ['snapshot-blocks', ...metrics.map((id) => `snapshot-values.${id}`)];
+}
+
 /** The stored snapshots' rows and the given metrics' values, for the store's current version. */
 export async function storedSnapshotColumns(metrics: readonly string[], file?: string): Promise<StoredSnapshotColumns> {
   for (const id of metrics) if (!getMetric(id)) throw notFound(`Unknown metric: ${id}`);
@@ -94,11 +99,12 @@ export async function storedSnapshotColumns(metrics: readonly string[], file?: s
       conn.closeSync();
     }
   };
-  const cachedIndex = await cachedColumns(reader.file, 'snapshot-blocks', () => withConn(readIndex));
+  const [indexName, ...valueNames] = storedSnapshotCacheNames(metrics);
+  const cachedIndex = await cachedColumns(reader.file, indexName, () => withConn(readIndex));
   const index = cachedIndex as StoredSnapshotIndex;
   const values: Record<string, Float64Array> = {};
-  for (const id of metrics) {
-    const set = await cachedColumns(reader.file, `snapshot-values.${id}`, async () => ({
+  for (const [k, id] of metrics.entries()) {
+    const set = await cachedColumns(reader.file, valueNames[k], async () => ({
       values: await withConn((conn) => readMetric(conn, id, index)),
     }));
     values[id] = set.values as Float64Array;

@@ -4356,6 +4356,92 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/backtests/{id}/holdings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A page of a finished backtest’s holding rows, rebalance by rebalance */
+    get: {
+      parameters: {
+        query?: {
+          offset?: number | null;
+          limit?: number;
+        };
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Holding rows offset … offset + limit − 1 and the next page’s address */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['BacktestHoldings'];
+          };
+        };
+        /** @description No valid token, or none where guest mode is off (for the webhook: no valid signature) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description The access rules refuse this caller (a guest, or an account without access): `detail` says what is needed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found, or not yours */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflicts with the current state */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Invalid parameters or body: `errors` names the fields */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/backtests/{id}/rebalances/{n}': {
     parameters: {
       query?: never;
@@ -5396,6 +5482,30 @@ export interface components {
         price: number;
         shares: number;
         cost: number;
+      }[];
+    };
+    BacktestHoldings: {
+      total: number;
+      offset: number;
+      limit: number;
+      /** @description The next page’s address; null after the last */
+      next: string | null;
+      holdings: {
+        /** @description Permanent security id (survives ticker changes) */
+        permaticker: number;
+        ticker: string;
+        weight: number;
+        rank: number | null;
+        /** @description The screen’s metrics on the signal date; null = n/a */
+        values: {
+          [key: string]: number | null;
+        };
+        /** @description Its rebalance’s number, from 1 */
+        rebalance: number;
+        /** @description YYYY-MM-DD */
+        signalDate: string;
+        /** @description YYYY-MM-DD */
+        tradeDate: string;
       }[];
     };
     BacktestRebalance: {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { config } from '../../config.server';
 import { decodeColumns, encodeColumns, type ColumnSet } from './column-file';
@@ -36,6 +36,17 @@ export function cachedColumnBytes(): number {
   for (const [key, bytes] of sizes) if (memory.has(key)) n += bytes;
   return n;
 }
+/** Whether the named column set of the store's current version has its cache file (a reader then reads it in one go). */
+export function hasCachedFile(marketFile: string, name: string): boolean {
+  return existsSync(path.join(cacheFolder(marketFile), `${name}.col`));
+}
+
+/** Lets go of every column set this process keeps in memory (their files stay). */
+export function forgetCachedColumns(): void {
+  memory.clear();
+  sizes.clear();
+}
+
 /** Column sets a process keeps (a price panel and a few snapshot metrics). */
 const MEMORY_ENTRIES = 16;
 

@@ -58,10 +58,13 @@ export async function readPricePanel(conn: DuckDBConnection): Promise<PricePanel
   return { perm, start, days: days.subarray(0, at), tri: tri.subarray(0, at), close: close.subarray(0, at) };
 }
 
+/** The column-cache name of the price panel. */
+export const PRICE_PANEL_CACHE = 'prices';
+
 /** The price panel of the store's current version (config().marketDb unless a file is given). */
 export async function pricePanel(file?: string): Promise<PricePanelColumns> {
   const reader = await marketReader(file);
-  return cachedColumns(reader.file, 'prices', async () => {
+  return cachedColumns(reader.file, PRICE_PANEL_CACHE, async () => {
     const conn = await reader.connect();
     try {
       return await readPricePanel(conn);
