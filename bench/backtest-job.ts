@@ -72,16 +72,18 @@ export default async function run(opts: { quick?: boolean } = {}) {
     const { computeProcessReady } = await import('../app/services/backtest/compute-process.server');
     const readyFrom = performance.now();
     const worker = startJobWorker(APP_JOBS);
-    // As after the app starts: its compute process reads the store's price panel and the rest
-    // every run reads (here building their cache files, as on a store's first start) before the
-    // first backtest is asked for.
+    // As after the app starts: its compute process builds the cache files of what every run reads
+    // (the price panel, the snapshot index, the market caps) before the first backtest is asked
+    // for; the first run then reads them, and its metrics' columns.
     await computeProcessReady();
     const ready = performance.now() - readyFrom;
     const baseline = await scanMs(marketDb);
     const range = await marketDataRange();
     console.log(`store: ${marketDb} (${range.first} to ${range.last})`);
     console.log(`baseline: plain DuckDB scan of the prices table ${fmt(baseline)}`);
-    console.log(`the compute process was ready (the store's price panel and index read, cache files built) in ${fmt(ready)}`);
+    console.log(
+      `the compute process was ready (the cache files of the price panel, snapshot index and market caps built) in ${fmt(ready)}`,
+    );
     const screen = ScreenSchema.parse({
       rules: FIVE_RULES.map(ruleFromText),
       ranking: [{ metric: 'ret_12m', direction: 'desc', weight: 1 }],
