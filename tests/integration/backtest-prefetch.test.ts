@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prefetchMarketInputs } from '~/services/backtest/market-inputs.server';
+import { prefetchMarketInputs, releaseMarketInputs } from '~/services/backtest/market-inputs.server';
 import { resetConfigForTests } from '~/services/config.server';
 import { isDomainError } from '~/services/http/errors';
 import { cacheFolder, cachedColumnBytes } from '~/services/market/store/column-cache.server';
@@ -31,14 +31,17 @@ afterAll(() => {
 });
 
 describe('prefetching a backtest’s market inputs', () => {
-  it('builds the cache files of the price panel, the snapshot index and the market caps, and keeps none of them in memory', async () => {
+  it('builds the cache files of the price panel, the snapshot index and the market caps, and lets go of them', async () => {
     const files = ['prices.col', 'snapshot-blocks.col', 'snapshot-values.market_cap.col'].map((f) =>
       path.join(cacheFolder(market.file), f),
     );
     for (const f of files) expect(existsSync(f), f).toBe(false);
     await prefetchMarketInputs();
     for (const f of files) expect(existsSync(f), f).toBe(true);
-    // A server whose users never backtest holds no price panel.
+    // Let go of (the compute process does it before its first run): a server whose users never
+    // backtest holds no price panel.
+    expect(cachedColumnBytes()).toBeGreaterThan(20_000);
+    releaseMarketInputs();
     expect(cachedColumnBytes()).toBe(0);
     // Files already there are not built again (nor read).
     const written = files.map((f) => statSync(f).mtimeMs);

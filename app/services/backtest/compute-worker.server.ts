@@ -4,7 +4,7 @@ import { cachedColumnBytes } from '../market/store/column-cache.server';
 import { DomainError, isDomainError } from '../http/errors';
 import { ScreenSchema } from '../screener/model';
 import { computeBacktest } from './compute.server';
-import { prefetchMarketInputs } from './market-inputs.server';
+import { prefetchMarketInputs, releaseMarketInputs } from './market-inputs.server';
 import { BacktestCancelledError, BacktestInputError, BacktestParamsSchema } from './engine';
 import { storedResultLimit, storedSizeProblem } from './limits';
 import { storePagedResult } from './result-parts.server';
@@ -108,10 +108,19 @@ export function serveComputeRequests(): void {
   // Ready once the cache files every run reads exist (a request would wait for the same reads
   // anyway), or after PREFETCH_WAIT_MS at most: a store that answers slowly must not hold the
   // runs back. A missing store is said by the web process at start-up, and by a run's error.
-  const prefetched = prefetchMarketInputs().catch((e: unknown) => {
-    if (!(isDomainError(e) && e.status === 503))
-      console.warn(`[backtest] the compute process could not read the market data ahead: ${e instanceof Error ? e.message : String(e)}`);
-  });
+  const prefetched = prefetchMarketInputs()
+    .catch((e: unknown) => {
+      if (!(isDomainError(e) && e.status === 503))
+        console.warn(`[backtest] the compute process could not read the market data ahead: ${e instanceof Error ? e.message : String(e)}`);
+    })
+    .then(() => {
+      // Kept in files only: what the reads built goes back before a quiet wait for the first
+      // request (V8 would not collect it without allocations to prompt it). Not under a run that
+      // started meanwhile (a prefetch past PREFETCH_WAIT_MS): it reads the same store.
+      if (requests > 0) return;
+      releaseMarketInputs();
+      (globalThis as { gc?: () => void }).gc?.();
+    });
   void Promise.race([prefetched, new Promise<void>((resolve) => setTimeout(resolve, PREFETCH_WAIT_MS).unref())])
     .then(() => send({ type: 'ready' }))
     .then(() =>
