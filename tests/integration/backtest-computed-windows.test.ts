@@ -1,31 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BacktestParamsSchema } from '~/services/backtest/engine';
 import { loadMarketInputs, marketDataRange, type MarketInputs } from '~/services/backtest/market-inputs.server';
-import { resetConfigForTests } from '~/services/config.server';
 import { fromEpochDay } from '~/services/dates';
 import { closeMarketReader } from '~/services/market/store/open-store.server';
 import { ScreenSchema, ruleFromText } from '~/services/screener/model';
-import { testMarket } from '../support/backtest-market';
+import { testMarket, useTestMarket } from '../support/backtest-market';
 
 // A weekly backtest's signal days are not stored: they are computed from the store a window of
 // days at a time, each window reading its securities' history again (market-inputs.server.ts).
 // However the days are cut into windows, every day's snapshot must be the same.
 
 const market = testMarket({ companies: 40, years: 3, seed: 5 });
-const saved = process.env.MARKET_DB;
-
-beforeAll(async () => {
-  await market.build();
-  process.env.MARKET_DB = market.file;
-  resetConfigForTests();
-}, 120_000);
-
-afterAll(() => {
-  if (saved === undefined) delete process.env.MARKET_DB;
-  else process.env.MARKET_DB = saved;
-  resetConfigForTests();
-  market.remove();
-});
+useTestMarket(market);
 
 const screen = ScreenSchema.parse({ rules: ['market_cap > 0', 'ret_3m > -1'].map(ruleFromText) });
 

@@ -1,13 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { prefetchMarketInputs, releaseMarketInputs } from '~/services/backtest/market-inputs.server';
 import { resetConfigForTests } from '~/services/config.server';
 import { isDomainError } from '~/services/http/errors';
 import { cacheFolder, cachedColumnBytes } from '~/services/market/store/column-cache.server';
 import { closeMarketReader } from '~/services/market/store/open-store.server';
 import { pricePanel } from '~/services/market/store/price-panel.server';
-import { testMarket } from '../support/backtest-market';
+import { testMarket, useTestMarket } from '../support/backtest-market';
 
 // What the backtest compute process prepares when it starts, before anyone asks for a backtest:
 // the cache files of the price panel (11 s to build from the 6,000 × 25 demo store, the largest
@@ -15,20 +15,7 @@ import { testMarket } from '../support/backtest-market';
 // user's first run reads files, not the store.
 
 const market = testMarket({ companies: 30, years: 3, seed: 9 });
-const saved = process.env.MARKET_DB;
-
-beforeAll(async () => {
-  await market.build();
-  process.env.MARKET_DB = market.file;
-  resetConfigForTests();
-}, 120_000);
-
-afterAll(() => {
-  if (saved === undefined) delete process.env.MARKET_DB;
-  else process.env.MARKET_DB = saved;
-  resetConfigForTests();
-  market.remove();
-});
+useTestMarket(market);
 
 describe('prefetching a backtest’s market inputs', () => {
   it('builds the cache files of the price panel, the snapshot index and the market caps, and lets go of them', async () => {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z, type ZodTypeAny } from 'zod';
 import { IdParam, IsoDateSchema, named, PermatickerField, TimestampSchema, type ApiOperation, type Fits } from '../http/api-contract';
 import { ScreenJson } from '../screener/api-contract';
 import type { backtestJson, backtestListJson } from './api.server';
@@ -174,37 +174,33 @@ export const BacktestJson = named(
   BacktestCoreJson.extend({ result: ResultJson.nullable().describe('Set once the run has succeeded') }).strict(),
 );
 
-const TradesPageJson = named(
-  'BacktestTrades',
-  z
-    .object({
-      total: z.number().int(),
-      offset: z.number().int(),
-      limit: z.number().int(),
-      next: z.string().nullable().describe('The next page’s address; null after the last'),
-      trades: z.array(TradeJson),
-    })
-    .strict(),
-);
+/** A page of one of a backtest's row lists: where it is in the list, the next page's address, its rows. */
+function rowsPage<K extends string, R extends ZodTypeAny>(name: string, key: K, row: R) {
+  return named(
+    name,
+    z
+      .object({
+        total: z.number().int(),
+        offset: z.number().int(),
+        limit: z.number().int(),
+        next: z.string().nullable().describe('The next page’s address; null after the last'),
+      })
+      .extend({ [key]: z.array(row) } as Record<K, z.ZodArray<R>>)
+      .strict(),
+  );
+}
+
+const TradesPageJson = rowsPage('BacktestTrades', 'trades', TradeJson);
 const _trades: Fits<Awaited<ReturnType<typeof tradesPageJson>>, typeof TradesPageJson> = true;
 
-const HoldingsPageJson = named(
+const HoldingsPageJson = rowsPage(
   'BacktestHoldings',
-  z
-    .object({
-      total: z.number().int(),
-      offset: z.number().int(),
-      limit: z.number().int(),
-      next: z.string().nullable().describe('The next page’s address; null after the last'),
-      holdings: z.array(
-        HoldingJson.extend({
-          rebalance: z.number().int().describe('Its rebalance’s number, from 1'),
-          signalDate: IsoDateSchema,
-          tradeDate: IsoDateSchema,
-        }).strict(),
-      ),
-    })
-    .strict(),
+  'holdings',
+  HoldingJson.extend({
+    rebalance: z.number().int().describe('Its rebalance’s number, from 1'),
+    signalDate: IsoDateSchema,
+    tradeDate: IsoDateSchema,
+  }).strict(),
 );
 const _holdings: Fits<Awaited<ReturnType<typeof holdingsPageJson>>, typeof HoldingsPageJson> = true;
 const _rebalance: Fits<Awaited<ReturnType<typeof rebalanceJson>>, typeof RebalanceWithHoldingsJson> = true;
