@@ -8,6 +8,7 @@ import { APP_JOBS } from '~/services/app-jobs.server';
 import { issueUserToken } from '~/services/auth/tokens.server';
 import { createUser } from '~/services/auth/users.server';
 import { getBacktest, getSharedBacktest, setBacktestShared } from '~/services/backtest/backtests.server';
+import { computeProcessReady } from '~/services/backtest/compute-process.server';
 import { jsonWithoutFloatNoise } from '~/services/http/numbers';
 import { closeJobQueue, startJobWorker, type JobWorker } from '~/services/jobs/queue.server';
 import { createScreener } from '~/services/screener/saved.server';
@@ -123,6 +124,9 @@ forEachDatabase(
 
     it('runs on a worker to a stored, self-consistent result, which the POST answers (201) when the run ends within its default wait', async () => {
       worker = startJobWorker(APP_JOBS);
+      // As on a server that has been up a moment: its compute process started (on a loaded
+      // machine, starting one can take a good part of the POST's 10 s by itself).
+      await computeProcessReady();
       const created = await callRoute(backtestsRoute, { token, json: { screener_id: screenerId, params, name: 'Momentum top 10' } });
       expect(created.status).toBe(201);
       expect(created.headers.get('Preference-Applied')).toBeNull();
@@ -363,6 +367,8 @@ forEachDatabase(
         worker ??= startJobWorker(APP_JOBS);
         // Small enough for the estimate (a few positions), smaller than the curves the result keeps.
         const done = await withLimit(2_000, async () => {
+          // The limit is the compute process's environment: a new one starts with it.
+          await computeProcessReady();
           const created = await callRoute(backtestsRoute, { token, json: { screen, params: { ...params, topN: 2 } } });
           // The run ended (failed) within the POST's default wait: the backtest exists, with its error.
           expect(created.status).toBe(201);

@@ -259,7 +259,8 @@ export async function waitForBacktest(userId: string, id: string, ms: number, si
   for (let pause = WAIT_FIRST_PAUSE_MS; ; pause = Math.min(WAIT_LONGEST_PAUSE_MS, pause * 1.5)) {
     const left = deadline - performance.now();
     if (runEnded((await getBacktest(userId, id)).status) || left <= 0 || signal?.aborted) break;
-    await runEndedOrAfter(id, Math.min(pause, left));
+    // Announced by this process's worker once the result is stored: no need to look again.
+    if (await runEndedOrAfter(id, Math.min(pause, left))) break;
   }
   return getBacktest(userId, id, { withResult: true });
 }

@@ -4,8 +4,8 @@ import { announceRunEnded, runEndedOrAfter, waitingFor } from './stored-news.ser
 describe('news of a backtest run that ended, in this process', () => {
   it('wakes the requests waiting for that backtest at once, and only those', async () => {
     const woken: string[] = [];
-    const a = runEndedOrAfter('bt-a', 60_000).then(() => woken.push('a'));
-    const b = runEndedOrAfter('bt-b', 60_000).then(() => woken.push('b'));
+    const a = runEndedOrAfter('bt-a', 60_000).then((announced) => announced && woken.push('a'));
+    const b = runEndedOrAfter('bt-b', 60_000).then((announced) => announced && woken.push('b'));
     expect(waitingFor('bt-a')).toBe(1);
     announceRunEnded('bt-a');
     await a;
@@ -14,11 +14,12 @@ describe('news of a backtest run that ended, in this process', () => {
     expect(waitingFor('bt-b')).toBe(1);
     announceRunEnded('bt-b');
     await b;
+    expect(woken).toEqual(['a', 'b']);
     expect(waitingFor('bt-b')).toBe(0);
   });
 
   it('gives up after the pause without news, and leaves no listener behind', async () => {
-    await runEndedOrAfter('bt-c', 5);
+    expect(await runEndedOrAfter('bt-c', 5)).toBe(false);
     expect(waitingFor('bt-c')).toBe(0);
     // News of a run nobody waits for is no error.
     announceRunEnded('bt-c');

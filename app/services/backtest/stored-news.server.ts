@@ -8,21 +8,22 @@ const news = new EventEmitter();
 // One listener per waiting request, each on its own backtest's id.
 news.setMaxListeners(0);
 
-/** Tells the requests waiting in this process that the backtest's run has ended. */
+/** Tells the requests waiting in this process that the backtest's run has ended, its result stored. */
 export function announceRunEnded(backtestId: string): void {
   news.emit(backtestId);
 }
 
-/** Resolves when the backtest's run is announced as ended in this process, or after `ms`. */
-export function runEndedOrAfter(backtestId: string, ms: number): Promise<void> {
+/** Resolves true when the backtest's run is announced as ended in this process, false after `ms` without news. */
+export function runEndedOrAfter(backtestId: string, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const done = () => {
+    const done = (announced: boolean) => {
       clearTimeout(timer);
-      news.off(backtestId, done);
-      resolve();
+      news.off(backtestId, onNews);
+      resolve(announced);
     };
-    const timer = setTimeout(done, ms);
-    news.once(backtestId, done);
+    const onNews = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    news.once(backtestId, onNews);
   });
 }
 
