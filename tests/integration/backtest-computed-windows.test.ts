@@ -4,7 +4,8 @@ import { loadMarketInputs, marketDataRange, type MarketInputs } from '~/services
 import { fromEpochDay } from '~/services/dates';
 import { closeMarketReader } from '~/services/market/store/open-store.server';
 import { ScreenSchema, ruleFromText } from '~/services/screener/model';
-import { testMarket, useTestMarket } from '../support/backtest-market';
+import { testMarket } from '../support/backtest-market';
+import { useTestMarket } from '../support/use-test-market';
 
 // A weekly backtest's signal days are not stored: they are computed from the store a window of
 // days at a time, each window reading its securities' history again (market-inputs.server.ts).

@@ -7,7 +7,8 @@ import { isDomainError } from '~/services/http/errors';
 import { cacheFolder, cachedColumnBytes } from '~/services/market/store/column-cache.server';
 import { closeMarketReader } from '~/services/market/store/open-store.server';
 import { pricePanel } from '~/services/market/store/price-panel.server';
-import { testMarket, useTestMarket } from '../support/backtest-market';
+import { testMarket } from '../support/backtest-market';
+import { useTestMarket } from '../support/use-test-market';
 
 // What the backtest compute process prepares when it starts, before anyone asks for a backtest:
 // the cache files of the price panel (11 s to build from the 6,000 × 25 demo store, the largest

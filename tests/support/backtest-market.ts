@@ -1,6 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { afterAll, beforeAll } from 'vitest';
-import { resetConfigForTests } from '~/services/config.server';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadDemoUniverse } from '~/services/imports/load-demo.server';
@@ -30,20 +28,4 @@ export function testMarket(options = { companies: 60, years: 5, seed: 7 }): Test
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** Builds `market` before the file's tests and points MARKET_DB at it; puts everything back after them. */
-export function useTestMarket(market: TestMarket): void {
-  const saved = process.env.MARKET_DB;
-  beforeAll(async () => {
-    await market.build();
-    process.env.MARKET_DB = market.file;
-    resetConfigForTests();
-  }, 120_000);
-  afterAll(() => {
-    if (saved === undefined) delete process.env.MARKET_DB;
-    else process.env.MARKET_DB = saved;
-    resetConfigForTests();
-    market.remove();
-  });
 }
