@@ -151,7 +151,12 @@ test('changing the as-of date shows older numbers and only filings known then', 
   await page.getByRole('button', { name: 'Show' }).click();
   await expect(page).toHaveURL(/as_of=2022-06-30/);
   await expect(page.getByTestId('as-of')).toContainText('2022-06-');
-  const filed = await page.locator('table').last().locator('tbody td:nth-child(2)').allTextContents();
+  // Without JavaScript the address changes while the new page is still being parsed: wait for the
+  // filings table (the last thing on the page) before reading it.
+  const filedCells = page.getByRole('table', { name: 'Latest filings' }).locator('tbody td:nth-child(2)');
+  await expect(filedCells.first()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'CSV (filings)' })).toBeVisible();
+  const filed = await filedCells.allTextContents();
   expect(filed.length).toBeGreaterThan(0);
   for (const d of filed) expect(d < '2022-06-30').toBe(true);
   expect(latestFiling! > filed[0]).toBe(true);

@@ -94,6 +94,28 @@ export function encodeColumnDelta(prev: ColumnRow, row: ColumnRow): Uint8Array |
   return out;
 }
 
+/**
+ * One block's columns, date after date, in their stored form: as the changes from the block's
+ * previous date where that date is the one `chainFrom` names (snapshots.server.ts decides which
+ * dates may be) and the changes are smaller. Each block is evaluated once, in date order, by one
+ * thread, which keeps its block's BlockChain.
+ */
+export class BlockChain {
+  private last: { day: number; perms: Int32Array; bits: Uint32Array[] } | null = null;
+
+  /** The stored form of the block's columns on `day` (`values`: each metric's full column). */
+  encode(day: number, perms: Int32Array, values: Uint8Array[], chainFrom: number): Uint8Array[] {
+    // Copies: the caller hands the arrays on (a worker transfers their buffers).
+    const bits = values.map(columnBits);
+    const before = this.last;
+    this.last = { day, perms: perms.slice(), bits };
+    if (before === null || before.day !== chainFrom) return values;
+    return values.map(
+      (full, m) => encodeColumnDelta({ day: before.day, perms: before.perms, bits: before.bits[m] }, { day, perms, bits: bits[m] }) ?? full,
+    );
+  }
+}
+
 function applyDelta(prev: ColumnRow, perms: Int32Array, day: number, bytes: Uint8Array): Uint32Array {
   const n = perms.length;
   const mapBytes = (n + 7) >> 3;

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC_IDS } from './catalogue';
 import { equalWeightMarket, UniverseEvaluator } from './engine/evaluate';
 import { toEpochDay } from '../dates';
-import { evaluateDay } from './snapshot-evaluate.worker';
+import { evaluateDay, evaluateJob } from './snapshot-evaluate.worker';
+import { isDeltaColumn } from './snapshot-deltas';
 import { openSnapshotEvaluators } from './snapshot-evaluators.server';
 import { buildSnapshots } from './snapshots.server';
 import { writeFixtureStore } from './testing/fixture-store.server';
@@ -48,7 +49,9 @@ describe('snapshot evaluators', () => {
     const market = equalWeightMarket(securities);
     const calendar = Int32Array.from(new Set(securities.flatMap((s) => Array.from(s.dates)))).sort();
     const days = [toEpochDay('2020-06-30'), toEpochDay('2021-12-31')];
-    const expected = days.map((d) => evaluateDay(new UniverseEvaluator({ securities, market, calendar }), 0, d));
+    // The second day may be stored as its changes from the first.
+    const chainFrom = [-1, days[0]];
+    const expected = [...evaluateJob({ id: 0, securities: structuredClone(securities), market, calendar, days, chainFrom })];
     const evaluators = await openSnapshotEvaluators(2);
     try {
       // Really threads: an in-thread fallback would keep nothing in flight.
@@ -56,7 +59,7 @@ describe('snapshot evaluators', () => {
       // A copy of the inputs: the evaluators take their buffers.
       const copy = structuredClone(securities);
       const got = [];
-      for await (const d of evaluators.evaluate({ securities: copy, market, calendar, days })) got.push(d);
+      for await (const d of evaluators.evaluate({ securities: copy, market, calendar, days, chainFrom })) got.push(d);
       expect(got.map((g) => g.day)).toEqual(days);
       got.forEach((g, i) => {
         expect(Array.from(g.permatickers)).toEqual(Array.from(expected[i].permatickers));
@@ -64,6 +67,10 @@ describe('snapshot evaluators', () => {
         g.values.forEach((v, m) => expect(Buffer.from(v).equals(Buffer.from(expected[i].values[m]))).toBe(true));
       });
       expect(expected[0].permatickers.length).toBeGreaterThan(0);
+      // The first day in full, as the evaluator gives it; the second partly as changes from it.
+      const evaluator = new UniverseEvaluator({ securities, market, calendar });
+      expect(expected[0].values).toEqual(evaluateDay(evaluator, 0, days[0]).values);
+      expect(expected[1].values.some((v, m) => isDeltaColumn(v) && v.byteLength < expected[0].values[m].byteLength)).toBe(true);
     } finally {
       await evaluators.close();
     }

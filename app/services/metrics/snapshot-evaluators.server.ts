@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { UniverseEvaluator } from './engine/evaluate';
-import { evaluateDay, type EvaluatedDay, type EvaluateJob, type WorkerReply } from './snapshot-evaluate.worker';
+import { evaluateJob, type EvaluatedDay, type EvaluateJob, type WorkerReply } from './snapshot-evaluate.worker';
 
 // The snapshot build's evaluators. Evaluating the metrics is pure JavaScript and most of a build's
 // CPU time; worker threads evaluate blocks of securities while the main thread reads the next
@@ -37,8 +36,7 @@ function inThread(): SnapshotEvaluators {
     inFlight: 0,
     evaluate(job) {
       return (async function* () {
-        const evaluator = new UniverseEvaluator({ securities: job.securities, market: job.market, calendar: job.calendar });
-        for (const day of job.days) yield evaluateDay(evaluator, 0, day);
+        yield* evaluateJob({ ...job, id: 0 });
       })();
     },
     close: async () => {},

@@ -1,12 +1,5 @@
 import { statSync } from 'node:fs';
-import {
-  DuckDBBlobValue,
-  DuckDBDateValue,
-  DuckDBInstance,
-  type DuckDBAppender,
-  type DuckDBConnection,
-  type DuckDBValue,
-} from '@duckdb/node-api';
+import { DuckDBDateValue, DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { config } from '../config.server';
 import { fromEpochDay, isIsoDate, toEpochDay, type IsoDate } from '../dates';
 import { DomainError, notFound, unprocessable } from '../http/errors';
@@ -27,7 +20,7 @@ import { SNAPSHOT_DDL, SNAPSHOT_TABLES } from './snapshot-schema';
 import { snapshotDays } from './snapshot-dates';
 import { INPUT_DIGEST_SQL, partitionKey, planRebuild, shareBasisKey, WHOLE_HISTORY, type RebuildPlan } from './snapshot-inputs.server';
 import { quantizeInPlace } from './snapshot-values';
-import { chainPeriodStart, ColumnChain, columnBits, encodeColumnDelta, isDeltaColumn } from './snapshot-deltas';
+import { chainPeriodStart, ColumnChain, isDeltaColumn } from './snapshot-deltas';
 import {
   blobBytes,
   findSecurity,
@@ -193,12 +186,10 @@ async function buildStaged(
   /** Per block, the first day computed (older stored rows are copied); -Infinity for all. */
   const keptBefore: { block: number; day: number }[] = [];
   const evaluators = await opening;
-  const chains = new ChainEncoder(dates);
+  const chainFrom = chainFromDays(dates);
   const inFlight: { block: number; securities: number; results: BlockResults }[] = [];
   const appendBlock = async (job: (typeof inFlight)[number]) => {
-    for await (const day of job.results)
-      if (day.permatickers.length > 0) appendEncoded(blocks, values, chains.encode(job.block, day), job.block);
-    chains.forget(job.block);
+    for await (const day of job.results) if (day.permatickers.length > 0) appendEncoded(blocks, values, day, job.block);
     blocks.flushSync();
     values.flushSync();
     progress?.tick(job.securities);
@@ -235,7 +226,13 @@ async function buildStaged(
     inFlight.push({
       block: b,
       securities: slice.length,
-      results: evaluators.evaluate({ securities: block, market, calendar: exchangeDays, days }),
+      results: evaluators.evaluate({
+        securities: block,
+        market,
+        calendar: exchangeDays,
+        days,
+        chainFrom: days.map((d) => chainFrom.get(d) ?? -1),
+      }),
     });
     // Keep the evaluators busy while this thread loads the next block; append the oldest when they all are.
     while (inFlight.length > evaluators.inFlight) await appendBlock(inFlight.shift()!);
@@ -290,46 +287,20 @@ async function keepStoredRows(conn: DuckDBConnection, keptBefore: { block: numbe
 }
 
 /**
- * Stores a block's columns as changes from its previous date (snapshot-deltas.ts) where that is
- * smaller and the chain stays short and whole: only after a row of the previous snapshot date
- * that this build computed (a kept or skipped row in between would break the chain), never on
- * the first date of a chain period (CHAIN_YEARS: a date reads at most that many years of rows)
- * nor on the latest day (the screener reads it whole on every request).
+ * Per snapshot day, the date its columns may be stored as changes from (-1: stored in full): the
+ * snapshot date before it (snapshot-deltas.ts), except on the first date of a chain period
+ * (CHAIN_YEARS: a date reads at most that many years of rows) and on the latest day (the
+ * screener reads it whole on every request). The evaluating thread chains a day only when it
+ * computed that date for the block just before (a kept or skipped row in between would break the
+ * chain).
  */
-class ChainEncoder {
-  private readonly previous = new Map<number, number>();
-  private readonly latest: number;
-  private readonly last = new Map<number, { day: number; perms: Int32Array; bits: Uint32Array[] }>();
-
-  constructor(dates: readonly { day: number; latest: boolean }[]) {
-    for (let i = 1; i < dates.length; i++) this.previous.set(dates[i].day, dates[i - 1].day);
-    this.latest = dates.find((d) => d.latest)?.day ?? Number.NaN;
-  }
-
-  /** Once a block's dates are all in (each block is evaluated once, in date order). */
-  forget(block: number): void {
-    this.last.delete(block);
-  }
-
-  encode(block: number, day: EvaluatedDay): EvaluatedDay {
-    const bits = day.values.map(columnBits);
-    const before = this.last.get(block);
-    this.last.set(block, { day: day.day, perms: day.permatickers, bits });
-    const chained =
-      before !== undefined &&
-      this.previous.get(day.day) === before.day &&
-      day.day !== this.latest &&
-      chainPeriodStart(before.day) === chainPeriodStart(day.day);
-    if (!chained) return day;
-    const values = day.values.map(
-      (full, m) =>
-        encodeColumnDelta(
-          { day: before.day, perms: before.perms, bits: before.bits[m] },
-          { day: day.day, perms: day.permatickers, bits: bits[m] },
-        ) ?? full,
-    );
-    return { ...day, values };
-  }
+function chainFromDays(dates: readonly { day: number; latest: boolean }[]): Map<number, number> {
+  const from = new Map<number, number>();
+  dates.forEach((d, i) => {
+    const before = i > 0 ? dates[i - 1].day : -1;
+    from.set(d.day, before >= 0 && !d.latest && chainPeriodStart(before) === chainPeriodStart(d.day) ? before : -1);
+  });
+  return from;
 }
 
 function appendEncoded(blocks: DuckDBAppender, values: DuckDBAppender, day: EvaluatedDay, block: number): void {
@@ -342,7 +313,7 @@ function appendEncoded(blocks: DuckDBAppender, values: DuckDBAppender, day: Eval
     values.appendDate(date);
     values.appendInteger(block);
     values.appendVarchar(METRIC_IDS[m]);
-    values.appendValue(new DuckDBBlobValue(day.values[m]));
+    values.appendBlob(day.values[m]);
     values.endRow();
   }
 }
