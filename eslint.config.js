@@ -37,7 +37,7 @@ const noIo = {
 
 // The layers of app/services, lowest first: a folder may import from its own folder and from
 // lower layers only, so no two folders can import each other. Below every folder sit the shared
-// files at the top of app/services (configuration, dates, statistics); above them all, the files
+// files at the top of app/services (configuration, dates, statistics, worker threads); above them all, the files
 // that compose the process (start-up and the job registry). A new folder must be given a layer
 // here; docs/ARCHITECTURE.md explains the layers. Services never import the pages (app/ui,
 // app/routes, app/*.tsx): types the pages and the services share live in services.
@@ -55,7 +55,7 @@ const SERVICE_LAYERS = [
   // Rendered pages kept per reader: checks the reader with the auth guard, keys by the market store.
   ['page-cache'],
 ];
-const SERVICE_BASE_FILES = ['config.server.ts', 'dates.ts', 'stats.ts'];
+const SERVICE_BASE_FILES = ['config.server.ts', 'dates.ts', 'stats.ts', 'worker-threads.server.ts'];
 const SERVICE_COMPOSITION_FILES = ['api-operations.ts', 'app-jobs.server.ts', 'startup.server.ts'];
 
 function serviceBoundaries() {

@@ -5,7 +5,8 @@ import { openMarketWriter } from '../market/store/writer.server';
 import { afterMarketDataChange } from './post-import.server';
 import { silentProgress } from './progress.server';
 import { DEMO_SOURCE, type DemoOptions } from '../market/demo/plan';
-import { createDemoUniverse, DEFAULT_DEMO_OPTIONS, demoCompanies, type DemoCompany } from '../market/demo/universe';
+import { demoBatches } from '../market/demo/batches.server';
+import { createDemoUniverse, DEFAULT_DEMO_OPTIONS } from '../market/demo/universe';
 
 // Writes a demo universe into a market file. The demo replaces the whole store (it is a
 // universe of its own), built in a private copy and published by one rename, so readers and
@@ -65,43 +66,20 @@ async function buildDemo(
     // failed build is discarded whole), and DuckDB holds a transaction's rows in memory until it
     // commits — one transaction for 6,000 companies over 25 years grew the process by a gigabyte
     // and more, a batch at a time stays flat.
-    const flush = async (companies: DemoCompany[]) => {
-      const keys = companies.map((c) => c.security.permaticker);
+    for await (const batch of demoBatches(universe, BATCH)) {
+      const keys = batch.securities.map((s) => s.permaticker);
       await writer.transaction(async (tx) => {
-        await tx.upsertSecurities(companies.map((c) => c.security));
-        await tx.replaceTickerHistories(
-          keys,
-          companies.flatMap((c) => c.tickerHistory),
-        );
-        await tx.replacePrices(
-          keys,
-          companies.flatMap((c) => c.prices),
-        );
-        await tx.replaceActions(
-          keys,
-          DEMO_SOURCE,
-          companies.flatMap((c) => c.actions),
-        );
-        await tx.replaceFacts(
-          keys,
-          DEMO_SOURCE,
-          companies.flatMap((c) => c.facts),
-        );
+        await tx.upsertSecurities(batch.securities);
+        await tx.replaceTickerHistories(keys, batch.tickerHistory);
+        await tx.replacePriceColumns(keys, batch.prices);
+        await tx.replaceActions(keys, DEMO_SOURCE, batch.actions);
+        await tx.replaceCodedFacts(keys, DEMO_SOURCE, batch.facts);
       });
-      progress.tick(companies.length);
-    };
-    let batch: DemoCompany[] = [];
-    for (const company of demoCompanies(universe)) {
-      counts.prices += company.prices.length;
-      counts.facts += company.facts.length;
-      counts.actions += company.actions.length;
-      batch.push(company);
-      if (batch.length >= BATCH) {
-        await flush(batch);
-        batch = [];
-      }
+      counts.prices += batch.counts.prices;
+      counts.facts += batch.counts.facts;
+      counts.actions += batch.counts.actions;
+      progress.tick(keys.length);
     }
-    if (batch.length > 0) await flush(batch);
     progress.stop();
     const { snapshotId } = await writer.finish(DEMO_SOURCE, JSON.stringify({ companies: total, years, seed, endDate }));
     await writer.publish({ beforeRename: hooks.beforePublish, compact: hooks.compact });

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startReadyWorker } from '../worker-threads.server';
 import { evaluateJob, type EvaluatedDay, type EvaluateJob, type WorkerReply } from './snapshot-evaluate.worker';
 
 // The snapshot build's evaluators. Evaluating the metrics is pure JavaScript and most of a build's
@@ -79,30 +80,6 @@ class Stream implements AsyncIterable<EvaluatedDay> {
   }
 }
 
-function startWorker(): Promise<Worker> {
-  return new Promise((resolve, reject) => {
-    let worker: Worker;
-    try {
-      worker = new Worker(new URL(WORKER_ENTRY, import.meta.url));
-    } catch (e) {
-      reject(e instanceof Error ? e : new Error(String(e)));
-      return;
-    }
-    const fail = (e: unknown) => {
-      void worker.terminate();
-      reject(e instanceof Error ? e : new Error(String(e)));
-    };
-    worker.once('error', fail);
-    worker.once('exit', (code) => fail(new Error(`the snapshot worker exited (${code}) before it was ready`)));
-    worker.once('message', (m: WorkerReply) => {
-      worker.removeAllListeners('error');
-      worker.removeAllListeners('exit');
-      if ('ready' in m) resolve(worker);
-      else fail(new Error('the snapshot worker did not report ready'));
-    });
-  });
-}
-
 /** Every typed array buffer of a block's inputs: moved to the worker, not copied (the caller no longer needs them). */
 function buffersOf(job: Omit<EvaluateJob, 'id'>): ArrayBuffer[] {
   const out = new Set<ArrayBuffer>();
@@ -123,7 +100,7 @@ function buffersOf(job: Omit<EvaluateJob, 'id'>): ArrayBuffer[] {
  */
 export async function openSnapshotEvaluators(count: number = defaultSnapshotWorkers()): Promise<SnapshotEvaluators> {
   if (count < 1) return inThread();
-  const started = await Promise.allSettled(Array.from({ length: count }, () => startWorker()));
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startReadyWorker(new URL(WORKER_ENTRY, import.meta.url))));
   const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   if (workers.length < count) {
     await Promise.all(workers.map((w) => w.terminate()));

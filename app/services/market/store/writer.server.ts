@@ -4,16 +4,16 @@ import { config } from '../../config.server';
 import type { IsoDate } from '../../dates';
 import type {
   CorporateActionRecord,
-  FactRecord,
   MarketWriter,
   MarketWriteTx,
-  PriceRecord,
   PricedSecurity,
   FilingSecurity,
   SecurityRecord,
   TickerPeriodRecord,
 } from './records';
-import { appendRows, appendTypedColumns, epochDayOf, type ColumnSpec, type TypedColumn } from './bulk-append.server';
+import { appendCodedRows, appendRows, appendTypedColumns, type ColumnSpec } from './bulk-append.server';
+import { FACT_COLUMNS, priceColumns, type PriceColumns } from './market-columns';
+import type { CodedRows, TypedColumn } from './typed-columns';
 import { openWritableStore, queryRows, type OpenWritableOptions, type PublishOptions, type WritableStore } from './open-store.server';
 import { refreshSnapshotId } from './snapshot-id.server';
 
@@ -45,94 +45,6 @@ const TICKER_COLUMNS: ColumnSpec<TickerPeriodRecord>[] = [
   { name: 'end_date', kind: 'date', get: (r) => r.endDate },
 ];
 
-const PRICE_DOUBLES = ['open', 'high', 'low', 'close', 'volume', 'closeUnadj', 'tri'] as const;
-const PRICE_DOUBLE_COLUMNS: Record<(typeof PRICE_DOUBLES)[number], string> = {
-  open: 'open',
-  high: 'high',
-  low: 'low',
-  close: 'close',
-  volume: 'volume',
-  closeUnadj: 'close_unadj',
-  tri: 'tri',
-};
-
-type PriceColumns = {
-  /** The prices table's columns in DDL order (schema.ts). */
-  table: TypedColumn[];
-  /** First and last day of each permaticker's rows. */
-  ranges: { perm: number[]; first: number[]; last: number[] };
-};
-
-/**
- * Price rows as typed columns (one pass, no value objects), checked as the appender would
- * (`prices row N: close must be a finite number`), and checked to repeat no (permaticker, date):
- * the prices table has no key, so this is what keeps a batch's rows unique.
- */
-function priceColumns(rows: readonly PriceRecord[]): PriceColumns {
-  const n = rows.length;
-  const perm = new Int32Array(n);
-  const day = new Int32Array(n);
-  const doubles = PRICE_DOUBLES.map(() => new Float64Array(n));
-  const ranges = new Map<number, { first: number; last: number }>();
-  let ordered = true;
-  for (let i = 0; i < n; i++) {
-    const r = rows[i];
-    const p = r.permaticker;
-    if (typeof p !== 'number' || !Number.isInteger(p))
-      throw new Error(`prices row ${i + 1}: permaticker must be an integer, got ${String(p)}`);
-    let d: number;
-    try {
-      d = epochDayOf(r.date);
-    } catch (e) {
-      throw new Error(`prices row ${i + 1}: ${(e as Error).message}`);
-    }
-    perm[i] = p;
-    day[i] = d;
-    for (let c = 0; c < PRICE_DOUBLES.length; c++) {
-      const key = PRICE_DOUBLES[c];
-      const v = r[key] as unknown;
-      if (v === null || (v === undefined && key !== 'close')) doubles[c][i] = Number.NaN;
-      else if (typeof v !== 'number' || !Number.isFinite(v))
-        throw new Error(`prices row ${i + 1}: ${PRICE_DOUBLE_COLUMNS[key]} must be a finite number, got ${String(v)}`);
-      else doubles[c][i] = v;
-    }
-    if (Number.isNaN(doubles[3][i])) throw new Error(`prices row ${i + 1}: close must be a finite number, got null`);
-    const range = ranges.get(p);
-    if (!range) ranges.set(p, { first: d, last: d });
-    else {
-      if (d < range.first) range.first = d;
-      if (d > range.last) range.last = d;
-    }
-    // Rows ordered by (permaticker, date) strictly are unique; anything else is checked below.
-    if (i > 0 && !(perm[i - 1] < p || (perm[i - 1] === p && day[i - 1] < d))) ordered = false;
-  }
-  if (!ordered) {
-    const seen = new Set<number>();
-    for (let i = 0; i < n; i++) {
-      // A permaticker and an epoch day fit one exact double key (days < 2^20 in magnitude).
-      const key = perm[i] * 2 ** 21 + (day[i] + 2 ** 20);
-      if (seen.has(key)) throw new Error(`prices row ${i + 1}: a second price of permaticker ${perm[i]} on ${rows[i].date}.`);
-      seen.add(key);
-    }
-  }
-  const [open, high, low, close, volume, closeUnadj, tri] = doubles;
-  const keys = [...ranges.keys()];
-  return {
-    table: [
-      { kind: 'integer', values: perm },
-      { kind: 'date', values: day },
-      { kind: 'double', values: open },
-      { kind: 'double', values: high },
-      { kind: 'double', values: low },
-      { kind: 'double', values: close },
-      { kind: 'double', values: volume },
-      { kind: 'double', values: closeUnadj },
-      { kind: 'double', values: tri },
-    ],
-    ranges: { perm: keys, first: keys.map((k) => ranges.get(k)!.first), last: keys.map((k) => ranges.get(k)!.last) },
-  };
-}
-
 const ACTION_COLUMNS: ColumnSpec<CorporateActionRecord>[] = [
   { name: 'permaticker', kind: 'integer', get: (r) => r.permaticker },
   { name: 'date', kind: 'date', get: (r) => r.date },
@@ -140,22 +52,6 @@ const ACTION_COLUMNS: ColumnSpec<CorporateActionRecord>[] = [
   { name: 'value', kind: 'double', get: (r) => r.value },
   { name: 'detail', kind: 'varchar', get: (r) => r.detail },
   { name: 'source', kind: 'varchar', get: (r) => r.source },
-];
-
-const FACT_COLUMNS: ColumnSpec<FactRecord>[] = [
-  { name: 'permaticker', kind: 'integer', get: (r) => r.permaticker },
-  { name: 'concept', kind: 'varchar', get: (r) => r.concept },
-  { name: 'value', kind: 'double', get: (r) => r.value },
-  { name: 'unit', kind: 'varchar', get: (r) => r.unit },
-  { name: 'period_start', kind: 'date', get: (r) => r.periodStart },
-  { name: 'period_end', kind: 'date', get: (r) => r.periodEnd },
-  { name: 'fiscal_year', kind: 'integer', get: (r) => r.fiscalYear },
-  { name: 'fiscal_period', kind: 'varchar', get: (r) => r.fiscalPeriod },
-  { name: 'form', kind: 'varchar', get: (r) => r.form },
-  { name: 'filed', kind: 'date', get: (r) => r.filed },
-  { name: 'accession', kind: 'varchar', get: (r) => r.accession },
-  { name: 'source', kind: 'varchar', get: (r) => r.source },
-  { name: 'source_tag', kind: 'varchar', get: (r) => r.sourceTag },
 ];
 
 function checkKeys(permatickers: number[]): void {
@@ -185,13 +81,51 @@ async function deleteFor(connection: DuckDBConnection, table: string, permaticke
   }
 }
 
-/** The contract plus batch forms that bulk loaders (the demo) use to avoid per-security calls. */
+/** The contract plus batch forms that bulk loaders (the demo) use to avoid per-security calls and row objects. */
 export type BulkMarketWriteTx = MarketWriteTx & {
   /** Replaces the ticker history of all these permatickers at once. */
   replaceTickerHistories(permatickers: number[], rows: TickerPeriodRecord[]): Promise<void>;
+  /** replacePrices with the rows already as columns (market-columns.ts `priceColumns`). */
+  replacePriceColumns(permatickers: number[], columns: PriceColumns): Promise<void>;
+  /** replaceFacts with the rows already coded (typed-columns.ts `codeRows` with FACT_COLUMNS). */
+  replaceCodedFacts(permatickers: number[], source: string, facts: CodedRows): Promise<void>;
 };
 
+/** Where the facts table's source column is (FACT_COLUMNS). */
+const FACT_SOURCE_COLUMN = FACT_COLUMNS.findIndex((c) => c.name === 'source');
+
+/** A permaticker column must hold only the permatickers being replaced, as checkBelong checks rows. */
+function checkColumnBelongs(what: string, permatickers: number[], column: TypedColumn | undefined): void {
+  if (column?.kind !== 'integer') throw new Error(`${what}: the first column must be the permatickers.`);
+  const keys = new Set(permatickers);
+  const values = column.values;
+  let last = Number.NaN;
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] === last && column.nulls?.[i] !== 1) continue;
+    last = values[i];
+    if (!keys.has(last) || column.nulls?.[i] === 1)
+      throw new Error(`${what} row ${i + 1} has permaticker ${last}, which is not among the permatickers being replaced.`);
+  }
+}
+
 function txOn(connection: DuckDBConnection): BulkMarketWriteTx {
+  const replacePriceColumns = async (permatickers: number[], columns: PriceColumns) => {
+    checkKeys(permatickers);
+    checkColumnBelongs('prices', permatickers, columns.table[0]);
+    await deleteFor(connection, 'prices', permatickers);
+    await appendTypedColumns(connection, 'prices', columns.table);
+    // A security's price range follows its stored prices, whichever source created its row
+    // (a price file extending a company the SEC import created must move its last price date).
+    if (columns.ranges.perm.length > 0)
+      await connection.run(
+        `UPDATE securities SET first_price_date = r.first, last_price_date = r.last
+           FROM (SELECT unnest($1::INTEGER[]) AS permaticker,
+                        DATE '1970-01-01' + unnest($2::INTEGER[]) AS first,
+                        DATE '1970-01-01' + unnest($3::INTEGER[]) AS last) r
+          WHERE securities.permaticker = r.permaticker`,
+        [listValue(columns.ranges.perm), listValue(columns.ranges.first), listValue(columns.ranges.last)],
+      );
+  };
   return {
     async upsertSecurities(rows) {
       const keys = rows.map((r) => r.permaticker);
@@ -230,21 +164,9 @@ function txOn(connection: DuckDBConnection): BulkMarketWriteTx {
     async replacePrices(permatickers, rows) {
       checkKeys(permatickers);
       checkBelong('prices', permatickers, rows);
-      const columns = priceColumns(rows);
-      await deleteFor(connection, 'prices', permatickers);
-      await appendTypedColumns(connection, 'prices', columns.table);
-      // A security's price range follows its stored prices, whichever source created its row
-      // (a price file extending a company the SEC import created must move its last price date).
-      if (columns.ranges.perm.length > 0)
-        await connection.run(
-          `UPDATE securities SET first_price_date = r.first, last_price_date = r.last
-             FROM (SELECT unnest($1::INTEGER[]) AS permaticker,
-                          DATE '1970-01-01' + unnest($2::INTEGER[]) AS first,
-                          DATE '1970-01-01' + unnest($3::INTEGER[]) AS last) r
-            WHERE securities.permaticker = r.permaticker`,
-          [listValue(columns.ranges.perm), listValue(columns.ranges.first), listValue(columns.ranges.last)],
-        );
+      await replacePriceColumns(permatickers, priceColumns(rows));
     },
+    replacePriceColumns,
     async replaceTickerHistories(permatickers, rows) {
       checkKeys(permatickers);
       checkBelong('ticker_history', permatickers, rows);
@@ -262,6 +184,16 @@ function txOn(connection: DuckDBConnection): BulkMarketWriteTx {
       checkBelong('facts', permatickers, rows);
       await deleteFor(connection, 'facts', permatickers, source);
       await appendRows(connection, 'facts', FACT_COLUMNS, rows);
+    },
+    async replaceCodedFacts(permatickers, source, facts) {
+      checkKeys(permatickers);
+      if (facts.kinds.join() !== FACT_COLUMNS.map((c) => c.kind).join())
+        throw new Error('replaceCodedFacts: the rows are not coded as facts.');
+      checkColumnBelongs('facts', permatickers, facts.columns[0]);
+      const sources = facts.texts[facts.kinds.slice(0, FACT_SOURCE_COLUMN).filter((k) => k === 'varchar').length];
+      if (sources.some((v) => v !== source)) throw new Error(`replaceCodedFacts: facts of another source than ${source}.`);
+      await deleteFor(connection, 'facts', permatickers, source);
+      await appendCodedRows(connection, 'facts', facts);
     },
     async mergePrices(permatickers, rows) {
       checkKeys(permatickers);

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { FactRecord, PriceRecord, SecurityRecord } from './records';
 import { closeMarketReader, compactIfSparse, marketReader, openMarketReader } from './open-store.server';
+import { FACT_COLUMNS, priceColumns } from './market-columns';
+import { codeRows } from './typed-columns';
 import { openMarketWriter, withMarketWriter } from './writer.server';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'quarry-writer-'));
@@ -344,6 +346,48 @@ describe('market writer', () => {
       { value: 9, source: 'sec' },
     ]);
     expect(actions).toEqual([]);
+  });
+
+  it('takes prices and facts as columns, refusing rows of other securities or another source', async () => {
+    const file = freshFile();
+    const prices = priceColumns([price(1, '2020-01-02', 5), price(1, '2020-01-03', 6), price(2, '2020-01-02', 7)]);
+    const facts = (rows: FactRecord[]) => codeRows(FACT_COLUMNS, rows, 'facts');
+    await withMarketWriter(file, {}, async (w) => {
+      await w.transaction(async (tx) => {
+        await tx.upsertSecurities([security(1, 'AAA'), security(2, 'BBB')]);
+        await tx.replacePriceColumns([1, 2], prices);
+        await tx.replaceCodedFacts([1, 2], 'sec', facts([fact(1, 1, 'sec'), fact(2, 2, 'sec')]));
+      });
+      await expect(w.transaction((tx) => tx.replacePriceColumns([1], prices))).rejects.toThrow(
+        'prices row 3 has permaticker 2, which is not among the permatickers being replaced.',
+      );
+      await expect(
+        w.transaction((tx) => tx.replaceCodedFacts([1, 2], 'sec', facts([fact(1, 3, 'sec'), fact(2, 4, 'other')]))),
+      ).rejects.toThrow('replaceCodedFacts: facts of another source than sec.');
+      await expect(w.transaction((tx) => tx.replaceCodedFacts([2], 'sec', facts([fact(2, 5, 'sec'), fact(3, 6, 'sec')])))).rejects.toThrow(
+        'facts row 2 has permaticker 3, which is not among the permatickers being replaced.',
+      );
+      await expect(
+        w.transaction((tx) => tx.replaceCodedFacts([1], 'sec', codeRows(FACT_COLUMNS.slice(0, 5), [fact(1, 7, 'sec')], 'facts'))),
+      ).rejects.toThrow('replaceCodedFacts: the rows are not coded as facts.');
+    });
+    const reader = await openMarketReader(file);
+    const stored = await reader.all(`SELECT permaticker, strftime(date, '%Y-%m-%d') AS date, close FROM prices ORDER BY permaticker, date`);
+    const storedFacts = await reader.all(`SELECT permaticker, concept, value, source, accession, source_tag FROM facts ORDER BY value`);
+    const [range] = await reader.all(
+      `SELECT strftime(first_price_date, '%Y-%m-%d') AS first, strftime(last_price_date, '%Y-%m-%d') AS last FROM securities WHERE permaticker = 1`,
+    );
+    reader.close();
+    expect(stored).toEqual([
+      { permaticker: 1, date: '2020-01-02', close: 5 },
+      { permaticker: 1, date: '2020-01-03', close: 6 },
+      { permaticker: 2, date: '2020-01-02', close: 7 },
+    ]);
+    expect(storedFacts).toEqual([
+      { permaticker: 1, concept: 'revenue', value: 1, source: 'sec', accession: '0000000001-20-000001', source_tag: null },
+      { permaticker: 2, concept: 'revenue', value: 2, source: 'sec', accession: '0000000001-20-000001', source_tag: null },
+    ]);
+    expect(range).toEqual({ first: '2020-01-02', last: '2020-01-03' });
   });
 
   it('numbers new securities and finds them by CIK, current ticker or former ticker', async () => {
