@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startReadyWorker } from '../worker-threads.server';
-import { evaluateJob, type EvaluatedDay, type EvaluateJob, type WorkerReply } from './snapshot-evaluate.worker';
+import { evaluateJob, unpackDay, type EvaluatedDay, type EvaluateJob, type WorkerReply } from './snapshot-evaluate.worker';
 
 // The snapshot build's evaluators. Evaluating the metrics is pure JavaScript and most of a build's
 // CPU time; worker threads evaluate blocks of securities while the main thread reads the next
@@ -136,7 +136,7 @@ export async function openSnapshotEvaluators(count: number = defaultSnapshotWork
         running.delete(worker);
         idle.push(worker);
         dispatch();
-      } else stream?.push(m);
+      } else stream?.push(unpackDay(m));
     });
     worker.on('error', (e) => failAll(e));
     worker.on('exit', (code) => {
