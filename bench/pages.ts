@@ -30,13 +30,16 @@ export default async function run(opts: Opts = {}): Promise<void> {
   if (!existsSync(serverEntry)) throw new Error(`No built server at ${serverEntry}: run node scripts/ensure-build.mjs first.`);
   const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-pages-'));
   try {
-    // The environment must be set before any app module reads its configuration.
+    // The environment must be set before an app module reads its configuration.
     process.env.NODE_ENV = 'production';
     process.env.DATA_DIR = dir;
     process.env.SESSION_SECRET = 'bench-pages-session-secret-not-a-secret';
     process.env.QUARRY_SKIP_DEMO = '1';
     delete process.env.DATABASE_URL;
     delete process.env.REDIS_URL;
+    // Read again: under `npm run bench` an earlier benchmark read it (and removed its DATA_DIR).
+    const { resetConfigForTests } = await import('../app/services/config.server');
+    resetConfigForTests();
     const given = opts.market ?? process.env.MARKET_DB;
     let market: string;
     let universe: string;
@@ -165,6 +168,8 @@ export default async function run(opts: Opts = {}): Promise<void> {
   } finally {
     const { closeMarketReader } = await import('../app/services/market/store/open-store.server');
     closeMarketReader();
+    const { closeDb } = await import('../app/services/db/db.server');
+    await closeDb();
     rmSync(dir, { recursive: true, force: true });
   }
 }

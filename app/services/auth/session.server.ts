@@ -1,5 +1,5 @@
 import { createCookieSessionStorage, type Session } from '@remix-run/node';
-import { config } from '../config.server';
+import { config, type AppConfig } from '../config.server';
 import type { ModalState, PageNotice } from '../http/modal-state';
 import { initialsOf, type AccountUser, type DeniedPage, type IssuedToken } from './types';
 
@@ -21,21 +21,27 @@ const FLASH_KEYS: Record<keyof SessionFlash, true> = { modal: true, denied: true
 
 export const SESSION_MAX_AGE_SECONDS = 90 * 24 * 60 * 60;
 
-let storage: ReturnType<typeof createCookieSessionStorage<SessionData, SessionFlash>> | undefined;
+/** The cookie storage of the configuration it was made from (a test or benchmark may configure the process again). */
+let storage: { from: AppConfig; cookies: ReturnType<typeof createCookieSessionStorage<SessionData, SessionFlash>> } | undefined;
 
 function sessionStorage() {
-  storage ??= createCookieSessionStorage<SessionData, SessionFlash>({
-    cookie: {
-      name: '__session',
-      httpOnly: true,
-      maxAge: SESSION_MAX_AGE_SECONDS,
-      path: '/',
-      sameSite: 'lax',
-      secrets: config().sessionSecrets,
-      secure: config().isProduction,
-    },
-  });
-  return storage;
+  const c = config();
+  if (storage?.from !== c)
+    storage = {
+      from: c,
+      cookies: createCookieSessionStorage<SessionData, SessionFlash>({
+        cookie: {
+          name: '__session',
+          httpOnly: true,
+          maxAge: SESSION_MAX_AGE_SECONDS,
+          path: '/',
+          sameSite: 'lax',
+          secrets: c.sessionSecrets,
+          secure: c.isProduction,
+        },
+      }),
+    };
+  return storage.cookies;
 }
 
 export type QuarrySession = Session<SessionData, SessionFlash>;
