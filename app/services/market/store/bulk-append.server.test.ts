@@ -77,5 +77,10 @@ describe('appendRows', () => {
     data[9_000] = { ...data[9_000], id: 1, tag: null as unknown as string };
     await expect(appendRows(conn, 'bad', COLUMNS, data)).rejects.toThrow(/NOT NULL/);
     expect(await stored('bad')).toEqual([]);
+    // Inside a transaction (as the market writer appends) the same refusal, not a later statement's.
+    await conn.run('BEGIN TRANSACTION');
+    await expect(appendRows(conn, 'bad', COLUMNS, data)).rejects.toThrow(/NOT NULL/);
+    await conn.run('ROLLBACK');
+    expect(await stored('bad')).toEqual([]);
   });
 });

@@ -116,7 +116,9 @@ export async function appendCodedRows(connection: DuckDBConnection, table: strin
       coded.texts.map(() => LIST(VARCHAR)),
     );
   } finally {
-    await connection.run(`DROP TABLE IF EXISTS ${CODED_STAGING}`);
+    // In a transaction a failed statement aborts it, and the DROP with it: the rollback removes
+    // the table then, and the caller must see the statement's own error, not this one's.
+    await connection.run(`DROP TABLE IF EXISTS ${CODED_STAGING}`).catch(() => undefined);
   }
 }
 
