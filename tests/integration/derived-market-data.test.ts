@@ -68,6 +68,21 @@ describe('derived tables agree with the per-request computation they replace', (
     expect(some.series.some((s) => s.points.some((p) => p.sectorMedian !== null))).toBe(true);
   });
 
+  it('valuation panel: rows of a company stored together and in date order (a company is read at a time)', async () => {
+    const reader = await openMarketReader(derived);
+    try {
+      // No ORDER BY: the rows as the table holds them.
+      const rows = await reader.all<{ permaticker: number; day: number }>(
+        `SELECT permaticker, datediff('day', DATE '1970-01-01', date)::INTEGER AS day FROM valuation_history`,
+      );
+      expect(rows.length).toBeGreaterThan(500);
+      const sorted = [...rows].sort((a, b) => a.permaticker - b.permaticker || a.day - b.day);
+      expect(rows).toEqual(sorted);
+    } finally {
+      reader.close();
+    }
+  });
+
   it('company page metrics: the latest stored snapshot gives what evaluating the company gives', async () => {
     const ids = [...OVERVIEW_METRICS, ...DIVIDEND_METRICS];
     let fromSnapshot = 0;

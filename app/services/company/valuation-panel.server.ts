@@ -63,20 +63,22 @@ export async function buildValuationPanel(conn: DuckDBConnection): Promise<void>
   }
   await conn.run(`CREATE OR REPLACE TABLE ${VALUATION_HISTORY_TABLE} (permaticker INTEGER NOT NULL, date DATE NOT NULL, ${columnsSql})`);
   await conn.run(`CREATE OR REPLACE TABLE ${SECTOR_MEDIANS_TABLE} (sector VARCHAR, date DATE NOT NULL, ${columnsSql})`);
+  // Readers look one company up at a time: its rows are kept together, in date order. Sorted
+  // here rather than by rewriting the table in DuckDB, which left the first copy's blocks free
+  // in the file (22 MB of the 6,000 × 25-year demo).
+  const order = Uint32Array.from(history.perm, (_, i) => i).sort(
+    (a, b) => history.perm[a] - history.perm[b] || history.day[a] - history.day[b],
+  );
   await appendTypedColumns(conn, VALUATION_HISTORY_TABLE, [
-    { kind: 'integer', values: Int32Array.from(history.perm) },
-    { kind: 'date', values: Int32Array.from(history.day) },
-    ...history.values.map((v) => ({ kind: 'double' as const, values: Float64Array.from(v) })),
+    { kind: 'integer', values: Int32Array.from(order, (i) => history.perm[i]) },
+    { kind: 'date', values: Int32Array.from(order, (i) => history.day[i]) },
+    ...history.values.map((v) => ({ kind: 'double' as const, values: Float64Array.from(order, (i) => v[i]) })),
   ]);
   await appendTypedColumns(conn, SECTOR_MEDIANS_TABLE, [
     { kind: 'varchar', values: medians.sector },
     { kind: 'date', values: Int32Array.from(medians.day) },
     ...medians.values.map((v) => ({ kind: 'double' as const, values: Float64Array.from(v) })),
   ]);
-  // Readers look one company up at a time: keep its rows together.
-  await conn.run(
-    `CREATE OR REPLACE TABLE ${VALUATION_HISTORY_TABLE} AS SELECT * FROM ${VALUATION_HISTORY_TABLE} ORDER BY permaticker, date`,
-  );
 }
 
 export type PanelRow = { date: IsoDate } & Record<ValuationMetric, number | null>;

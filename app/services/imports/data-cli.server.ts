@@ -77,9 +77,6 @@ async function demo(args: string[], io: CliIo): Promise<number> {
   try {
     result = await loadDemoUniverse(file, options, io.progress, {
       beforePublish: (workFile) => afterMarketDataChange(workFile, io.progress),
-      // Asked for by name, the demo is worth its smallest file; the first `npm start` (ensure-demo)
-      // saves the copy's seconds instead.
-      compact: true,
     });
   } catch (e) {
     if (e instanceof RangeError) throw new UsageError(e.message);

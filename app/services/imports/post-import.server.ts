@@ -2,6 +2,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { buildValuationPanel } from '../company/valuation-panel.server';
 import { buildStoredOverview } from '../market-overview/market-overview.server';
 import { buildFilingsTable } from '../market/store/filings-table.server';
+import { deferCheckpoints } from '../market/store/open-store.server';
 import type { ProgressReporter } from '../market/store/records';
 import { buildSnapshotsOn, type SnapshotBuildResult } from '../metrics/snapshots.server';
 import { storeTradingCalendar } from '../metrics/trading-calendar.server';
@@ -22,6 +23,8 @@ export async function afterMarketDataChange(
   const conn = await instance.connect();
   let snapshots: SnapshotBuildResult;
   try {
+    // Checkpointed once, below: the work file is private until published (a failed build is thrown away).
+    await deferCheckpoints(conn);
     progress.log('Building metric snapshots…');
     snapshots = await buildSnapshotsOn(conn, { progress, incremental: !opts.full });
     progress.log(snapshotBuildLine(snapshots));

@@ -1,9 +1,8 @@
 import { parentPort } from 'node:worker_threads';
-import { METRIC_IDS } from './catalogue';
-import { UniverseEvaluator } from './engine/evaluate';
+import { UniverseEvaluator, type DayColumns } from './engine/evaluate';
 import type { MarketReturns, SecurityInput } from './engine/types';
 import { BlockChain } from './snapshot-deltas';
-import { encodeSnapshotValues } from './snapshot-values';
+import { storedBytes } from './snapshot-values';
 
 // A snapshot build's evaluator thread (snapshot-evaluators.server.ts): evaluates one block of
 // securities on the days it is sent and posts every day's columns back, in their stored form, as
@@ -43,10 +42,21 @@ export function unpackDay(p: PackedDay): EvaluatedDay {
   return { id: p.id, day: p.day, permatickers: p.permatickers, values };
 }
 
+/**
+ * Days evaluated together (UniverseEvaluator.evaluateDays), a block's columns of all of them held
+ * at once (6 MB for 250 securities). On the 6,000 × 25-year demo, a security took 42 µs a day
+ * evaluated alone, 28 µs twelve days at a time, 24 µs at 24 and 22 µs at 48.
+ */
+const DAYS_TOGETHER = 24;
+
+/** A block's columns on a day in their stored form, in full. */
+function storedForm(id: number, d: DayColumns<Float32Array>): EvaluatedDay {
+  return { id, day: d.day, permatickers: d.permatickers, values: d.columns.map(storedBytes) };
+}
+
 /** A block's snapshot on `day`, each metric's column in full. */
 export function evaluateDay(evaluator: UniverseEvaluator, id: number, day: number): EvaluatedDay {
-  const snap = evaluator.evaluate(day);
-  return { id, day, permatickers: snap.permatickers, values: METRIC_IDS.map((m) => encodeSnapshotValues(snap.values[m])) };
+  return storedForm(id, evaluator.evaluateDays([day], (n) => new Float32Array(n))[0]);
 }
 
 /**
@@ -56,10 +66,13 @@ export function evaluateDay(evaluator: UniverseEvaluator, id: number, day: numbe
 export function* evaluateJob(job: EvaluateJob): Generator<EvaluatedDay> {
   const evaluator = new UniverseEvaluator({ securities: job.securities, market: job.market, calendar: job.calendar });
   const chain = new BlockChain();
-  for (let k = 0; k < job.days.length; k++) {
-    const out = evaluateDay(evaluator, job.id, job.days[k]);
-    if (out.permatickers.length > 0) out.values = chain.encode(out.day, out.permatickers, out.values, job.chainFrom[k]);
-    yield out;
+  for (let k0 = 0; k0 < job.days.length; k0 += DAYS_TOGETHER) {
+    const days = evaluator.evaluateDays(job.days.slice(k0, k0 + DAYS_TOGETHER), (n) => new Float32Array(n));
+    for (const [j, day] of days.entries()) {
+      const out = storedForm(job.id, day);
+      if (out.permatickers.length > 0) out.values = chain.encode(out.day, out.permatickers, out.values, job.chainFrom[k0 + j]);
+      yield out;
+    }
   }
 }
 

@@ -20,13 +20,15 @@ export type SnapshotEvaluators = {
 };
 
 /**
- * Worker threads a build uses by default: one per core besides the main thread's (which reads
- * blocks from DuckDB and appends results meanwhile), up to 3; none on a single core. Each thread
- * holds a block's inputs and evaluator (a few hundred MB for 500 securities × 25 years), so more
- * threads than cores would only add memory.
+ * Worker threads a build uses by default: one per core, up to 2; none on a single core. The main
+ * thread only reads blocks from DuckDB and appends results (about half its time waits on the
+ * evaluators), so on 2 cores a second evaluator took the 6,000 × 25-year demo's snapshots from
+ * 31 to 26 s. Each thread holds a block's inputs and evaluator (~200 MB for 250 securities × 25
+ * years): more would take that build past 1.5 GB.
  */
 export function defaultSnapshotWorkers(): number {
-  return Math.max(0, Math.min(3, availableParallelism() - 1));
+  const cores = availableParallelism();
+  return cores > 1 ? Math.min(2, cores) : 0;
 }
 
 // Not a literal in `new URL(...)`: bundlers would try to bundle it as an asset.

@@ -67,8 +67,12 @@ export function quantizeInPlace(values: Float64Array): Float64Array {
 
 /** The stored bytes of a column (little-endian Float32; NaN stays NaN). */
 export function encodeSnapshotValues(values: Float64Array): Uint8Array {
-  const f = Float32Array.from(values);
-  return new Uint8Array(f.buffer, f.byteOffset, f.byteLength);
+  return storedBytes(Float32Array.from(values));
+}
+
+/** The stored bytes of a column already held as Float32 (a build evaluates into these), without a copy. */
+export function storedBytes(values: Float32Array): Uint8Array {
+  return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { concatPriceColumns, FACT_COLUMNS, priceColumns, type PriceColumns } from '../store/market-columns';
+import { concatPriceColumns, FACT_COLUMNS, pricesOfSecurities, type PriceColumns } from '../store/market-columns';
 import type { CorporateActionRecord, SecurityRecord, TickerPeriodRecord } from '../store/records';
 import { codeRows, concatCodedRows, type CodedRows } from '../store/typed-columns';
 import { generateCompany } from './company';
@@ -41,11 +41,11 @@ export function demoBatch(universe: DemoUniverse, from: number, to: number): Dem
       batch.securities.push(c.security);
       batch.tickerHistory.push(...c.tickerHistory);
       batch.actions.push(...c.actions);
-      batch.counts.prices += c.prices.length;
+      batch.counts.prices += c.prices.day.length;
       batch.counts.facts += c.facts.length;
       batch.counts.actions += c.actions.length;
     }
-    prices.push(priceColumns(companies.flatMap((c) => c.prices)));
+    prices.push(pricesOfSecurities(companies.map((c) => c.prices)));
     facts.push(
       codeRows(
         FACT_COLUMNS,

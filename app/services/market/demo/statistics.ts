@@ -85,10 +85,11 @@ function trailingFourQuarters(company: DemoCompany, concept: string, asOf: IsoDa
 export function realismStatistics(companies: readonly DemoCompany[], days: readonly IsoDate[]): RealismStatistics {
   const first = days[0];
   const last = days[days.length - 1];
-  const full = companies.filter((c) => c.prices.length === days.length);
+  const full = companies.filter((c) => c.prices.day.length === days.length);
   const returns = full.map((c) => {
-    const r = new Float64Array(c.prices.length - 1);
-    for (let i = 1; i < c.prices.length; i++) r[i - 1] = (c.prices[i].tri as number) / (c.prices[i - 1].tri as number) - 1;
+    const tri = c.prices.tri;
+    const r = new Float64Array(tri.length - 1);
+    for (let i = 1; i < tri.length; i++) r[i - 1] = tri[i] / tri[i - 1] - 1;
     return r;
   });
   const T = days.length - 1;
@@ -120,7 +121,7 @@ export function realismStatistics(companies: readonly DemoCompany[], days: reado
   for (let i = 1; i < days.length; i++) if (days[i].slice(0, 4) !== days[i - 1].slice(0, 4)) yearEnds.push(i - 1);
   const yearlySds: number[] = [];
   for (let k = 1; k < yearEnds.length; k++) {
-    const yearly = full.map((c) => (c.prices[yearEnds[k]].tri as number) / (c.prices[yearEnds[k - 1]].tri as number) - 1);
+    const yearly = full.map((c) => c.prices.tri[yearEnds[k]] / c.prices.tri[yearEnds[k - 1]] - 1);
     yearlySds.push(standardDeviation(yearly));
   }
 
@@ -140,7 +141,7 @@ export function realismStatistics(companies: readonly DemoCompany[], days: reado
   for (const c of companies) {
     if (c.security.isDelisted) continue;
     const shares = lastFact(c, 'shares_outstanding', last);
-    const price = c.prices[c.prices.length - 1].closeUnadj as number;
+    const price = c.prices.closeUnadj[c.prices.closeUnadj.length - 1];
     const earnings = trailingFourQuarters(c, 'net_income', last);
     const revenue = trailingFourQuarters(c, 'revenue', last);
     if (!shares || earnings === null || revenue === null) continue;

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { CONCEPT_IDS } from '../store/schema';
 import { isTradingDay, tradingDays } from './calendar';
+import { priceRecordsOf } from './company';
 import { createDemoUniverse, demoCompanies, type DemoCompany } from './universe';
 import { validateDemoOptions } from './plan';
 
 const universe = createDemoUniverse({ companies: 120, years: 5, seed: 42 });
 const companies: DemoCompany[] = [...demoCompanies(universe)];
+const records = new Map(companies.map((c) => [c, priceRecordsOf(c)]));
+const prices = (c: DemoCompany) => records.get(c) ?? priceRecordsOf(c);
 
 describe('demo universe: shape and labels', () => {
   it('ends on the last weekday on or before the end date, and never reads the clock', () => {
@@ -27,7 +30,7 @@ describe('demo universe: shape and labels', () => {
 
   it('trades on weekdays without holidays, with consistent OHLC and positive prices', () => {
     for (const c of companies.slice(0, 20)) {
-      for (const p of c.prices) {
+      for (const p of prices(c)) {
         expect(isTradingDay(p.date)).toBe(true);
         expect(p.close).toBeGreaterThan(0);
         expect(p.high as number).toBeGreaterThanOrEqual(Math.max(p.open as number, p.close) - 1e-9);
@@ -49,9 +52,9 @@ describe('demo universe: shape and labels', () => {
     const splits = companies.flatMap((c) => c.actions.filter((a) => a.action === 'split').map((a) => ({ c, a })));
     expect(splits.length).toBeGreaterThan(0);
     for (const { c, a } of splits) {
-      const i = c.prices.findIndex((p) => p.date === a.date);
-      const before = c.prices[i - 1];
-      const at = c.prices[i];
+      const i = prices(c).findIndex((p) => p.date === a.date);
+      const before = prices(c)[i - 1];
+      const at = prices(c)[i];
       const ratio = a.value as number;
       // As traded, the price falls by about the split ratio; adjusted and total return do not.
       expect((before.closeUnadj as number) / (at.closeUnadj as number)).toBeGreaterThan(ratio * 0.6);
@@ -64,14 +67,14 @@ describe('demo universe: shape and labels', () => {
     let belowDollar = 0;
     const wrong: string[] = [];
     for (const c of companies) {
-      const tri = c.prices.map((p) => p.tri as number);
-      expect(tri[0]).toBeCloseTo(c.prices[0].close, 3);
+      const tri = prices(c).map((p) => p.tri as number);
+      expect(tri[0]).toBeCloseTo(prices(c)[0].close, 3);
       // Without a dividend that day, it moves with the adjusted close (both rounded).
       const exDays = new Set(c.actions.filter((a) => a.action === 'dividend').map((a) => a.date));
       tri.forEach((v, i) => {
         const written = v >= 1 ? Math.abs(v * 10_000 - Math.round(v * 10_000)) < 1e-6 : v > 0 && v === Number(v.toPrecision(4));
         if (v < 1) belowDollar++;
-        const [p, q] = [c.prices[i - 1], c.prices[i]];
+        const [p, q] = [prices(c)[i - 1], prices(c)[i]];
         const moves = i === 0 || exDays.has(q.date) || p.close < 1 || Math.abs(v / tri[i - 1] - q.close / p.close) < 0.01;
         if (!written || !moves) wrong.push(`${c.security.ticker} ${q.date}: ${v}`);
       });
@@ -87,13 +90,13 @@ describe('demo universe: shape and labels', () => {
     expect(acquired.length).toBeGreaterThan(0);
     for (const c of bankrupt) {
       expect(c.security.isDelisted).toBe(true);
-      const last = c.prices.at(-1)!;
-      const yearBefore = c.prices[Math.max(0, c.prices.length - 260)];
+      const last = prices(c).at(-1)!;
+      const yearBefore = prices(c)[Math.max(0, prices(c).length - 260)];
       expect(last.close / yearBefore.close).toBeLessThan(0.2);
       expect(c.actions.at(-1)!.action).toBe('delisting');
     }
     for (const c of acquired) {
-      const [before, last] = c.prices.slice(-2);
+      const [before, last] = prices(c).slice(-2);
       expect(last.close / before.close).toBeGreaterThan(1.15);
       expect(c.security.lastPriceDate).toBe(last.date);
     }
@@ -149,7 +152,7 @@ describe('demo universe: determinism and options', () => {
     const again = [...demoCompanies(createDemoUniverse({ companies: 120, years: 5, seed: 42 }))];
     const other = [...demoCompanies(createDemoUniverse({ companies: 120, years: 5, seed: 43 }))];
     expect(again).toEqual(companies);
-    expect(other.map((c) => c.prices.at(-1)!.close)).not.toEqual(companies.map((c) => c.prices.at(-1)!.close));
+    expect(other.map((c) => prices(c).at(-1)!.close)).not.toEqual(companies.map((c) => prices(c).at(-1)!.close));
   });
 
   it('refuses bad sizes with a clear message', () => {

@@ -75,22 +75,74 @@ export function priceColumns(rows: readonly PriceRecord[]): PriceColumns {
       seen.add(key);
     }
   }
-  const [open, high, low, close, volume, closeUnadj, tri] = doubles;
   const keys = [...ranges.keys()];
+  return priceTable(perm, day, doubles, {
+    perm: keys,
+    first: keys.map((k) => ranges.get(k)!.first),
+    last: keys.map((k) => ranges.get(k)!.last),
+  });
+}
+
+/** The prices table's columns in DDL order, from the permatickers, days and PRICE_DOUBLES columns. */
+function priceTable(perm: Int32Array, day: Int32Array, doubles: Float64Array[], ranges: PriceColumns['ranges']): PriceColumns {
   return {
     table: [
       { kind: 'integer', values: perm },
       { kind: 'date', values: day },
-      { kind: 'double', values: open },
-      { kind: 'double', values: high },
-      { kind: 'double', values: low },
-      { kind: 'double', values: close },
-      { kind: 'double', values: volume },
-      { kind: 'double', values: closeUnadj },
-      { kind: 'double', values: tri },
+      ...doubles.map((values) => ({ kind: 'double' as const, values })),
     ],
-    ranges: { perm: keys, first: keys.map((k) => ranges.get(k)!.first), last: keys.map((k) => ranges.get(k)!.last) },
+    ranges,
   };
+}
+
+/** One security's prices as typed columns, days ascending (NaN: no value; close has one on every day). */
+export type SecurityPrices = {
+  permaticker: number;
+  day: Int32Array;
+} & Record<(typeof PRICE_DOUBLES)[number], Float64Array>;
+
+/**
+ * Securities' prices built as columns (the demo generator's), one security after another, checked
+ * as priceColumns checks rows: each security once, days strictly ascending, close finite, every
+ * other value finite or NaN.
+ */
+export function pricesOfSecurities(parts: readonly SecurityPrices[]): PriceColumns {
+  const n = parts.reduce((sum, p) => sum + p.day.length, 0);
+  const perm = new Int32Array(n);
+  const day = new Int32Array(n);
+  const doubles = PRICE_DOUBLES.map(() => new Float64Array(n));
+  const seen = new Set<number>();
+  const ranges: PriceColumns['ranges'] = { perm: [], first: [], last: [] };
+  let at = 0;
+  for (const part of parts) {
+    const m = part.day.length;
+    if (!Number.isInteger(part.permaticker)) throw new Error(`prices: permaticker must be an integer, got ${part.permaticker}`);
+    if (seen.has(part.permaticker)) throw new Error(`prices: permaticker ${part.permaticker} is given twice`);
+    seen.add(part.permaticker);
+    for (let i = 1; i < m; i++)
+      if (!(part.day[i] > part.day[i - 1]))
+        throw new Error(`prices of permaticker ${part.permaticker}: day ${i + 1} does not follow day ${i}`);
+    PRICE_DOUBLES.forEach((key, c) => {
+      const v = part[key];
+      if (v.length !== m)
+        throw new Error(`prices of permaticker ${part.permaticker}: ${PRICE_DOUBLE_COLUMNS[key]} has ${v.length} values for ${m} days`);
+      for (let i = 0; i < m; i++)
+        if (v[i] === Infinity || v[i] === -Infinity || (key === 'close' && Number.isNaN(v[i])))
+          throw new Error(
+            `prices of permaticker ${part.permaticker} row ${i + 1}: ${PRICE_DOUBLE_COLUMNS[key]} must be a finite number, got ${v[i]}`,
+          );
+      doubles[c].set(v, at);
+    });
+    perm.fill(part.permaticker, at, at + m);
+    day.set(part.day, at);
+    if (m > 0) {
+      ranges.perm.push(part.permaticker);
+      ranges.first.push(part.day[0]);
+      ranges.last.push(part.day[m - 1]);
+    }
+    at += m;
+  }
+  return priceTable(perm, day, doubles, ranges);
 }
 
 /** Price columns of different securities, one after another (each part's rows stay checked). */

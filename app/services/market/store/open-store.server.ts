@@ -206,13 +206,6 @@ export type PublishOptions = {
   beforeRename?: (workFile: string) => Promise<unknown>;
   /** Runs last, right before the rename; if it throws (a cancelled job), nothing is published and the work is thrown away. */
   confirm?: () => Promise<void>;
-  /**
-   * Rewrite the file without any free blocks, whatever their share (else only above
-   * SPARSE_SHARE). For a store written once and whole (`npm run data -- demo`): its free blocks
-   * are the partial row groups each batch's commit rewrote, which no later write will reuse —
-   * 42–50 MB of the 6,000-company × 25-year demo, for a copy of about 15–25 s.
-   */
-  compact?: boolean;
 };
 
 export type OpenWritableOptions = {
@@ -231,13 +224,26 @@ export type OpenWritableOptions = {
  * DuckDB keeps every block a process reads or writes in its buffer pool, up to 80 % of the
  * machine's memory by default: building the 6,000-company × 25-year demo grew it past 2.8 GB.
  * Builds that can (every operator they use spills to disk) run under this bound instead; on that
- * demo the bound cost no time.
+ * demo the bound cost no time (at 512 MB neither, but with two snapshot evaluator threads the
+ * build then peaked at 1.67 GB instead of 1.42 GB).
  */
-export const BUILD_MEMORY_LIMIT = '512MB';
+export const BUILD_MEMORY_LIMIT = '256MB';
 
 /** Applies BUILD_MEMORY_LIMIT to the connection's DuckDB instance (for the rest of its life). */
 export async function boundBuildMemory(connection: DuckDBConnection): Promise<void> {
   await connection.run(`SET memory_limit = '${BUILD_MEMORY_LIMIT}'`);
+}
+
+/**
+ * Turns off DuckDB's automatic checkpoints for the rest of the instance's life: the caller
+ * checkpoints once, when done. Each automatic checkpoint (every 16 MB of log) rewrote the partly
+ * filled last row group of every table being appended to and left the earlier copy's blocks
+ * free; over a snapshot build and the derived tables that was 81 MB of the 6,000 × 25-year
+ * demo's file, at no gain in time or memory (committed rows wait in the log and DuckDB's buffer
+ * pool, which spills to disk under BUILD_MEMORY_LIMIT).
+ */
+export async function deferCheckpoints(connection: DuckDBConnection): Promise<void> {
+  await connection.run(`SET checkpoint_threshold = '1TB'`);
 }
 
 function processAlive(pid: number): boolean {
@@ -388,7 +394,7 @@ export async function openWritableStore(file: string, options: OpenWritableOptio
             again.closeSync();
           }
         }
-        if (!options.inPlace) await compactIfSparse(workFile, publishOptions.compact ? { share: 0, minBytes: 0 } : undefined);
+        if (!options.inPlace) await compactIfSparse(workFile);
         if (publishOptions.confirm) {
           try {
             await publishOptions.confirm();

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { FactRecord, PriceRecord, SecurityRecord } from './records';
-import { closeMarketReader, compactIfSparse, marketReader, openMarketReader } from './open-store.server';
+import { closeMarketReader, compactIfSparse, deferCheckpoints, marketReader, openMarketReader } from './open-store.server';
 import { FACT_COLUMNS, priceColumns } from './market-columns';
 import { codeRows } from './typed-columns';
 import { openMarketWriter, withMarketWriter } from './writer.server';
@@ -293,32 +293,59 @@ describe('market writer', () => {
     reader.close();
   });
 
-  it('publishes without a single free block when asked to compact (the demo), and keeps a few free blocks otherwise', async () => {
-    const freeBlocks = async (file: string) => {
+  it('keeps committed rows in the log until the one checkpoint asked for once automatic checkpoints are deferred', async () => {
+    const logAfterCommits = async (defer: boolean) => {
+      const file = freshFile();
       const instance = await DuckDBInstance.create(file);
       const conn = await instance.connect();
-      const r = await conn.runAndReadAll('SELECT free_blocks::INTEGER, total_blocks::INTEGER FROM pragma_database_size()');
+      // Without deferring, a checkpoint comes after every commit here (every 16 MB in a large build).
+      if (defer) await deferCheckpoints(conn);
+      else await conn.run(`SET checkpoint_threshold = '256KB'`);
+      await conn.run('CREATE TABLE t (x DOUBLE, y INTEGER)');
+      const appender = await conn.createAppender('t');
+      for (let r = 0; r < 600_000; r++) {
+        appender.appendDouble(r * 1.000001);
+        appender.appendInteger(r % 7);
+        appender.endRow();
+        // Each flush commits (the snapshot build's appenders flush a block at a time).
+        if (r % 100_000 === 99_999) appender.flushSync();
+      }
+      appender.closeSync();
+      const walSize = () => (existsSync(`${file}.wal`) ? statSync(`${file}.wal`).size : 0);
+      const log = walSize();
+      await conn.run('CHECKPOINT');
+      const rows = Number((await conn.runAndReadAll('SELECT count(*)::INTEGER FROM t')).getRows()[0][0]);
       conn.closeSync();
       instance.closeSync();
+      expect(walSize()).toBe(0);
+      expect(rows).toBe(600_000);
+      return log;
+    };
+    expect(await logAfterCommits(false)).toBeLessThan(1_000_000);
+    expect(await logAfterCommits(true)).toBeGreaterThan(5_000_000);
+  });
+
+  it('publishes a file with a few free blocks as it is (no rewrite under the 15 % threshold)', async () => {
+    const freeBlocks = async (file: string) => {
+      const i = await DuckDBInstance.create(file);
+      const conn = await i.connect();
+      const r = await conn.runAndReadAll('SELECT free_blocks::INTEGER, total_blocks::INTEGER FROM pragma_database_size()');
+      conn.closeSync();
+      i.closeSync();
       return r.getRows()[0] as [number, number];
     };
-    for (const compact of [false, true]) {
-      const file = freshFile();
-      const writer = await openMarketWriter(file, { fresh: true });
-      await writer.transaction((tx) => tx.upsertSecurities([security(1, 'AAA')]));
-      // A table to keep and a smaller one dropped: free blocks well under the usual 15 % threshold.
-      await writer.publish({ beforeRename: (work) => leaveFreeBlocks(work, { kept: 4_000_000, dropped: 300_000 }), compact });
-      const [free, total] = await freeBlocks(file);
-      if (compact) expect(free).toBe(0);
-      else {
-        expect(free).toBeGreaterThan(0);
-        expect(free).toBeLessThan(total * 0.15);
-      }
-      const reader = await openMarketReader(file);
-      expect(await reader.all(`SELECT permaticker, ticker FROM securities`)).toEqual([{ permaticker: 1, ticker: 'AAA' }]);
-      expect(await reader.all(`SELECT count(*)::INTEGER AS n FROM kept`)).toEqual([{ n: 4000000 }]);
-      reader.close();
-    }
+    const file = freshFile();
+    const writer = await openMarketWriter(file, { fresh: true });
+    await writer.transaction((tx) => tx.upsertSecurities([security(1, 'AAA')]));
+    // A table to keep and a smaller one dropped: free blocks well under the 15 % threshold.
+    await writer.publish({ beforeRename: (work) => leaveFreeBlocks(work, { kept: 4_000_000, dropped: 300_000 }) });
+    const [free, total] = await freeBlocks(file);
+    expect(free).toBeGreaterThan(0);
+    expect(free).toBeLessThan(total * 0.15);
+    const reader = await openMarketReader(file);
+    expect(await reader.all(`SELECT permaticker, ticker FROM securities`)).toEqual([{ permaticker: 1, ticker: 'AAA' }]);
+    expect(await reader.all(`SELECT count(*)::INTEGER AS n FROM kept`)).toEqual([{ n: 4000000 }]);
+    reader.close();
   });
 
   it('replaces only the facts and actions of the given source', async () => {

@@ -193,22 +193,49 @@ export class UniverseEvaluator {
   }
 
   evaluate(day: number): MetricSnapshot {
-    const listed: number[] = [];
-    for (let s = 0; s < this.evaluators.length; s++) if (this.evaluators[s].listedIndex(day) >= 0) listed.push(s);
-    const n = listed.length;
-    const columns = METRIC_IDS.map(() => new Float64Array(n));
-    const permatickers = new Int32Array(n);
-    for (let r = 0; r < n; r++) {
-      const ev = this.evaluators[listed[r]];
-      permatickers[r] = ev.permaticker;
-      ev.evaluateInto(day, this.row, this.universe.market);
-      for (let m = 0; m < N_METRICS; m++) columns[m][r] = this.row[m];
-    }
+    const { permatickers, columns } = this.evaluateDays([day], (n) => new Float64Array(n))[0];
     const values: Record<string, Float64Array> = {};
     METRIC_IDS.forEach((id, m) => (values[id] = columns[m]));
     return { date: fromEpochDay(day), day, permatickers, values };
   }
+
+  /**
+   * Every metric on each of ascending days, each security evaluated on all of them before the
+   * next: its prices, windows and filings stay in the processor's caches from one day to the
+   * next. A day at a time across 250 securities, every day fetched each security's data from
+   * memory again, and the 6,000 × 25-year build ran at half the speed. The values are the same
+   * either way: a security's evaluator sees its days in the same order. `alloc` makes a day's
+   * columns, all in one array (Float32Array for the stored form: the values are rounded to it as
+   * they are written, as Float32Array.from would).
+   */
+  evaluateDays<C extends Float64Array | Float32Array>(days: readonly number[], alloc: (length: number) => C): DayColumns<C>[] {
+    const out = days.map((day) => {
+      const listed: number[] = [];
+      for (let s = 0; s < this.evaluators.length; s++) if (this.evaluators[s].listedIndex(day) >= 0) listed.push(s);
+      const n = listed.length;
+      const all = alloc(n * N_METRICS);
+      const columns = METRIC_IDS.map((_, m) => all.subarray(m * n, (m + 1) * n) as C);
+      return { day, listed, next: 0, columns };
+    });
+    for (let s = 0; s < this.evaluators.length; s++) {
+      const ev = this.evaluators[s];
+      for (const d of out) {
+        if (d.listed[d.next] !== s) continue;
+        const r = d.next++;
+        ev.evaluateInto(d.day, this.row, this.universe.market);
+        for (let m = 0; m < N_METRICS; m++) d.columns[m][r] = this.row[m];
+      }
+    }
+    return out.map(({ day, listed, columns }) => ({
+      day,
+      permatickers: Int32Array.from(listed, (s) => this.evaluators[s].permaticker),
+      columns,
+    }));
+  }
 }
+
+/** One day of a universe: the listed securities' permatickers (ascending) and each catalogue metric's column, in METRIC_IDS order. */
+export type DayColumns<C> = { day: number; permatickers: Int32Array; columns: C[] };
 
 /** Every day on which one of the securities has a bar: the exchange calendar of a whole universe. */
 export function unionOfDays(securities: readonly SecurityInput[]): Int32Array {

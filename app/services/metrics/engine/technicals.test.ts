@@ -3,6 +3,10 @@ import { fixtureSecurity } from '../testing/fixtures';
 import { equalWeightMarket, evaluateAt } from './evaluate';
 import { metricValue } from './snapshot';
 import { fromEpochDay } from '../../dates';
+import { EMA_WINDOWS, TECHNICAL_WARMUP_BARS } from '../catalogue';
+import { mulberry32 } from '../testing/synthetic-universe';
+import { metricIndex, N_METRICS } from './metric-index';
+import { computeTechnicals, preparePrices } from './technicals';
 
 describe('technicals', () => {
   it('computes SMA and the distance of price from it', () => {
@@ -89,5 +93,58 @@ describe('technicals', () => {
     expect(evaluateAt(u, fromEpochDay(sec.dates[99])).permatickers.length).toBe(1);
     expect(evaluateAt(u, fromEpochDay(sec.dates[99] + 1)).permatickers.length).toBe(0);
     expect(metricValue(evaluateAt(u, fromEpochDay(sec.dates[50])), 1, 'volatility_1y')).toBeNull();
+  });
+
+  it('computes every EMA and the RSI to the bit as their definitions, one at a time, do', () => {
+    // The definitions, each smoother alone: the engine runs them side by side in one pass.
+    const ema = (close: Float64Array, i: number, n: number) => {
+      const start = Math.max(0, i - TECHNICAL_WARMUP_BARS + 1);
+      if (i - start + 1 < n) return Number.NaN;
+      let e = 0;
+      for (let k = start; k < start + n; k++) e += close[k];
+      e /= n;
+      for (let k = start + n; k <= i; k++) e += (2 / (n + 1)) * (close[k] - e);
+      return e;
+    };
+    const rsi = (close: Float64Array, i: number, n = 14) => {
+      const start = Math.max(0, i - TECHNICAL_WARMUP_BARS + 1);
+      if (i - start < n) return Number.NaN;
+      let [gain, loss] = [0, 0];
+      for (let k = start + 1; k <= start + n; k++) {
+        const d = close[k] - close[k - 1];
+        if (d > 0) gain += d;
+        else loss -= d;
+      }
+      [gain, loss] = [gain / n, loss / n];
+      for (let k = start + n + 1; k <= i; k++) {
+        const d = close[k] - close[k - 1];
+        gain = (gain * (n - 1) + (d > 0 ? d : 0)) / n;
+        loss = (loss * (n - 1) + (d < 0 ? -d : 0)) / n;
+      }
+      if (loss === 0) return gain === 0 ? 50 : 100;
+      return 100 - 100 / (1 + gain / loss);
+    };
+    const rand = mulberry32(11);
+    // A random walk on a cent grid (unchanged closes too), 700 bars: every index, from too
+    // short a window for any smoother to past the warm-up window.
+    const close = new Float64Array(700);
+    close[0] = 50;
+    for (let k = 1; k < close.length; k++) close[k] = Math.max(0.01, Math.round((close[k - 1] + (rand() - 0.5) * 2) * 100) / 100);
+    const p = preparePrices(
+      Int32Array.from(close, (_, k) => 19_000 + k),
+      close,
+      close,
+      new Float64Array(close.length).fill(Number.NaN),
+      close,
+    );
+    const row = new Float64Array(N_METRICS);
+    let known = 0;
+    for (let i = 0; i < close.length; i++) {
+      computeTechnicals(p, i, 19_000 + i, null, row);
+      for (const n of EMA_WINDOWS) expect([i, n, row[metricIndex(`ema${n}`)]]).toEqual([i, n, ema(close, i, n)]);
+      expect([i, row[metricIndex('rsi14')]]).toEqual([i, rsi(close, i)]);
+      if (Number.isFinite(row[metricIndex('ema200')])) known++;
+    }
+    expect(known).toBeGreaterThan(400);
   });
 });

@@ -176,36 +176,82 @@ function sma(close: Float64Array, i: number, n: number): number {
   return s / n;
 }
 
-/** EMA seeded with the SMA of the first n closes of a trailing warm-up window (path-independent of history length). */
-function ema(close: Float64Array, i: number, n: number): number {
-  const start = Math.max(0, i - TECHNICAL_WARMUP_BARS + 1);
-  if (i - start + 1 < n) return Number.NaN;
-  let e = 0;
-  for (let k = start; k < start + n; k++) e += close[k];
-  e /= n;
-  const a = 2 / (n + 1);
-  for (let k = start + n; k <= i; k++) e += a * (close[k] - e);
-  return e;
-}
+// The EMA windows one by one, each EMA kept in a local (a register) through the loop below; a
+// catalogue with another number of EMAs does not compile here.
+const [N0, N1, N2, N3, N4]: readonly [number, number, number, number, number] = EMA_WINDOWS;
+const [A0, A1, A2, A3, A4] = [N0, N1, N2, N3, N4].map((n) => 2 / (n + 1));
+const N_MAX = Math.max(N0, N1, N2, N3, N4);
+const emaScratch = new Float64Array(EMA_WINDOWS.length);
+const RSI_BARS = 14;
 
-/** Wilder's RSI over the trailing warm-up window. */
-function rsi(close: Float64Array, i: number, n = 14): number {
+/**
+ * Every EMA (seeded with the SMA of its first n closes) and Wilder's RSI, over one trailing
+ * warm-up window (path-independent of history length), in one pass over it: `emas` gets the EMAs
+ * in EMA_WINDOWS order (unadjusted for the day's shares), the RSI is returned.
+ *
+ * Each smoother is a chain of steps that each wait on the one before; run one after another, the
+ * processor idled on every step's latency (half the time of the technicals); side by side, it
+ * overlaps the chains. Each value still sees the same operations in the same order as computed
+ * alone, so the results are the same to the bit.
+ */
+function smoothers(close: Float64Array, i: number, emas: Float64Array | null, wantRsi: boolean): number {
   const start = Math.max(0, i - TECHNICAL_WARMUP_BARS + 1);
-  if (i - start < n) return Number.NaN;
+  let sum = 0;
+  let e0 = Number.NaN;
+  let e1 = Number.NaN;
+  let e2 = Number.NaN;
+  let e3 = Number.NaN;
+  let e4 = Number.NaN;
   let gain = 0;
   let loss = 0;
-  for (let k = start + 1; k <= start + n; k++) {
-    const d = close[k] - close[k - 1];
-    if (d > 0) gain += d;
-    else loss -= d;
+  for (let k = start; k <= i; k++) {
+    const c = close[k];
+    // Bars of the window so far, this one included: an EMA starts from the mean of its first n.
+    const at = k - start + 1;
+    if (emas) {
+      sum += c;
+      if (at > N_MAX) {
+        e0 += A0 * (c - e0);
+        e1 += A1 * (c - e1);
+        e2 += A2 * (c - e2);
+        e3 += A3 * (c - e3);
+        e4 += A4 * (c - e4);
+      } else {
+        if (at > N0) e0 += A0 * (c - e0);
+        else if (at === N0) e0 = sum / N0;
+        if (at > N1) e1 += A1 * (c - e1);
+        else if (at === N1) e1 = sum / N1;
+        if (at > N2) e2 += A2 * (c - e2);
+        else if (at === N2) e2 = sum / N2;
+        if (at > N3) e3 += A3 * (c - e3);
+        else if (at === N3) e3 = sum / N3;
+        if (at > N4) e4 += A4 * (c - e4);
+        else if (at === N4) e4 = sum / N4;
+      }
+    }
+    if (wantRsi && at > 1) {
+      const d = c - close[k - 1];
+      if (at <= RSI_BARS + 1) {
+        if (d > 0) gain += d;
+        else loss -= d;
+        if (at === RSI_BARS + 1) {
+          gain /= RSI_BARS;
+          loss /= RSI_BARS;
+        }
+      } else {
+        gain = (gain * (RSI_BARS - 1) + (d > 0 ? d : 0)) / RSI_BARS;
+        loss = (loss * (RSI_BARS - 1) + (d < 0 ? -d : 0)) / RSI_BARS;
+      }
+    }
   }
-  gain /= n;
-  loss /= n;
-  for (let k = start + n + 1; k <= i; k++) {
-    const d = close[k] - close[k - 1];
-    gain = (gain * (n - 1) + (d > 0 ? d : 0)) / n;
-    loss = (loss * (n - 1) + (d < 0 ? -d : 0)) / n;
+  if (emas) {
+    emas[0] = e0;
+    emas[1] = e1;
+    emas[2] = e2;
+    emas[3] = e3;
+    emas[4] = e4;
   }
+  if (!wantRsi || i - start < RSI_BARS) return Number.NaN;
   if (loss === 0) return gain === 0 ? 50 : 100;
   return 100 - 100 / (1 + gain / loss);
 }
@@ -384,16 +430,19 @@ export function computeTechnicals(
     }
     row[I.sma50_to_sma200] = row[I.sma200] > 0 ? row[I.sma50] / row[I.sma200] - 1 : Number.NaN;
   }
-  if (groups.ema) {
-    for (const [n, idx, dist] of EMA) {
-      const v = ema(p.close, i, n) * f;
-      row[idx] = v;
-      row[dist] = v > 0 ? price / v - 1 : Number.NaN;
+  if (groups.ema || groups.rsi) {
+    const rsi = smoothers(p.close, i, groups.ema ? emaScratch : null, groups.rsi);
+    if (groups.ema) {
+      EMA.forEach(([, idx, dist], w) => {
+        const v = emaScratch[w] * f;
+        row[idx] = v;
+        row[dist] = v > 0 ? price / v - 1 : Number.NaN;
+      });
+      row[I.macd] = row[I.ema12] - row[I.ema26];
+      row[I.macd_pct] = price > 0 ? row[I.macd] / price : Number.NaN;
     }
-    row[I.macd] = row[I.ema12] - row[I.ema26];
-    row[I.macd_pct] = price > 0 ? row[I.macd] / price : Number.NaN;
+    if (groups.rsi) row[I.rsi14] = rsi;
   }
-  if (groups.rsi) row[I.rsi14] = rsi(p.close, i);
 
   if (groups.volatility || groups.year) {
     row[I.volatility_1m] = volatility(p.ret, i, 21);
