@@ -182,6 +182,28 @@ describe('metric snapshots in DuckDB', () => {
     }
   });
 
+  it('streams the market returns to the bits of the SQL on awkward prices too: zeros, missing indices, one-day securities, rows out of order', async () => {
+    const instance = await DuckDBInstance.create(':memory:');
+    const conn = await instance.connect();
+    try {
+      await conn.run(`CREATE TABLE prices (permaticker INTEGER, date DATE, close DOUBLE NOT NULL, tri DOUBLE)`);
+      await conn.run(`INSERT INTO prices VALUES
+        (9, DATE '2024-01-03', 10.5, NULL), (9, DATE '2024-01-02', 10, NULL), (9, DATE '2024-01-04', 0, NULL), (9, DATE '2024-01-05', 3, NULL),
+        (2, DATE '2024-01-02', 7, 100), (2, DATE '2024-01-03', 7.1, 101.3), (2, DATE '2024-01-04', 7.2, NULL), (2, DATE '2024-01-05', 7.3, 0.1),
+        (5, DATE '2024-01-04', 1, 1), (3, DATE '2024-01-05', 0, 0), (3, DATE '2024-01-06', 0, 0), (3, DATE '2024-01-08', 1e-300, 1e-300)`);
+      const computed = await computeMarketReturns(conn);
+      const sql = (
+        await conn.runAndReadAll(`SELECT datediff('day', DATE '1970-01-01', date)::INTEGER, ret FROM (${MARKET_RETURNS_SQL}) ORDER BY date`)
+      ).getRows();
+      expect(Array.from(computed.days)).toEqual(sql.map((r) => Number(r[0])));
+      expect(Array.from(computed.ret).map((v, i) => [v, Object.is(v, Number(sql[i][1]))])).toEqual(sql.map((r) => [Number(r[1]), true]));
+      expect(computed.days.length).toBe(3);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+  });
+
   it('keeps the stored snapshots, and no half-built tables, when a rebuild fails midway', async () => {
     const datesBefore = await listSnapshotDates('any', { marketDb: file });
     const latestBefore = await loadSnapshot('latest', { marketDb: file, metrics: ['pe_ttm', 'ret_12m'] });
