@@ -72,7 +72,7 @@ export default async function run(opts: MarketBenchOptions = {}): Promise<Market
       const cpuBefore = process.cpuUsage();
       const [generateMs] = await time(async () => {
         let n = 0;
-        for (const c of demoCompanies(createDemoUniverse({ companies, years, seed }))) n += c.prices.day.length + c.facts.length;
+        for (const c of demoCompanies(createDemoUniverse({ companies, years, seed }))) n += c.prices.day.length + c.facts.rows;
         return n;
       });
       const [loadMs, loaded] = await time(() => loadDemoUniverse(file, { companies, years, seed }));

@@ -1,6 +1,6 @@
-import { concatPriceColumns, FACT_COLUMNS, pricesOfSecurities, type PriceColumns } from '../store/market-columns';
+import { concatPriceColumns, pricesOfSecurities, type PriceColumns } from '../store/market-columns';
 import type { CorporateActionRecord, SecurityRecord, TickerPeriodRecord } from '../store/records';
-import { codeRows, concatCodedRows, type CodedRows } from '../store/typed-columns';
+import { concatCodedRows, type CodedRows } from '../store/typed-columns';
 import { generateCompany } from './company';
 import type { DemoUniverse } from './universe';
 
@@ -42,17 +42,11 @@ export function demoBatch(universe: DemoUniverse, from: number, to: number): Dem
       batch.tickerHistory.push(...c.tickerHistory);
       batch.actions.push(...c.actions);
       batch.counts.prices += c.prices.day.length;
-      batch.counts.facts += c.facts.length;
+      batch.counts.facts += c.facts.rows;
       batch.counts.actions += c.actions.length;
     }
     prices.push(pricesOfSecurities(companies.map((c) => c.prices)));
-    facts.push(
-      codeRows(
-        FACT_COLUMNS,
-        companies.flatMap((c) => c.facts),
-        'facts',
-      ),
-    );
+    facts.push(...companies.map((c) => c.facts));
   }
   return { ...batch, prices: concatPriceColumns(prices), facts: concatCodedRows(facts) };
 }

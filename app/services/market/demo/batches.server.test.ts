@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { epochDayOf } from '../store/typed-columns';
 import { demoBatch } from './batch';
 import { demoBatches, startDemoGenerator } from './batches.server';
-import { priceRecordsOf } from './company';
+import { factRecordsOf, priceRecordsOf } from './company';
 import { createDemoUniverse, demoCompanies } from './universe';
 
 // The demo's batches come from a generator thread; they must hold exactly the companies the
@@ -37,7 +37,7 @@ describe('demo batches', () => {
     expect(got.reduce((n, b) => n + b.counts.prices, 0)).toBe(prices.length);
 
     // Facts: every text column decodes to the facts' values.
-    const facts = companies.flatMap((c) => c.facts);
+    const facts = companies.flatMap(factRecordsOf);
     const concept = got.flatMap((b) => Array.from(b.facts.columns[1].values as Int32Array, (code) => b.facts.texts[0][code - 1]));
     const accession = got.flatMap((b) =>
       Array.from(b.facts.columns[10].values as Int32Array, (code) => b.facts.texts[4][code - 1] ?? null),

@@ -1,5 +1,6 @@
 import { addMonths, fromEpochDay, toEpochDay, type IsoDate } from '../../dates';
-import type { SecurityPrices } from '../store/market-columns';
+import { FACT_COLUMNS, type SecurityPrices } from '../store/market-columns';
+import type { CodedRows } from '../store/typed-columns';
 import type { CorporateActionRecord, FactRecord, PriceRecord, SecurityRecord, TickerPeriodRecord } from '../store/records';
 import type { Factors } from './factors';
 import { fiscalQuarters } from './fiscal';
@@ -16,7 +17,8 @@ export type DemoCompany = {
   /** As typed columns, the form the store's writer takes: 6,300 price objects a company cost the generator a third of its time. */
   prices: SecurityPrices;
   actions: CorporateActionRecord[];
-  facts: FactRecord[];
+  /** Coded as the writer takes them (FACT_COLUMNS), for the same reason. */
+  facts: CodedRows;
 };
 
 /** A demo company's prices as records (for tests and statistics that read them a day at a time). */
@@ -32,6 +34,52 @@ export function priceRecordsOf(c: DemoCompany): PriceRecord[] {
     volume: p.volume[i],
     closeUnadj: p.closeUnadj[i],
     tri: p.tri[i],
+  }));
+}
+
+/** A demo company's facts as records (for tests and statistics). */
+export function factRecordsOf(c: DemoCompany): FactRecord[] {
+  const { columns, texts } = c.facts;
+  const get = FACT_COLUMNS.map((spec, k) => {
+    const values = columns[k].values as Int32Array | Float64Array;
+    const nulls = 'nulls' in columns[k] ? columns[k].nulls : undefined;
+    if (spec.kind === 'varchar') {
+      const words = texts[FACT_COLUMNS.slice(0, k).filter((s) => s.kind === 'varchar').length];
+      return (r: number) => (values[r] === 0 ? null : words[values[r] - 1]);
+    }
+    if (spec.kind === 'date') return (r: number) => (nulls?.[r] === 1 ? null : fromEpochDay(values[r]));
+    return (r: number) => (nulls?.[r] === 1 ? null : values[r]);
+  });
+  const at = (name: string) => get[FACT_COLUMNS.findIndex((spec) => spec.name === name)];
+  const [permaticker, concept, value, unit, periodStart, periodEnd, fiscalYear, fiscalPeriod, form, filed, accession, source, sourceTag] = [
+    'permaticker',
+    'concept',
+    'value',
+    'unit',
+    'period_start',
+    'period_end',
+    'fiscal_year',
+    'fiscal_period',
+    'form',
+    'filed',
+    'accession',
+    'source',
+    'source_tag',
+  ].map(at);
+  return Array.from({ length: c.facts.rows }, (_, r) => ({
+    permaticker: permaticker(r) as number,
+    concept: concept(r) as FactRecord['concept'],
+    value: value(r) as number,
+    unit: unit(r) as string,
+    periodStart: periodStart(r) as IsoDate | null,
+    periodEnd: periodEnd(r) as IsoDate,
+    fiscalYear: fiscalYear(r) as number | null,
+    fiscalPeriod: fiscalPeriod(r) as FactRecord['fiscalPeriod'],
+    form: form(r) as string | null,
+    filed: filed(r) as IsoDate,
+    accession: accession(r) as string | null,
+    source: source(r) as string,
+    sourceTag: sourceTag(r) as string | null,
   }));
 }
 

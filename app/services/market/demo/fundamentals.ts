@@ -1,5 +1,6 @@
-import type { IsoDate } from '../../dates';
-import type { FactRecord } from '../store/records';
+import { toEpochDay, type IsoDate } from '../../dates';
+import { FactColumnsBuilder } from '../store/market-columns';
+import type { CodedRows } from '../store/typed-columns';
 import { CONCEPTS, type Concept } from '../store/schema';
 import type { FiscalQuarter } from './fiscal';
 import { DEMO_SOURCE, type CompanyPlan } from './plan';
@@ -32,8 +33,8 @@ const PER_SHARE: Concept[] = ['eps_basic', 'eps_diluted'];
 const thousands = (x: number) => Math.round(x / 1000) * 1000;
 const cents = (x: number) => Math.round(x * 100) / 100;
 
-export function generateFacts(rng: Rng, company: CompanyPlan, quarters: FiscalQuarter[], markets: QuarterMarket[]): FactRecord[] {
-  if (quarters.length === 0) return [];
+export function generateFacts(rng: Rng, company: CompanyPlan, quarters: FiscalQuarter[], markets: QuarterMarket[]): CodedRows {
+  if (quarters.length === 0) return new FactColumnsBuilder().finish();
   const s = company.sector;
   const priceToSales = 0.8 * s.priceToSales * Math.exp(0.45 * rng.normal());
   const growth = s.revenueGrowth + 0.04 * rng.normal();
@@ -131,8 +132,8 @@ function roundStatement(st: Statement): Statement {
   return out;
 }
 
-function toFacts(rng: Rng, company: CompanyPlan, quarters: FiscalQuarter[], statements: Statement[]): FactRecord[] {
-  const facts: FactRecord[] = [];
+function toFacts(rng: Rng, company: CompanyPlan, quarters: FiscalQuarter[], statements: Statement[]): CodedRows {
+  const facts = new FactColumnsBuilder();
   const sequence = new Map<number, number>();
   const accessionFor = (filed: IsoDate) => {
     const year = Number(filed.slice(0, 4));
@@ -140,36 +141,22 @@ function toFacts(rng: Rng, company: CompanyPlan, quarters: FiscalQuarter[], stat
     sequence.set(year, next);
     return `${company.cik}-${String(year % 100).padStart(2, '0')}-${String(next).padStart(6, '0')}`;
   };
-  const push = (
-    concept: Concept,
-    value: number,
-    q: FiscalQuarter,
-    period: { start: IsoDate | null; fiscalPeriod: FactRecord['fiscalPeriod'] },
-    accession: string,
-  ) => {
-    facts.push({
-      permaticker: company.permaticker,
-      concept,
-      value: round(concept, value),
-      unit: CONCEPTS[concept].unit,
-      periodStart: period.start,
-      periodEnd: q.periodEnd,
-      fiscalYear: q.fiscalYear,
-      fiscalPeriod: period.fiscalPeriod,
-      form: q.form,
-      filed: q.filed,
-      accession,
-      source: DEMO_SOURCE,
-      sourceTag: null,
-    });
-  };
   for (let i = 0; i < quarters.length; i++) {
     const q = quarters[i];
     const st = statements[i];
-    const accession = accessionFor(q.filed);
-    for (const c of FLOWS) push(c, st[c], q, { start: q.periodStart, fiscalPeriod: q.fiscalPeriod }, accession);
+    facts.filing({
+      permaticker: company.permaticker,
+      periodEnd: toEpochDay(q.periodEnd),
+      fiscalYear: q.fiscalYear,
+      form: q.form,
+      filed: toEpochDay(q.filed),
+      accession: accessionFor(q.filed),
+      source: DEMO_SOURCE,
+    });
+    const start = toEpochDay(q.periodStart);
+    for (const c of FLOWS) facts.add(c, round(c, st[c]), CONCEPTS[c].unit, start, q.fiscalPeriod);
     const instantPeriod = q.form === '10-K' ? 'FY' : q.fiscalPeriod;
-    for (const c of INSTANTS) push(c, st[c], q, { start: null, fiscalPeriod: instantPeriod }, accession);
+    for (const c of INSTANTS) facts.add(c, round(c, st[c]), CONCEPTS[c].unit, null, instantPeriod);
     // The 10-K also reports the fiscal year, when all four of its quarters are known.
     if (q.fiscalPeriod === 'Q4' && i >= 3 && quarters[i - 3].fiscalPeriod === 'Q1' && quarters[i - 3].fiscalYear === q.fiscalYear) {
       const year = statements.slice(i - 3, i + 1);
@@ -181,8 +168,9 @@ function toFacts(rng: Rng, company: CompanyPlan, quarters: FiscalQuarter[], stat
       fy.shares_diluted_avg = avgShares;
       fy.eps_basic = fy.net_income / avgBasic;
       fy.eps_diluted = fy.net_income / avgShares;
-      for (const c of FLOWS) push(c, fy[c], q, { start: quarters[i - 3].periodStart, fiscalPeriod: 'FY' }, accession);
+      const yearStart = toEpochDay(quarters[i - 3].periodStart);
+      for (const c of FLOWS) facts.add(c, round(c, fy[c]), CONCEPTS[c].unit, yearStart, 'FY');
     }
   }
-  return facts;
+  return facts.finish();
 }

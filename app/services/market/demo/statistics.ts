@@ -1,5 +1,6 @@
 import type { IsoDate } from '../../dates';
-import type { DemoCompany } from './company';
+import type { FactRecord } from '../store/records';
+import { factRecordsOf, type DemoCompany } from './company';
 
 // The statistics used to judge whether the demo universe looks like a real market
 // (daily total returns of companies with full history, plus fundamentals and corporate events).
@@ -64,9 +65,17 @@ export function autocorrelation(values: ArrayLike<number>, lag = 1): number {
   return num / den;
 }
 
+/** A company's facts as records, decoded once. */
+const records = new WeakMap<DemoCompany, FactRecord[]>();
+function factsOf(company: DemoCompany): FactRecord[] {
+  let out = records.get(company);
+  if (!out) records.set(company, (out = factRecordsOf(company)));
+  return out;
+}
+
 function lastFact(company: DemoCompany, concept: string, asOf: IsoDate) {
-  let best: DemoCompany['facts'][number] | null = null;
-  for (const f of company.facts) {
+  let best: FactRecord | null = null;
+  for (const f of factsOf(company)) {
     if (f.concept !== concept || f.filed >= asOf) continue;
     if (!best || f.periodEnd > best.periodEnd) best = f;
   }
@@ -75,7 +84,7 @@ function lastFact(company: DemoCompany, concept: string, asOf: IsoDate) {
 
 /** Sum of the latest four quarterly values of a flow concept known before `asOf`, or null. */
 function trailingFourQuarters(company: DemoCompany, concept: string, asOf: IsoDate): number | null {
-  const quarters = company.facts
+  const quarters = factsOf(company)
     .filter((f) => f.concept === concept && f.fiscalPeriod !== 'FY' && f.filed < asOf)
     .sort((a, b) => (a.periodEnd < b.periodEnd ? 1 : -1))
     .slice(0, 4);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONCEPT_IDS } from '../store/schema';
 import { isTradingDay, tradingDays } from './calendar';
-import { priceRecordsOf } from './company';
+import { factRecordsOf, priceRecordsOf } from './company';
 import { createDemoUniverse, demoCompanies, type DemoCompany } from './universe';
 import { validateDemoOptions } from './plan';
 
@@ -9,6 +9,8 @@ const universe = createDemoUniverse({ companies: 120, years: 5, seed: 42 });
 const companies: DemoCompany[] = [...demoCompanies(universe)];
 const records = new Map(companies.map((c) => [c, priceRecordsOf(c)]));
 const prices = (c: DemoCompany) => records.get(c) ?? priceRecordsOf(c);
+const factRecords = new Map(companies.map((c) => [c, factRecordsOf(c)]));
+const facts = (c: DemoCompany) => factRecords.get(c) ?? factRecordsOf(c);
 
 describe('demo universe: shape and labels', () => {
   it('ends on the last weekday on or before the end date, and never reads the clock', () => {
@@ -104,9 +106,9 @@ describe('demo universe: shape and labels', () => {
 
   it('files every concept quarterly, 25-90 days after the period, with SEC-style accession numbers', () => {
     for (const c of companies.slice(0, 30)) {
-      if (c.facts.length === 0) continue;
-      expect(new Set(c.facts.map((f) => f.concept))).toEqual(new Set(CONCEPT_IDS));
-      for (const f of c.facts) {
+      if (facts(c).length === 0) continue;
+      expect(new Set(facts(c).map((f) => f.concept))).toEqual(new Set(CONCEPT_IDS));
+      for (const f of facts(c)) {
         expect(f.accession).toMatch(/^\d{10}-\d{2}-\d{6}$/);
         expect(f.form === '10-K' ? ['Q4', 'FY'] : ['Q1', 'Q2', 'Q3']).toContain(f.fiscalPeriod);
         const lag = (Date.parse(f.filed) - Date.parse(f.periodEnd)) / 86_400_000;
@@ -121,8 +123,8 @@ describe('demo universe: shape and labels', () => {
   it('reports fiscal years that equal the sum of their quarters', () => {
     let checked = 0;
     for (const c of companies.slice(0, 30)) {
-      for (const fy of c.facts.filter((f) => f.fiscalPeriod === 'FY' && f.concept === 'revenue')) {
-        const quarters = c.facts.filter((f) => f.concept === 'revenue' && f.fiscalYear === fy.fiscalYear && f.fiscalPeriod !== 'FY');
+      for (const fy of facts(c).filter((f) => f.fiscalPeriod === 'FY' && f.concept === 'revenue')) {
+        const quarters = facts(c).filter((f) => f.concept === 'revenue' && f.fiscalYear === fy.fiscalYear && f.fiscalPeriod !== 'FY');
         expect(quarters).toHaveLength(4);
         expect(quarters.reduce((a, f) => a + f.value, 0)).toBe(fy.value);
         checked++;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { priceColumns, pricesOfSecurities, type SecurityPrices } from './market-columns';
+import { FACT_COLUMNS, FactColumnsBuilder, priceColumns, pricesOfSecurities, type SecurityPrices } from './market-columns';
+import type { FactRecord } from './records';
+import { codeRows, type CodedRows } from './typed-columns';
 import { toEpochDay } from '../../dates';
 
 // Prices built as columns (the demo generator's) must become the same table columns as the same
@@ -56,5 +58,87 @@ describe('prices of securities as columns', () => {
       'prices of permaticker 5: tri has 2 values for 1 days',
     );
     expect(() => pricesOfSecurities([prices(1.5, ['2024-01-02'], [10])])).toThrow('prices: permaticker must be an integer, got 1.5');
+  });
+});
+
+describe('facts coded a fact at a time', () => {
+  /** Every row of coded facts as plain values (texts decoded, NULL as null). */
+  const decoded = (c: CodedRows) =>
+    Array.from({ length: c.rows }, (_, r) =>
+      FACT_COLUMNS.map((spec, k) => {
+        const col = c.columns[k];
+        const v = col.values[r] as number;
+        if (spec.kind === 'varchar')
+          return v === 0 ? null : c.texts[FACT_COLUMNS.slice(0, k).filter((x) => x.kind === 'varchar').length][v - 1];
+        if ('nulls' in col && col.nulls?.[r] === 1) return null;
+        return v;
+      }),
+    );
+
+  it('codes them as codeRows codes the same facts given as records', () => {
+    const b = new FactColumnsBuilder();
+    const records: FactRecord[] = [];
+    const filing = (permaticker: number, end: string, fiscalYear: number | null, form: string, filed: string, accession: string | null) => {
+      b.filing({ permaticker, periodEnd: toEpochDay(end), fiscalYear, form, filed: toEpochDay(filed), accession, source: 'demo' });
+      return (
+        concept: FactRecord['concept'],
+        value: number,
+        unit: string,
+        start: string | null,
+        fiscalPeriod: FactRecord['fiscalPeriod'],
+      ) => {
+        b.add(concept, value, unit, start === null ? null : toEpochDay(start), fiscalPeriod);
+        records.push({
+          permaticker,
+          concept,
+          value,
+          unit,
+          periodStart: start,
+          periodEnd: end,
+          fiscalYear,
+          fiscalPeriod,
+          form,
+          filed,
+          accession,
+          source: 'demo',
+          sourceTag: null,
+        });
+      };
+    };
+    const q1 = filing(4, '2024-03-31', 2024, '10-Q', '2024-05-02', '0000000004-24-000010');
+    q1('revenue', 1_000_000, 'USD', '2024-01-01', 'Q1');
+    q1('cash', 50_000, 'USD', null, 'Q1');
+    q1('eps_basic', 0.25, 'USD/shares', '2024-01-01', 'Q1');
+    const k = filing(9, '2024-12-31', null, '10-K', '2025-02-20', null);
+    k('revenue', -3.5, 'USD', '2024-01-01', 'FY');
+    k('cash', 0, 'USD', null, null);
+    const built = b.finish();
+    expect(b.size).toBe(5);
+    expect(built.kinds).toEqual(FACT_COLUMNS.map((c) => c.kind));
+    expect(decoded(built)).toEqual(decoded(codeRows(FACT_COLUMNS, records, 'facts')));
+  });
+
+  it('refuses a fact before its filing, a value that is not a finite number and dates that are not days', () => {
+    const b = new FactColumnsBuilder();
+    expect(() => b.add('revenue', 1, 'USD', null, 'Q1')).toThrow('facts: a fact added before its filing');
+    b.filing({ permaticker: 1, periodEnd: 19_800, fiscalYear: 2024, form: '10-Q', filed: 19_840, accession: 'a', source: 'demo' });
+    expect(() => b.add('revenue', Number.NaN, 'USD', null, 'Q1')).toThrow('facts row 1: value must be a finite number, got NaN');
+    expect(() => b.add('revenue', Infinity, 'USD', null, 'Q1')).toThrow('value must be a finite number, got Infinity');
+    expect(() => b.add('revenue', 1, 'USD', 19_800.5, 'Q1')).toThrow('facts row 1: period_start must be an integer, got 19800.5');
+    expect(() =>
+      b.filing({ permaticker: 1, periodEnd: 1.5, fiscalYear: 2024, form: null, filed: 2, accession: null, source: 'demo' }),
+    ).toThrow('facts: period_end must be an integer, got 1.5');
+    expect(b.finish().rows).toBe(0);
+  });
+
+  it('grows past its first thousand rows', () => {
+    const b = new FactColumnsBuilder();
+    b.filing({ permaticker: 1, periodEnd: 19_800, fiscalYear: 2024, form: '10-Q', filed: 19_840, accession: 'a', source: 'demo' });
+    for (let i = 0; i < 3000; i++) b.add('revenue', i, 'USD', i % 2 === 0 ? null : 19_700, 'Q1');
+    const c = b.finish();
+    expect(c.rows).toBe(3000);
+    expect(Array.from(c.columns[2].values as Float64Array).slice(2995)).toEqual([2995, 2996, 2997, 2998, 2999]);
+    const starts = c.columns[4] as { values: Int32Array; nulls?: Uint8Array };
+    expect([starts.nulls?.[2998], starts.nulls?.[2999], starts.values[2999]]).toEqual([1, 0, 19_700]);
   });
 });
