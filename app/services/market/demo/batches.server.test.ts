@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { epochDayOf } from '../store/typed-columns';
 import { demoBatch } from './batch';
 import { demoBatches, startDemoGenerator } from './batches.server';
-import { factRecordsOf, priceRecordsOf } from './company';
+import { securityPriceRecords } from '../store/market-columns';
+import { factRecordsOf } from './company';
 import { createDemoUniverse, demoCompanies } from './universe';
 
 // The demo's batches come from a generator thread; they must hold exactly the companies the
@@ -27,7 +28,7 @@ describe('demo batches', () => {
     const companies = [...demoCompanies(universe)];
     expect(got.flatMap((b) => b.securities)).toEqual(companies.map((c) => c.security));
     expect(got.flatMap((b) => b.actions)).toEqual(companies.flatMap((c) => c.actions));
-    const prices = companies.flatMap(priceRecordsOf);
+    const prices = companies.flatMap((c) => securityPriceRecords(c.prices));
     const perm = got.flatMap((b) => Array.from(b.prices.table[0].values as Int32Array));
     const day = got.flatMap((b) => Array.from(b.prices.table[1].values as Int32Array));
     const close = got.flatMap((b) => Array.from(b.prices.table[5].values as Float64Array));

@@ -1,7 +1,7 @@
 import { addMonths, fromEpochDay, toEpochDay, type IsoDate } from '../../dates';
 import { FACT_COLUMNS, type SecurityPrices } from '../store/market-columns';
 import type { CodedRows } from '../store/typed-columns';
-import type { CorporateActionRecord, FactRecord, PriceRecord, SecurityRecord, TickerPeriodRecord } from '../store/records';
+import type { CorporateActionRecord, FactRecord, SecurityRecord, TickerPeriodRecord } from '../store/records';
 import type { Factors } from './factors';
 import { fiscalQuarters } from './fiscal';
 import { generateFacts, type QuarterMarket } from './fundamentals';
@@ -20,22 +20,6 @@ export type DemoCompany = {
   /** Coded as the writer takes them (FACT_COLUMNS), for the same reason. */
   facts: CodedRows;
 };
-
-/** A demo company's prices as records (for tests and statistics that read them a day at a time). */
-export function priceRecordsOf(c: DemoCompany): PriceRecord[] {
-  const p = c.prices;
-  return Array.from(p.day, (day, i) => ({
-    permaticker: p.permaticker,
-    date: fromEpochDay(day),
-    open: p.open[i],
-    high: p.high[i],
-    low: p.low[i],
-    close: p.close[i],
-    volume: p.volume[i],
-    closeUnadj: p.closeUnadj[i],
-    tri: p.tri[i],
-  }));
-}
 
 /** A demo company's facts as records (for tests and statistics). */
 export function factRecordsOf(c: DemoCompany): FactRecord[] {

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { CONCEPT_IDS } from '../store/schema';
 import { isTradingDay, tradingDays } from './calendar';
-import { factRecordsOf, priceRecordsOf } from './company';
+import { securityPriceRecords } from '../store/market-columns';
+import { factRecordsOf } from './company';
 import { createDemoUniverse, demoCompanies, type DemoCompany } from './universe';
 import { validateDemoOptions } from './plan';
 
 const universe = createDemoUniverse({ companies: 120, years: 5, seed: 42 });
 const companies: DemoCompany[] = [...demoCompanies(universe)];
-const records = new Map(companies.map((c) => [c, priceRecordsOf(c)]));
-const prices = (c: DemoCompany) => records.get(c) ?? priceRecordsOf(c);
+const records = new Map(companies.map((c) => [c, securityPriceRecords(c.prices)]));
+const prices = (c: DemoCompany) => records.get(c) ?? securityPriceRecords(c.prices);
 const factRecords = new Map(companies.map((c) => [c, factRecordsOf(c)]));
 const facts = (c: DemoCompany) => factRecords.get(c) ?? factRecordsOf(c);
 

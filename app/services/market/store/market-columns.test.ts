@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { FACT_COLUMNS, FactColumnsBuilder, priceColumns, pricesOfSecurities, type SecurityPrices } from './market-columns';
+import {
+  FACT_COLUMNS,
+  FactColumnsBuilder,
+  priceColumns,
+  pricesOfSecurities,
+  securityPriceRecords,
+  type SecurityPrices,
+} from './market-columns';
 import type { FactRecord } from './records';
 import { codeRows, type CodedRows } from './typed-columns';
 import { toEpochDay } from '../../dates';
@@ -24,19 +31,7 @@ describe('prices of securities as columns', () => {
   it('gives the columns and ranges the same rows give', () => {
     const a = prices(7, ['2024-01-02', '2024-01-03', '2024-01-05'], [10, 11, 12]);
     const b = prices(3, ['2023-12-29'], [50]);
-    const rows = [a, b].flatMap((p) =>
-      Array.from(p.day, (d, i) => ({
-        permaticker: p.permaticker,
-        date: new Date(d * 86_400_000).toISOString().slice(0, 10),
-        open: p.open[i],
-        high: p.high[i],
-        low: p.low[i],
-        close: p.close[i],
-        volume: p.volume[i],
-        closeUnadj: p.closeUnadj[i],
-        tri: null,
-      })),
-    );
+    const rows = [a, b].flatMap(securityPriceRecords);
     expect(pricesOfSecurities([a, b])).toEqual(priceColumns(rows));
     expect(pricesOfSecurities([a, b]).ranges).toEqual({ perm: [7, 3], first: [a.day[0], b.day[0]], last: [a.day[2], b.day[0]] });
   });

@@ -1,3 +1,4 @@
+import { fromEpochDay } from '../../dates';
 import type { FactRecord, PriceRecord } from './records';
 import { concatColumns, epochDayOf, type CodedRows, type ColumnSpec, type TypedColumn } from './typed-columns';
 
@@ -100,6 +101,22 @@ export type SecurityPrices = {
   permaticker: number;
   day: Int32Array;
 } & Record<(typeof PRICE_DOUBLES)[number], Float64Array>;
+
+/** A security's price columns as records (NaN as null), e.g. for tests that read a day at a time. */
+export function securityPriceRecords(p: SecurityPrices): PriceRecord[] {
+  const orNull = (v: number) => (Number.isNaN(v) ? null : v);
+  return Array.from(p.day, (day, i) => ({
+    permaticker: p.permaticker,
+    date: fromEpochDay(day),
+    open: orNull(p.open[i]),
+    high: orNull(p.high[i]),
+    low: orNull(p.low[i]),
+    close: p.close[i],
+    volume: orNull(p.volume[i]),
+    closeUnadj: orNull(p.closeUnadj[i]),
+    tri: orNull(p.tri[i]),
+  }));
+}
 
 /**
  * Securities' prices built as columns (the demo generator's), one security after another, checked
