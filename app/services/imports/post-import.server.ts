@@ -26,7 +26,12 @@ export async function afterMarketDataChange(
     // Checkpointed once, below: the work file is private until published (a failed build is thrown away).
     await deferCheckpoints(conn);
     progress.log('Building metric snapshots…');
-    snapshots = await buildSnapshotsOn(conn, { progress, incremental: !opts.full });
+    const reader = await instance.connect();
+    try {
+      snapshots = await buildSnapshotsOn(conn, { progress, incremental: !opts.full, reader });
+    } finally {
+      reader.closeSync();
+    }
     progress.log(snapshotBuildLine(snapshots));
     progress.log('Building the filings list, valuation panel and market overview…');
     await buildDerivedTables(conn);

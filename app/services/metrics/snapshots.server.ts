@@ -67,6 +67,12 @@ export type BuildSnapshotsOptions = {
   incremental?: boolean;
   /** Evaluator threads (0: evaluate in this thread); defaultSnapshotWorkers() by default. The stored bytes are the same either way. */
   workers?: number;
+  /**
+   * A second connection to the same database, for reading the market returns while the build's
+   * own connection computes the input digests (buildSnapshots opens one); without it they run in
+   * turn (a connection runs one statement at a time).
+   */
+  reader?: DuckDBConnection;
 };
 
 async function cols(conn: DuckDBConnection, sql: string, params?: DuckDBValue[]): Promise<DuckDBValue[][]> {
@@ -79,9 +85,11 @@ async function cols(conn: DuckDBConnection, sql: string, params?: DuckDBValue[])
 export async function buildSnapshots(opts: BuildSnapshotsOptions): Promise<SnapshotBuildResult> {
   const instance = await DuckDBInstance.create(opts.marketDb);
   const conn = await instance.connect();
+  const reader = await instance.connect();
   try {
-    return await buildSnapshotsOn(conn, opts);
+    return await buildSnapshotsOn(conn, { ...opts, reader });
   } finally {
+    reader.closeSync();
     conn.closeSync();
     instance.closeSync();
   }
@@ -122,13 +130,23 @@ export async function buildSnapshotsOn(
   let result: SnapshotBuildResult;
   try {
     await boundBuildMemory(conn);
-    const market = await computeMarketReturns(conn);
+    // The evaluator threads start while DuckDB computes the market returns and the input digests.
+    opening = openSnapshotEvaluators(opts.workers);
+    opening.catch(() => undefined);
+    // With a second connection the two run at once: the returns are mostly a sort in DuckDB and a
+    // sum in this thread, the digests a grouping in DuckDB (one after the other, 1.9 and 1.5 s of
+    // the 6,000 × 25-year demo's build).
+    const digests = conn.run(`INSERT INTO metric_snapshot_inputs__new ${INPUT_DIGEST_SQL}`);
+    if (!opts.reader) await digests;
+    // Both settled before going on: the clean-up below needs the build's connection idle.
+    const [returns, digested] = await Promise.allSettled([computeMarketReturns(opts.reader ?? conn), digests]);
+    if (returns.status === 'rejected') throw returns.reason;
+    if (digested.status === 'rejected') throw digested.reason;
+    const market = returns.value;
     await appendTypedColumns(conn, 'metric_market_returns__new', [
       { kind: 'date', values: market.days },
       { kind: 'double', values: market.ret },
     ]);
-    // The evaluator threads start while DuckDB computes the input digests.
-    opening = openSnapshotEvaluators(opts.workers);
     result = await buildStaged(conn, opts, opening);
     await conn.run('BEGIN TRANSACTION');
     try {
@@ -160,7 +178,6 @@ async function buildStaged(
   opening: Promise<SnapshotEvaluators>,
 ): Promise<SnapshotBuildResult> {
   const progress = opts.progress;
-  await conn.run(`INSERT INTO metric_snapshot_inputs__new ${INPUT_DIGEST_SQL}`);
   const market = await marketFrom(conn, 'metric_market_returns__new');
 
   const trading = (await cols(conn, `SELECT DISTINCT ${dayExpr('date')} AS d FROM prices ORDER BY d`))[0].map(Number);
