@@ -44,10 +44,11 @@ export function unpackDay(p: PackedDay): EvaluatedDay {
 
 /**
  * Days evaluated together (UniverseEvaluator.evaluateDays), a block's columns of all of them held
- * at once (6 MB for 250 securities). On the 6,000 × 25-year demo, a security took 42 µs a day
- * evaluated alone, 28 µs twelve days at a time, 24 µs at 24 and 22 µs at 48.
+ * at once (12 MB for 250 securities). On a 500-company × 25-year demo, a security-day took 42 µs
+ * evaluated alone, 28 µs twelve days at a time, 24 µs at 24 and 22 µs at 48 (with encoding and
+ * packing, 27.6 µs at 24 and 26.6 µs at 48).
  */
-const DAYS_TOGETHER = 24;
+const DAYS_TOGETHER = 48;
 
 /** A block's columns on a day in their stored form, in full. */
 function storedForm(id: number, d: DayColumns<Float32Array>): EvaluatedDay {
