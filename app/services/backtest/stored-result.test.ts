@@ -1,5 +1,7 @@
 import { gzipSync, strToU8 } from 'fflate';
+import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { decodeColumns } from '../market/store/column-file';
 import { runBacktest } from './engine';
 import { inputsOf, screenOf, weekdays } from './engine/test-panel';
 import { longResult, inMemoryPaged } from '../../../tests/support/paged-result';
@@ -110,6 +112,38 @@ describe('paged stored results', () => {
     expect(await paged.rows.tradeSlice(5, 5)).toEqual([]);
     expect(await paged.rows.holdingsOf(whole.rebalances.length)).toEqual([]);
     expect(JSON.stringify(paged)).toBe(JSON.stringify(old));
+  });
+
+  it('written by earlier versions (gzipped, curves in the JSON) read back the same as the texts written now', async () => {
+    const { encoded, load } = inMemoryPaged(long, 1000);
+    expect([encoded.light, ...encoded.parts.map((p) => p.data)].every((t) => t.startsWith('br:'))).toBe(true);
+    // What the paged writer stored before: gzipped, and the light part's curves in its JSON.
+    const asGzip = (text: string) => {
+      let bytes = brotliDecompressSync(Buffer.from(text.slice(3), 'base64'));
+      if (bytes.subarray(0, 4).toString() === 'QBT4') {
+        const end = 8 + bytes.readUInt32LE(4);
+        const json = JSON.parse(bytes.subarray(8, end).toString()) as Record<string, unknown> & { survivors: { equity: unknown } };
+        const curves = decodeColumns(bytes.subarray(end));
+        for (const name of ['equity', 'benchmark', 'drawdown']) json[name] = Array.from(curves[name]);
+        json.survivors.equity = Array.from(curves.survivorsEquity);
+        const text = Buffer.from(JSON.stringify(json));
+        const head = Buffer.alloc(8);
+        head.write('QBT4');
+        head.writeUInt32LE(text.length, 4);
+        bytes = Buffer.concat([head, text]);
+      }
+      return Buffer.from(gzipSync(bytes, { level: 1 })).toString('base64');
+    };
+    const gzipLoad: PartLoader = async (key, kind, seq) => asGzip(await load(key, kind, seq));
+    const now = await readStoredResult(encoded.light, load);
+    const before = await readStoredResult(asGzip(encoded.light), gzipLoad);
+    expect(bits(before.light)).toBe(bits(now.light));
+    expect(JSON.stringify(before)).toBe(JSON.stringify(now));
+    expect(bits(await before.rows.tradeSlice(0, whole.trades.length))).toBe(bits(whole.trades));
+    for (const i of [0, 97, whole.rebalances.length - 1])
+      expect(bits(await before.rows.holdingsOf(i))).toBe(bits(whole.rebalances[i].holdings));
+    // A damaged text is an error, never a half-read result.
+    await expect(readStoredResult(`br:${encoded.light.slice(3, 40)}`, load)).rejects.toThrow();
   });
 
   it('read only the parts covering the rows asked for', async () => {

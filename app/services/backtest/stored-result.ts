@@ -1,5 +1,13 @@
 import { promisify } from 'node:util';
-import { gunzip, gunzipSync, gzipSync } from 'node:zlib';
+import {
+  brotliCompressSync,
+  brotliDecompress,
+  brotliDecompressSync,
+  constants as zlibConstants,
+  gunzip,
+  gunzipSync,
+  gzipSync,
+} from 'node:zlib';
 import { decodeColumns, encodeColumns, type ColumnSet } from '../market/store/column-file';
 import type { BacktestResult, BacktestStatistics, Holding, Rebalancing, Trade } from './engine';
 import { packFloats, unpackFloats, type FloatPacking } from './packed-floats';
@@ -215,6 +223,17 @@ function framed(magic: Buffer, json: unknown, rest: Buffer): Buffer {
 // Level 1: most of the size for a fraction of the time (this runs at the end of every backtest).
 const zipped = (bytes: Buffer) => gzipSync(bytes, { level: 1 }).toString('base64');
 
+/**
+ * Format 4's texts (the light part and each part) are brotli-compressed at quality 1 instead, the
+ * base64 after this prefix (':' is not a base64 character, so a gzipped text never starts with
+ * it). On a five-year daily curve's 120 KB light part: 0.7 ms for 40 KB where gzip level 1 took
+ * 1.4–1.8 ms for 47 KB, and 0.5 ms to read back where gunzip took 0.4 ms. Texts written gzipped
+ * by earlier versions read as before.
+ */
+const BROTLI_PREFIX = 'br:';
+const BROTLI_OPTIONS = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } };
+const brotlied = (bytes: Buffer) => BROTLI_PREFIX + brotliCompressSync(bytes, BROTLI_OPTIONS).toString('base64');
+
 /** Format 3: the whole result in one text (results are now stored paged, `encodePagedResult`). */
 export function encodeResult(r: StoredResult): string {
   const tickers: Record<string, string> = {};
@@ -257,6 +276,31 @@ type Light4 = Omit<Light, 'packings'> & {
   parts: { key: string; holdings: number[]; trades: number[] };
 };
 
+/**
+ * The daily curves of a light part, stored as Float64 columns after its JSON (null in the JSON,
+ * so every key keeps its place). Writing and parsing a double as text is most of the time a
+ * light part takes: a five-year daily run's five curves are 6,300 of them. Light parts written
+ * before hold them in the JSON and no columns.
+ */
+const CURVES = ['equity', 'benchmark', 'drawdown'] as const;
+const SURVIVORS_CURVE = 'survivorsEquity';
+
+function curveColumns(r: StoredResult): ColumnSet {
+  const columns: ColumnSet = {};
+  for (const name of CURVES) columns[name] = Float64Array.from(r[name]);
+  if (r.survivors) columns[SURVIVORS_CURVE] = Float64Array.from(r.survivors.equity);
+  return columns;
+}
+
+/** `light` with its curves read back from the columns after its JSON (when there are any). */
+function withCurves(light: Light4, columns: Buffer): Light4 {
+  if (columns.length === 0) return light;
+  const c = decodeColumns(columns);
+  for (const name of CURVES) light[name] = Array.from(c[name]);
+  if (light.survivors) light.survivors.equity = Array.from(c[SURVIVORS_CURVE]);
+  return light;
+}
+
 /** `r` as a light part and its holdings and trades parts, stored under `key`. */
 export function encodePagedResult(r: StoredResult, key: string, partRows = RESULT_PART_ROWS): PagedEncoding {
   const tickers: Record<string, string> = {};
@@ -266,7 +310,7 @@ export function encodePagedResult(r: StoredResult, key: string, partRows = RESUL
     kind,
     seq,
     rows,
-    data: zipped(framed(PART_4, { packings: p.packings }, encodeColumns(p.columns))),
+    data: brotlied(framed(PART_4, { packings: p.packings }, encodeColumns(p.columns))),
   });
   const parts: ResultPart[] = [];
   const holdingStarts: number[] = [];
@@ -288,6 +332,11 @@ export function encodePagedResult(r: StoredResult, key: string, partRows = RESUL
   const { rebalances, trades, ...rest } = r;
   const light: Light4 = {
     ...rest,
+    // In the columns after the JSON (curveColumns).
+    equity: null as unknown as number[],
+    benchmark: null as unknown as number[],
+    drawdown: null as unknown as number[],
+    survivors: rest.survivors && { ...rest.survivors, equity: null as unknown as number[] },
     rebalances: rebalances.map(({ holdings: _h, ...b }) => b),
     tickers,
     holdingMetrics: metrics,
@@ -295,7 +344,7 @@ export function encodePagedResult(r: StoredResult, key: string, partRows = RESUL
     tradeCount: trades.length,
     parts: { key, holdings: holdingStarts, trades: tradeStarts },
   };
-  return { light: zipped(framed(FORMAT_4, light, Buffer.alloc(0))), parts };
+  return { light: brotlied(framed(FORMAT_4, light, encodeColumns(curveColumns(r)))), parts };
 }
 
 /** The columns with every packed one read back into its doubles. */
@@ -325,15 +374,20 @@ export function decodeResult(text: string): StoredResult {
 }
 
 const gunzipAsync = promisify(gunzip);
+const unbrotliAsync = promisify(brotliDecompress);
 /**
  * Stored bytes up to this size are unzipped on this thread: a light part (tens of KB, read by every
  * page and answer of a backtest) takes ~0.1 ms, less than the round trip to libuv's thread pool.
  */
 const UNZIP_HERE_BYTES = 256 * 1024;
 
-function unzipped(base64: string): Promise<Buffer> | Buffer {
-  const zipped = Buffer.from(base64, 'base64');
-  return zipped.length <= UNZIP_HERE_BYTES ? gunzipSync(zipped) : gunzipAsync(zipped);
+/** A stored text's bytes: brotli after its prefix (what the paged writer writes), else gzip (every text written before it). */
+function unzipped(text: string): Promise<Buffer> | Buffer {
+  const brotli = text.startsWith(BROTLI_PREFIX);
+  const zipped = Buffer.from(brotli ? text.slice(BROTLI_PREFIX.length) : text, 'base64');
+  const here = zipped.length <= UNZIP_HERE_BYTES;
+  if (brotli) return here ? brotliDecompressSync(zipped) : unbrotliAsync(zipped);
+  return here ? gunzipSync(zipped) : gunzipAsync(zipped);
 }
 
 /** A holding row builder over holding columns: rows [from, to). */
@@ -408,8 +462,9 @@ export type PartLoader = (key: string, kind: PartKind, seq: number) => Promise<s
 export async function readStoredResult(text: string, loadPart: PartLoader): Promise<LoadedResult> {
   const bytes = await unzipped(text);
   if (!bytes.subarray(0, 4).equals(FORMAT_4)) return loadedFromStored(decodeBytes(bytes));
-  const light = fromJson(bytes.subarray(8, 8 + bytes.readUInt32LE(4)).toString('utf8')) as Light4;
-  return pagedReader(light, loadPart);
+  const jsonEnd = 8 + bytes.readUInt32LE(4);
+  const light = fromJson(bytes.subarray(8, jsonEnd).toString('utf8')) as Light4;
+  return pagedReader(withCurves(light, bytes.subarray(jsonEnd)), loadPart);
 }
 
 /** Decoded parts kept by one reader (a CSV walks them in order; a page reads one or two). */
