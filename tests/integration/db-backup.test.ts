@@ -85,6 +85,8 @@ async function seed(tag: string): Promise<Snapshot> {
     await worker.stop();
   }
   const queued = await createBacktest(bob.id, { screen, params, name: 'Still waiting' });
+  // The view createBacktest builds from what it wrote is the one read back.
+  expect(queued).toEqual(await getBacktest(bob.id, queued.id));
   return {
     users: [(await findUserRowByEmail(ann.email))!, (await findUserRowByEmail(bob.email))!],
     screeners: await listScreeners(ann.id),

@@ -5,7 +5,7 @@ import { defineJob, JobInputError, jobRegistry, type JobContext } from '~/servic
 import { runJob } from '~/services/jobs/runner.server';
 import { claimJob, getJob, insertJob, listJobs } from '~/services/jobs/store.server';
 import { enqueueDueJobs, periodJobId } from '~/services/jobs/schedule.server';
-import { closeJobQueue, startJobWorker } from '~/services/jobs/queue.server';
+import { closeJobQueue, enqueueJob, startJobWorker } from '~/services/jobs/queue.server';
 import { forEachDatabase } from '../support/databases';
 import { until } from '../support/until';
 
@@ -121,6 +121,39 @@ forEachDatabase(
       const a = await insertJob({ id: 'fixed-id-1', kind: 'test-flaky', payload: { n: 1 }, timeoutMs: 1_000 });
       const b = await insertJob({ id: 'fixed-id-1', kind: 'test-flaky', payload: { n: 2 }, timeoutMs: 1_000 });
       expect(b.payload).toBe(a.payload);
+    });
+
+    it('enqueues a job with the rows it reads in one commit: a failed write leaves neither', async () => {
+      const { getDb } = await import('~/services/db/db.server');
+      const db = await getDb();
+      const page = (scope: string) => db.selectFrom('page_versions').select('version').where('scope', '=', scope).executeTakeFirst();
+      const job = await enqueueJob(
+        { id: 'with-rows-1', kind: 'test-typed', payload: { n: 1 }, timeoutMs: 1_000 },
+        {
+          with: (trx) =>
+            trx
+              .insertInto('page_versions')
+              .values({ scope: 'jobs-test-a', version: 7 })
+              .execute()
+              .then(() => undefined),
+        },
+      );
+      expect(job).toMatchObject({ id: 'with-rows-1', status: 'queued' });
+      expect(await page('jobs-test-a')).toEqual({ version: 7 });
+      await expect(
+        enqueueJob(
+          { id: 'with-rows-2', kind: 'test-typed', payload: { n: 2 }, timeoutMs: 1_000 },
+          {
+            with: async (trx) => {
+              await trx.insertInto('page_versions').values({ scope: 'jobs-test-b', version: 1 }).execute();
+              // The same scope again: the primary key refuses it, and the whole write with it.
+              await trx.insertInto('page_versions').values({ scope: 'jobs-test-b', version: 2 }).execute();
+            },
+          },
+        ),
+      ).rejects.toThrow();
+      expect(await page('jobs-test-b')).toBeUndefined();
+      expect(await getJob('with-rows-2')).toBeUndefined();
     });
 
     it('cancels a queued job at once and a running one at its next step; a retry queues it again', async () => {

@@ -7,7 +7,7 @@ import type { BacktestsTable, JobStatus } from '../db/schema';
 import { conflict, DomainError, notFound, unprocessable } from '../http/errors';
 import { cancelJob } from '../jobs/control.server';
 import { enqueueJob } from '../jobs/queue.server';
-import { getJob, requestCancel, deleteJob } from '../jobs/store.server';
+import { getJob, requestCancel, deleteJob, type JobRow } from '../jobs/store.server';
 import { getScreener } from '../screener/saved.server';
 import { displayColumns, ScreenSchema, type Screen } from '../screener/model';
 import { BACKTEST_ENGINE_VERSION, BacktestParamsSchema, type BacktestParams } from './engine';
@@ -138,42 +138,54 @@ export async function createBacktest(userId: string, input: NewBacktest): Promis
     });
   const id = randomUUID();
   const now = new Date().toISOString();
-  await db
-    .insertInto('backtests')
-    .values({
-      id,
-      user_id: userId,
-      screener_id: screenerId,
-      name,
-      screen: JSON.stringify({ ...screen, page: 1 }),
-      params: JSON.stringify(stored),
-      job_id: id,
-      snapshot_id: null,
-      engine_version: BACKTEST_ENGINE_VERSION,
-      summary: null,
-      result: null,
-      share_token: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  await enqueueJob(backtestJob.newJob({ backtestId: id }, { id, userId, timeoutMs: BACKTEST_JOB_TIMEOUT_MS }));
-  return getBacktest(userId, id);
+  const row: Row = {
+    id,
+    user_id: userId,
+    screener_id: screenerId,
+    name,
+    screen: JSON.stringify({ ...screen, page: 1 }),
+    params: JSON.stringify(stored),
+    job_id: id,
+    snapshot_id: null,
+    engine_version: BACKTEST_ENGINE_VERSION,
+    summary: null,
+    result: null,
+    parts_key: null,
+    share_token: null,
+    created_at: now,
+    updated_at: now,
+  };
+  // The backtest and its job in one commit; the view from what was written (nothing read back).
+  const job = await enqueueJob(backtestJob.newJob({ backtestId: id }, { id, userId, timeoutMs: BACKTEST_JOB_TIMEOUT_MS }), {
+    with: async (trx) => {
+      await trx.insertInto('backtests').values(row).execute();
+    },
+  });
+  return viewOf(row, jobStatus(job), { params: stored, screen: { ...screen, page: 1 } }, null);
 }
 
-async function statusOf(
-  row: Row,
-): Promise<{ status: BacktestStatus; progress: number; message: string | null; error: string | null; finishedAt: string | null }> {
-  if (row.result) return { status: 'succeeded', progress: 1, message: 'Done', error: null, finishedAt: row.updated_at };
-  const job = row.job_id ? await getJob(row.job_id) : undefined;
+type RunStatus = { status: BacktestStatus; progress: number; message: string | null; error: string | null; finishedAt: string | null };
+
+/** A run's status as its job row says it. */
+function jobStatus(job: JobRow | undefined): RunStatus {
   if (!job)
     return { status: 'failed', progress: 0, message: 'Failed', error: 'The job of this backtest is gone; run it again.', finishedAt: null };
   // The job can end "succeeded" a moment before the result row is visible to this read.
   return { status: job.status, progress: job.progress, message: job.message, error: job.error, finishedAt: job.finished_at };
 }
 
+async function statusOf(row: Row): Promise<RunStatus> {
+  if (row.result) return { status: 'succeeded', progress: 1, message: 'Done', error: null, finishedAt: row.updated_at };
+  return jobStatus(row.job_id ? await getJob(row.job_id) : undefined);
+}
+
 async function toView(row: Row, withResult: boolean): Promise<BacktestView> {
-  const s = await statusOf(row);
+  const parsed = { params: BacktestParamsSchema.parse(JSON.parse(row.params)), screen: ScreenSchema.parse(JSON.parse(row.screen)) };
+  const result = withResult && row.result ? await readStoredResult(await resultText(row), partLoader(row.id)) : null;
+  return viewOf(row, await statusOf(row), parsed, result);
+}
+
+function viewOf(row: Row, s: RunStatus, parsed: { params: BacktestParams; screen: Screen }, result: LoadedResult | null): BacktestView {
   return {
     id: row.id,
     name: row.name,
@@ -184,13 +196,13 @@ async function toView(row: Row, withResult: boolean): Promise<BacktestView> {
     error: s.error,
     createdAt: row.created_at,
     finishedAt: s.finishedAt,
-    params: BacktestParamsSchema.parse(JSON.parse(row.params)),
-    screen: ScreenSchema.parse(JSON.parse(row.screen)),
+    params: parsed.params,
+    screen: parsed.screen,
     snapshotId: row.snapshot_id,
     engineVersion: row.engine_version,
     shareToken: row.share_token,
     summary: row.summary ? (JSON.parse(row.summary) as ResultSummary) : null,
-    result: withResult && row.result ? await readStoredResult(await resultText(row), partLoader(row.id)) : null,
+    result,
   };
 }
 
@@ -258,8 +270,9 @@ export async function waitForBacktest(userId: string, id: string, ms: number, si
   const deadline = performance.now() + ms;
   for (let pause = WAIT_FIRST_PAUSE_MS; ; pause = Math.min(WAIT_LONGEST_PAUSE_MS, pause * 1.5)) {
     const left = deadline - performance.now();
-    if (runEnded((await getBacktest(userId, id)).status) || left <= 0 || signal?.aborted) break;
-    // Announced by this process's worker once the result is stored: no need to look again.
+    if (runEnded((await statusOf(await ownedRow(userId, id))).status) || left <= 0 || signal?.aborted) break;
+    // Announced by this process's worker once the result is stored: no need to look again. (A
+    // look reads the status alone: parsing the screen every time held up the worker's start.)
     if (await runEndedOrAfter(id, Math.min(pause, left))) break;
   }
   return getBacktest(userId, id, { withResult: true });

@@ -1,6 +1,9 @@
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import type { Transaction } from 'kysely';
 import { config } from '../config.server';
+import { getDb } from '../db/db.server';
+import type { Database } from '../db/schema';
 import type { JobRegistry } from './registry';
 import { runJob, workerId, type RunOutcome } from './runner.server';
 import { startSchedule } from './schedule.server';
@@ -39,9 +42,18 @@ async function dispatch(id: string): Promise<void> {
   for (const w of pollers) w.wake();
 }
 
-/** Stores the job and hands it to a worker. */
-export async function enqueueJob(job: NewJob): Promise<JobRow> {
-  const row = await insertJob(job);
+/**
+ * Stores the job and hands it to a worker. `with`: rows the job reads, written in the same
+ * transaction (one commit for both, and no job without them), before any worker can see it.
+ */
+export async function enqueueJob(job: NewJob, opts: { with?: (trx: Transaction<Database>) => Promise<void> } = {}): Promise<JobRow> {
+  const together = opts.with;
+  const row = together
+    ? await (await getDb()).transaction().execute(async (trx) => {
+        await together(trx);
+        return insertJob(job, Date.now(), trx);
+      })
+    : await insertJob(job);
   await dispatch(row.id);
   return row;
 }

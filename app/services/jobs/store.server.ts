@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { getDb } from '../db/db.server';
-import type { JobStatus, JobsTable } from '../db/schema';
+import type { Database, JobStatus, JobsTable } from '../db/schema';
 
 // The jobs table is the queue's source of truth for both backends (migration 003). A worker owns
 // a running job only while its lease (locked_until) is in the future and renews it while it
@@ -22,8 +22,11 @@ export type NewJob = {
   timeoutMs: number;
 };
 
-export async function insertJob(job: NewJob, now = Date.now()): Promise<JobRow> {
-  const db = await getDb();
+/** The app database or a transaction open on it. */
+export type JobStoreExecutor = Kysely<Database> | Transaction<Database>;
+
+export async function insertJob(job: NewJob, now = Date.now(), db: JobStoreExecutor | null = null): Promise<JobRow> {
+  const conn = db ?? (await getDb());
   const row: JobRow = {
     id: job.id ?? randomUUID(),
     kind: job.kind,
@@ -44,12 +47,12 @@ export async function insertJob(job: NewJob, now = Date.now()): Promise<JobRow> 
     finished_at: null,
     updated_at: iso(now),
   };
-  await db
+  await conn
     .insertInto('jobs')
     .values(row)
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
-  return (await getJob(row.id)) ?? row;
+  return (await conn.selectFrom('jobs').selectAll().where('id', '=', row.id).executeTakeFirst()) ?? row;
 }
 
 export async function getJob(id: string): Promise<JobRow | undefined> {
