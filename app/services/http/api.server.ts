@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ZodError, type z, type ZodType } from 'zod';
 import { DomainError, type FieldErrors } from './errors';
-import { jsonWithoutFloatNoise } from './numbers';
+import { jsonTextWithoutFloatNoise } from './numbers';
 
 // Helpers for the JSON API resource routes: parse bodies defensively, answer {"detail"} errors.
 
@@ -10,7 +10,7 @@ export const MAX_JSON_BODY_BYTES = 64 * 1024;
 export function jsonResponse(data: unknown, init: ResponseInit = {}): Response {
   // Values computed in binary floating point (sums, split adjustments, ratios) carry noise past
   // the 15th digit; no answer shows it.
-  return jsonTextResponse(JSON.stringify(data, jsonWithoutFloatNoise), init);
+  return jsonTextResponse(jsonTextWithoutFloatNoise(data), init);
 }
 
 function jsonTextResponse(text: string, init: ResponseInit): Response {
@@ -65,7 +65,7 @@ export async function jsonResponseInTurns(data: unknown, init: ResponseInit = {}
     if (Array.isArray(value) && value.length > ARRAY_SLICE) {
       const out: string[] = [];
       for (let i = 0; i < value.length; i += ARRAY_SLICE) {
-        const text = piece(JSON.stringify(value.slice(i, i + ARRAY_SLICE), jsonWithoutFloatNoise).slice(1, -1));
+        const text = piece(jsonTextWithoutFloatNoise(value.slice(i, i + ARRAY_SLICE)).slice(1, -1));
         out.push(typeof text === 'string' ? text : await text);
       }
       return `[${out.join(',')}]`;
@@ -84,7 +84,7 @@ export async function jsonResponseInTurns(data: unknown, init: ResponseInit = {}
       }
       return `{${out.join(',')}}`;
     }
-    return piece(JSON.stringify(value, jsonWithoutFloatNoise));
+    return piece(jsonTextWithoutFloatNoise(value));
   };
   return jsonTextResponse(await write(data, 0), init);
 }

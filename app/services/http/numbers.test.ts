@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   decimalsAfterFactor,
   formatNumberForExport,
+  jsonTextWithoutFloatNoise,
   jsonWithoutFloatNoise,
   reportedDecimals,
   roundForExport,
@@ -60,6 +61,47 @@ describe('numbers without float noise', () => {
     expect(JSON.stringify({ a: [1.8400000000000003, null], b: { c: 0.05300000000000002 } }, jsonWithoutFloatNoise)).toBe(
       '{"a":[1.84,null],"b":{"c":0.053}}',
     );
+  });
+
+  it('the fast JSON writer writes what JSON.stringify with the replacer writes, whatever the value', () => {
+    class Point {
+      constructor(
+        public x = 0.1 + 0.2,
+        public label = 'p',
+      ) {}
+      get ignored() {
+        return 1;
+      }
+    }
+    const lazy = Object.defineProperty({}, 'v', { enumerable: true, get: () => 1.8400000000000003 });
+    const values: unknown[] = [
+      0.30000000000000004,
+      -0,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      'text "quoted" \u2028 é',
+      null,
+      undefined,
+      true,
+      [1.8400000000000003, undefined, () => 1, Symbol('s'), null, [0.1 + 0.2, [-1e-300, 1e300, 5e-324]]],
+      { a: undefined, b: () => 1, c: 0.1 + 0.7, d: { e: [new Date('2024-01-02T03:04:05.000Z')] } },
+      { toJSON: (key: string) => ({ key, n: 0.1 + 0.2 }) },
+      // toJSON is called once: a Date it returns is written as an object, not again as its text.
+      { toJSON: () => new Date(0) },
+      new Number(0.1 + 0.2),
+      new String('boxed'),
+      new Boolean(false),
+      new Float64Array([0.1 + 0.2, Number.NaN]),
+      Buffer.from('ab'),
+      new Map([[1, 2]]),
+      new Point(),
+      lazy,
+      { [Symbol('k')]: 1, 2: 0.1 + 0.2, z: 1, a: 2 },
+      Object.assign([0.1 + 0.2], { extra: 1 }),
+      { nested: { deeper: { deepest: [{ v: 1234567.8900000001 }] } } },
+    ];
+    for (const v of [...values, values]) expect(jsonTextWithoutFloatNoise(v)).toBe(JSON.stringify(v, jsonWithoutFloatNoise));
+    expect(() => jsonTextWithoutFloatNoise({ n: 1n })).toThrow(TypeError);
   });
 
   it('the JSON API writes no float noise', async () => {
