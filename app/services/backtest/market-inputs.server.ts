@@ -134,18 +134,21 @@ async function priceSeries(securities: readonly SecurityMeta[], from: number, to
   const panel = await pricePanel();
   const meta = new Map(securities.map((s) => [s.permaticker, s]));
   const out: PriceSeries[] = [];
-  for (let i = 0; i < panel.perm.length; i++) {
-    let a = panel.start[i];
-    let b = panel.start[i + 1];
-    while (a < b && panel.days[a] < from) a++;
+  /** The first bar in [a, b) on a day after `day` (b when none). */
+  const firstAfter = (a: number, b: number, day: number) => {
     let lo = a;
     let hi = b;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (panel.days[mid] <= to) lo = mid + 1;
+      if (panel.days[mid] <= day) lo = mid + 1;
       else hi = mid;
     }
-    b = lo;
+    return lo;
+  };
+  for (let i = 0; i < panel.perm.length; i++) {
+    // Both ends by binary search: a run starting years into a long panel skips those bars unread.
+    const a = firstAfter(panel.start[i], panel.start[i + 1], from - 1);
+    const b = firstAfter(a, panel.start[i + 1], to);
     if (b <= a) continue;
     const m = meta.get(panel.perm[i]);
     // Delisted within the run: its last bar is its last price. Delisted later: still listed here.

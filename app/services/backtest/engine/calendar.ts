@@ -46,17 +46,36 @@ export function barAtOrBefore(days: Int32Array, day: number): number {
   return i < days.length && days[i] === day ? i : i - 1;
 }
 
-/** Civil year and month (1–12) of an epoch day. */
-export function yearMonth(day: number): { year: number; month: number } {
-  return civilFromEpochDay(day);
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isLeap = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+
+// The month monthOrdinal last converted: its first and last epoch days and its ordinal.
+let keptFirst = 1;
+let keptLast = 0;
+let keptOrdinal = 0;
+
+/**
+ * year × 12 + month − 1 of an epoch day. A run asks for the days of its calendar in order, which
+ * come in runs of one month: the last month's first and last days are kept, so most days cost two
+ * comparisons instead of the civil-date arithmetic (a fifth of a five-year daily run's statistics
+ * and signal days went to it).
+ */
+export function monthOrdinal(day: number): number {
+  if (day >= keptFirst && day <= keptLast) return keptOrdinal;
+  const c = civilFromEpochDay(day);
+  keptFirst = day - c.day + 1;
+  keptLast = keptFirst + (c.month === 2 && isLeap(c.year) ? 29 : DAYS_IN_MONTH[c.month - 1]) - 1;
+  keptOrdinal = c.year * 12 + c.month - 1;
+  return keptOrdinal;
 }
 
 /** A number that changes exactly when a new rebalance period starts. */
 export function periodKey(day: number, rebalance: Rebalance): number {
   if (rebalance === 'daily') return day;
   if (rebalance === 'weekly') return Math.floor((day + 3) / 7); // weeks start on Monday (day 0 was a Thursday)
-  const { year, month } = yearMonth(day);
-  const m = month - 1;
+  const ordinal = monthOrdinal(day);
+  const year = Math.floor(ordinal / 12);
+  const m = ordinal - year * 12;
   switch (rebalance) {
     case 'monthly':
       return year * 12 + m;
@@ -77,7 +96,11 @@ export function periodKey(day: number, rebalance: Rebalance): number {
  */
 export function signalIndices(calendar: Int32Array, rebalance: Rebalance): Int32Array {
   const out: number[] = [];
-  for (let i = 0; i + 1 < calendar.length; i++)
-    if (periodKey(calendar[i], rebalance) !== periodKey(calendar[i + 1], rebalance)) out.push(i);
+  let next = calendar.length > 0 ? periodKey(calendar[0], rebalance) : 0;
+  for (let i = 0; i + 1 < calendar.length; i++) {
+    const key = next;
+    next = periodKey(calendar[i + 1], rebalance);
+    if (key !== next) out.push(i);
+  }
   return Int32Array.from(out);
 }

@@ -1,5 +1,5 @@
 import { fromEpochDay } from '../../dates';
-import { yearMonth } from './calendar';
+import { monthOrdinal } from './calendar';
 import type { BacktestStatistics, Drawdown, MonthlyReturnRow } from './types';
 
 // Textbook statistics of a daily equity curve (each definition is in METHODOLOGY below). Daily
@@ -129,9 +129,11 @@ export function beta(rp: Float64Array, rb: Float64Array): number | null {
 export function periodReturns(days: Int32Array, curve: Float64Array, key: (day: number) => number): { key: number; ret: number }[] {
   const out: { key: number; ret: number }[] = [];
   let base = curve[0];
+  let next = curve.length > 0 ? key(days[0]) : 0;
   for (let i = 0; i < curve.length; i++) {
-    const k = key(days[i]);
-    if (i === curve.length - 1 || key(days[i + 1]) !== k) {
+    const k = next;
+    if (i + 1 < curve.length) next = key(days[i + 1]);
+    if (i === curve.length - 1 || next !== k) {
       out.push({ key: k, ret: curve[i] / base - 1 });
       base = curve[i];
     }
@@ -139,11 +141,8 @@ export function periodReturns(days: Int32Array, curve: Float64Array, key: (day: 
   return out;
 }
 
-const monthKey = (d: number) => {
-  const { year, month } = yearMonth(d);
-  return year * 12 + month - 1;
-};
-const yearKey = (d: number) => yearMonth(d).year;
+const monthKey = monthOrdinal;
+const yearKey = (d: number) => Math.floor(monthOrdinal(d) / 12);
 
 export function monthlyReturnTable(days: Int32Array, curve: Float64Array): MonthlyReturnRow[] {
   const rows: MonthlyReturnRow[] = [];
