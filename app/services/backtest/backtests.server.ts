@@ -16,7 +16,7 @@ import { listedCompanies, marketDataRange } from './market-inputs.server';
 import { BACKTEST_JOB_TIMEOUT_MS, backtestJob } from './run-job.server';
 import { deleteAllParts, partLoader } from './result-parts.server';
 import { runEndedOrAfter } from './stored-news.server';
-import { readStoredResult, type ResultSummary } from './stored-result';
+import { readStoredLight, readStoredResult, type ResultSummary, type StoredLightPart } from './stored-result';
 import type { LoadedResult } from './stored-rows';
 
 // Backtests of a user: asked for from a saved screener (or an inline screen through the API),
@@ -179,9 +179,17 @@ async function statusOf(row: Row): Promise<RunStatus> {
   return jobStatus(row.job_id ? await getJob(row.job_id) : undefined);
 }
 
-async function toView(row: Row, withResult: boolean): Promise<BacktestView> {
+/** `light`: the stored light part handed over by the run that stored it (used when it is this row's). */
+async function toView(row: Row, withResult: boolean, light: StoredLightPart | null = null): Promise<BacktestView> {
   const parsed = { params: BacktestParamsSchema.parse(JSON.parse(row.params)), screen: ScreenSchema.parse(JSON.parse(row.screen)) };
-  const result = withResult && row.result ? await readStoredResult(await resultText(row), partLoader(row.id)) : null;
+  let result: LoadedResult | null = null;
+  if (withResult && row.result) {
+    // The parts key names the run whose result the row holds.
+    result =
+      light && row.parts_key !== null && light.parts?.key === row.parts_key
+        ? readStoredLight(light, partLoader(row.id))
+        : await readStoredResult(await resultText(row), partLoader(row.id));
+  }
   return viewOf(row, await statusOf(row), parsed, result);
 }
 
@@ -273,7 +281,8 @@ export async function waitForBacktest(userId: string, id: string, ms: number, si
     if (runEnded((await statusOf(await ownedRow(userId, id))).status) || left <= 0 || signal?.aborted) break;
     // Announced by this process's worker once the result is stored: no need to look again. (A
     // look reads the status alone: parsing the screen every time held up the worker's start.)
-    if (await runEndedOrAfter(id, Math.min(pause, left))) break;
+    const ended = await runEndedOrAfter(id, Math.min(pause, left));
+    if (ended) return toView(await ownedRow(userId, id), true, ended.light as StoredLightPart | null);
   }
   return getBacktest(userId, id, { withResult: true });
 }

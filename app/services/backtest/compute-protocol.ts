@@ -7,5 +7,6 @@ export type ComputeRequest =
 export type ComputeReply =
   | { type: 'ready' }
   | { type: 'progress'; id: string; fraction: number; message: string }
-  | { type: 'done'; id: string }
+  /** `light`: the stored result's light part, decoded (stored-result.ts, StoredLightPart), when it is small. */
+  | { type: 'done'; id: string; light?: unknown }
   | { type: 'failed'; id: string; kind: 'input' | 'cancelled' | 'error'; message: string };

@@ -32,6 +32,12 @@ function currentParentPid(): number | null {
 /** The longest the process holds back its first run for the cache files (the 6,000 × 25 demo's took ~14 s). */
 const PREFETCH_WAIT_MS = 60_000;
 
+/**
+ * A stored light part up to this size (its text) goes to the job worker with the run's end, for a
+ * request waiting for the run: decoding the stored text was most of that request's reading.
+ */
+const HANDOVER_LIGHT_CHARS = 1 << 20;
+
 /** Resident memory, besides the column caches it keeps warm, above which the process ends after its run. */
 const RECYCLE_RSS_BYTES = 1.5 * 2 ** 30;
 
@@ -40,6 +46,16 @@ function send(reply: ComputeReply): Promise<void> {
     if (!process.send) return resolve();
     process.send(reply, undefined, undefined, () => resolve());
   });
+}
+
+/**
+ * A progress report, sent without waiting for it to be written: the channel keeps the messages
+ * in order, and a run waiting for each write waited a turn of the event loop for every one (a
+ * run of a few milliseconds reports three or four times).
+ */
+function report(id: string, fraction: number, message: string): Promise<void> {
+  void send({ type: 'progress', id, fraction, message });
+  return Promise.resolve();
 }
 
 async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<void> {
@@ -54,12 +70,13 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
     const out = await computeBacktest(
       screen,
       params,
-      (fraction, message) => send({ type: 'progress', id: req.id, fraction, message }),
+      (fraction, message) => report(req.id, fraction, message),
       () => cancelled,
     );
-    await send({ type: 'progress', id: req.id, fraction: 0.995, message: 'Saving the result' });
+    void report(req.id, 0.995, 'Saving the result');
     // Stored from here: a large result (a daily run of hundreds of names is a hundred MB and
-    // more) never crosses the IPC channel, and the web process never writes it on its thread.
+    // more) never crosses the IPC channel (a small light part goes along with the news of the
+    // end), and the web process never writes it on its thread.
     // A parent that died meanwhile has lost the job's lease: the run is not this process's to
     // store. The IPC channel may not have noticed yet; being handed to another parent has.
     if (!process.connected || (currentParentPid() ?? parentPid) !== parentPid) process.exit(0);
@@ -77,7 +94,8 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
       snapshotId: out.snapshotId,
       engineVersion: out.engineVersion,
     });
-    await send({ type: 'done', id: req.id });
+    // The light part as the waiting request would read it back, sent along when it is small.
+    await send({ type: 'done', id: req.id, light: encoded.light.length <= HANDOVER_LIGHT_CHARS ? encoded.lightRead : undefined });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     if (e instanceof BacktestCancelledError) await send({ type: 'failed', id: req.id, kind: 'cancelled', message });

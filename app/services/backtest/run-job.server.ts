@@ -35,7 +35,7 @@ async function runBacktestJob({ backtestId }: BacktestJobPayload, ctx: JobContex
     ctx.progress(f, m),
   ).finally(() => removeUnusedParts(backtestId).catch(() => undefined));
   // Stored: the row reads "succeeded" from now on, whatever the job's own row says yet.
-  if (outcome.type === 'done') announceRunEnded(backtestId);
+  if (outcome.type === 'done') announceRunEnded(backtestId, outcome.light ?? null);
   if (outcome.type === 'failed') {
     if (outcome.kind === 'cancelled') throw new BacktestCancelledError();
     if (outcome.kind === 'input') throw new JobInputError(outcome.message);

@@ -15,11 +15,16 @@ describe('news of a backtest run that ended, in this process', () => {
     announceRunEnded('bt-b');
     await b;
     expect(woken).toEqual(['a', 'b']);
+    // The light part handed over with the news reaches the waiting request.
+    const c = runEndedOrAfter('bt-d', 60_000);
+    const light = { parts: { key: 'run-1' } };
+    announceRunEnded('bt-d', light);
+    expect(await c).toEqual({ light });
     expect(waitingFor('bt-b')).toBe(0);
   });
 
   it('gives up after the pause without news, and leaves no listener behind', async () => {
-    expect(await runEndedOrAfter('bt-c', 5)).toBe(false);
+    expect(await runEndedOrAfter('bt-c', 5)).toBeNull();
     expect(waitingFor('bt-c')).toBe(0);
     // News of a run nobody waits for is no error.
     announceRunEnded('bt-c');

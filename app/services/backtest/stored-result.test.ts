@@ -1,11 +1,21 @@
 import { gzipSync, strToU8 } from 'fflate';
+import { deserialize, serialize } from 'node:v8';
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeColumns } from '../market/store/column-file';
 import { runBacktest } from './engine';
 import { inputsOf, screenOf, weekdays } from './engine/test-panel';
 import { longResult, inMemoryPaged } from '../../../tests/support/paged-result';
-import { decodeResult, encodeResult, loadedFromStored, readStoredResult, toStored, type PartLoader } from './stored-result';
+import {
+  decodeResult,
+  encodeResult,
+  loadedFromStored,
+  readStoredLight,
+  readStoredResult,
+  toStored,
+  type PartLoader,
+  type StoredLightPart,
+} from './stored-result';
 import { holdingCount, tradeCount, tradeSlice } from './stored-rows';
 
 // Stored results: holdings and trades as columns (a few bytes a row), read back bit for bit, and
@@ -144,6 +154,19 @@ describe('paged stored results', () => {
       expect(bits(await before.rows.holdingsOf(i))).toBe(bits(whole.rebalances[i].holdings));
     // A damaged text is an error, never a half-read result.
     await expect(readStoredResult(`br:${encoded.light.slice(3, 40)}`, load)).rejects.toThrow();
+  });
+
+  it('handed over decoded (structured-cloned, as over IPC) read as their stored texts read', async () => {
+    for (const r of [long, stored]) {
+      const { encoded, load } = inMemoryPaged(r, 1000);
+      const handed = readStoredLight(deserialize(serialize(encoded.lightRead)) as StoredLightPart, load);
+      const read = await readStoredResult(encoded.light, load);
+      expect(bits(handed.light)).toBe(bits(read.light));
+      expect(JSON.stringify(handed)).toBe(JSON.stringify(read));
+      expect(handed.rows.holdingCounts).toEqual(read.rows.holdingCounts);
+      expect(bits(await handed.rows.tradeSlice(0, 1e9))).toBe(bits(await read.rows.tradeSlice(0, 1e9)));
+      expect(bits(await handed.rows.holdingsOf(1))).toBe(bits(await read.rows.holdingsOf(1)));
+    }
   });
 
   it('read only the parts covering the rows asked for', async () => {

@@ -267,7 +267,15 @@ const PART_4 = Buffer.from('QBP4');
 export const RESULT_PART_ROWS = 50_000;
 
 export type ResultPart = { kind: PartKind; seq: number; rows: number; data: string };
-export type PagedEncoding = { light: string; parts: ResultPart[] };
+/**
+ * `light`: the stored light part's text. `lightRead`: the same light part as a reader of that text
+ * gets it (readStoredLight turns it into the LoadedResult readStoredResult gives), which the
+ * compute process hands to the request waiting for the run instead of it reading the text back.
+ */
+export type PagedEncoding = { light: string; parts: ResultPart[]; lightRead: StoredLightPart };
+
+/** A decoded light part (format 4), opaque outside this module. */
+export type StoredLightPart = { readonly parts: { readonly key: string } };
 
 type Light4 = Omit<Light, 'packings'> & {
   holdingCounts: number[];
@@ -344,7 +352,11 @@ export function encodePagedResult(r: StoredResult, key: string, partRows = RESUL
     tradeCount: trades.length,
     parts: { key, holdings: holdingStarts, trades: tradeStarts },
   };
-  return { light: brotlied(framed(FORMAT_4, light, encodeColumns(curveColumns(r)))), parts };
+  const text = brotlied(framed(FORMAT_4, light, encodeColumns(curveColumns(r))));
+  // As withCurves reads it back: the curves in the places the JSON kept for them.
+  const lightRead: Light4 = { ...light, equity: r.equity, benchmark: r.benchmark, drawdown: r.drawdown };
+  if (lightRead.survivors && r.survivors) lightRead.survivors = { ...lightRead.survivors, equity: r.survivors.equity };
+  return { light: text, parts, lightRead };
 }
 
 /** The columns with every packed one read back into its doubles. */
@@ -465,6 +477,14 @@ export async function readStoredResult(text: string, loadPart: PartLoader): Prom
   const jsonEnd = 8 + bytes.readUInt32LE(4);
   const light = fromJson(bytes.subarray(8, jsonEnd).toString('utf8')) as Light4;
   return pagedReader(withCurves(light, bytes.subarray(jsonEnd)), loadPart);
+}
+
+/**
+ * The result a light part handed over by the process that stored it reads as (its parts read on
+ * demand): what readStoredResult gives for its stored text, without reading and decoding that.
+ */
+export function readStoredLight(light: StoredLightPart, loadPart: PartLoader): LoadedResult {
+  return pagedReader(light as Light4, loadPart);
 }
 
 /** Decoded parts kept by one reader (a CSV walks them in order; a page reads one or two). */
