@@ -222,6 +222,35 @@ forEachDatabase(
       }
     });
 
+    it('keeps the reader’s pages when they ask for a backtest through the API and delete it, which those pages do not show', async () => {
+      await read(one!, page, ada.cookie);
+      expect((await read(one!, page, ada.cookie)).hit).toBe(true);
+      const headers = { Authorization: `Bearer ${ada.token}`, 'Content-Type': 'application/json' };
+      const posted = await fetch(`${one!.url}/api/v1/backtests`, {
+        method: 'POST',
+        headers: { ...headers, Prefer: 'respond-async' },
+        body: JSON.stringify({
+          screen: { rules: [], ranking: [{ metric: 'ret_12m', direction: 'desc', weight: 1 }] },
+          params: { start: '1990-01-01', end: '2100-01-01', topN: 3 },
+        }),
+      });
+      expect(posted.status, await posted.clone().text()).toBe(202);
+      expect((await read(one!, page, ada.cookie)).hit).toBe(true);
+      const { id } = (await posted.json()) as { id: string };
+      const deleted = await fetch(`${one!.url}/api/v1/backtests/${id}`, { method: 'DELETE', headers });
+      expect(deleted.status).toBe(204);
+      expect((await read(one!, page, ada.cookie)).hit).toBe(true);
+      // A write the pages do show still ends them (the watchlist tests above), and so does any
+      // other write of the account: here its name, which the header shows.
+      const renamed = await fetch(`${one!.url}/api/v1/auth/me`, {
+        method: 'PATCH',
+        headers,
+        body: JSON.stringify({ full_name: 'Ada Cachewell' }),
+      });
+      expect(renamed.status, await renamed.clone().text()).toBe(200);
+      expect((await read(one!, page, ada.cookie)).hit).toBe(false);
+    });
+
     it('never keeps a page that shows a flashed message', async () => {
       // The cookie a form's redirect leaves: the account's session with a message for the next page.
       const session = await getSession(new Request('http://localhost/', { headers: { Cookie: ada.cookie } }));

@@ -22,8 +22,9 @@ import { storeVersion } from '../market/store/open-store.server';
 //   and any flashed message), the path and query, the market store's version (every publish is a
 //   new file), the day (an as-of default), the site's and the account's page versions.
 // - The versions live in the app database (db/page-versions.server.ts), so every web process
-//   sees a change at once: every successful write request bumps its signed-in account's version,
-//   and the site's too when an administrator sent it or it is a webhook delivery; billing and
+//   sees a change at once: every successful write request bumps its signed-in account's version
+//   (but the backtest API's, PAGE_NEUTRAL_WRITES), and the site's too when an administrator sent
+//   it or it is a webhook delivery; billing and
 //   the admin services bump the account they change, whoever calls them (a job, a webhook).
 // - Every read, kept or not, is checked first with the same guard the page's loaders call: a
 //   signed-out, disabled or expired account, or one the page's rule refuses, is rendered by the
@@ -36,6 +37,13 @@ const PAGE_PATHS = /^\/company\/[^/]+\/(overview|chart|financial|dividend|valuat
 
 /** Write requests no account sends whose changes may show on anyone's pages. */
 const SITE_WIDE_WRITES = new Set(['/api/v1/billing/webhook']);
+
+/**
+ * Write requests whose changes no kept page shows: a backtest asked for, cancelled, shared or
+ * deleted through the API (a company page shows market data and its reader's header and
+ * watchlists). They end no kept page, and spare their answer the version's commit.
+ */
+const PAGE_NEUTRAL_WRITES = /^\/api\/v1\/backtests(?:\/|$)/;
 
 /** Set on an answer from the cache (for operators and tests; a rendered page has none). */
 export const PAGE_CACHE_HEADER = 'X-Page-Cache';
@@ -167,6 +175,7 @@ export function createPageCache(options: { maxBytes: number }): PageCache {
     async afterChange(request, response) {
       if (request.method === 'GET' || request.method === 'HEAD' || response.status >= 400) return;
       const path = new URL(request.url).pathname;
+      if (PAGE_NEUTRAL_WRITES.test(path)) return;
       const sender = await senderOf(request);
       if (sender) await bumpUserPages(sender.id);
       if (sender?.is_superuser || SITE_WIDE_WRITES.has(path)) await bumpSitePages();
