@@ -20,7 +20,9 @@ export function usePolling(active: boolean, ms = POLL_MS): void {
   useEffect(() => {
     if (!active) return;
     const timer = setInterval(() => {
-      if (state.current === 'idle') revalidate.current();
+      // A revalidation that a navigation overtakes is aborted, and its promise rejects: nothing
+      // to report (the page being left, or the next look, takes over).
+      if (state.current === 'idle') Promise.resolve(revalidate.current()).catch(() => undefined);
     }, ms);
     return () => clearInterval(timer);
   }, [active, ms]);
