@@ -129,9 +129,37 @@ export function metricsFor(screen: Screen): string[] {
   return ids;
 }
 
-/** Each security's bars from `from` to `to` as views into the panel (no copy). */
+/** Series lists kept per panel and securities list, by date range (the engine keeps its work on a list by the list). */
+const seriesLists = new WeakMap<object, { securities: readonly SecurityMeta[]; byRange: Map<string, PriceSeries[]> }>();
+const SERIES_LISTS_KEPT = 8;
+
+/**
+ * Each security's bars from `from` to `to` as views into the panel (no copy). The same list for
+ * the same panel, securities and range: the backtest engine then finds its sorted, aligned panel
+ * made by an earlier run (simulate.ts, preparedPanel). Nothing writes to a list or its series.
+ */
 async function priceSeries(securities: readonly SecurityMeta[], from: number, to: number): Promise<PriceSeries[]> {
   const panel = await pricePanel();
+  let kept = seriesLists.get(panel);
+  if (!kept || kept.securities !== securities) {
+    kept = { securities, byRange: new Map() };
+    seriesLists.set(panel, kept);
+  }
+  const key = `${from}:${to}`;
+  const hit = kept.byRange.get(key);
+  if (hit) return hit;
+  const list = seriesOfPanel(panel, securities, from, to);
+  kept.byRange.set(key, list);
+  if (kept.byRange.size > SERIES_LISTS_KEPT) kept.byRange.delete(kept.byRange.keys().next().value as string);
+  return list;
+}
+
+function seriesOfPanel(
+  panel: Awaited<ReturnType<typeof pricePanel>>,
+  securities: readonly SecurityMeta[],
+  from: number,
+  to: number,
+): PriceSeries[] {
   const meta = new Map(securities.map((s) => [s.permaticker, s]));
   const out: PriceSeries[] = [];
   /** The first bar in [a, b) on a day after `day` (b when none). */

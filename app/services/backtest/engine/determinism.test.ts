@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../metrics/testing/synthetic-universe';
+import { fromEpochDay } from '../../dates';
 import { tradingCalendar } from './calendar';
 import { runBacktest } from './simulate';
 import { inputsOf, screenOf, weekdays, type TestSecurity } from './test-panel';
@@ -72,6 +73,21 @@ describe.each(['equal', 'market_cap', 'inverse_volatility', 'rank'] as const)('d
     expect(bits(lean.benchmark)).toEqual(bits(first.benchmark));
     expect(JSON.stringify(lean.statistics)).toBe(JSON.stringify(first.statistics));
     expect(lean.delistedHoldings).toBe(first.delistedHoldings);
+  });
+
+  it('gives the same numbers on a series list it has already run on, for any date range in between', () => {
+    // The engine keeps its sorted, aligned panel per series list: one list, three runs over two ranges.
+    const inputs = inputsOf(days, universe(7), screen, params);
+    const later = { ...inputs.params, start: fromEpochDay(days[60]), end: fromEpochDay(days[220]) };
+    const again = runBacktest(inputs);
+    const shorter = runBacktest({ ...inputs, params: later });
+    const third = runBacktest(inputs);
+    const shorterAlone = runBacktest({ ...inputsOf(days, universe(7), screen, params), params: later });
+    expect(JSON.stringify(again)).toBe(JSON.stringify(first));
+    expect(JSON.stringify(third)).toBe(JSON.stringify(first));
+    expect(bits(shorter.equity)).toEqual(bits(shorterAlone.equity));
+    expect(JSON.stringify(shorter)).toBe(JSON.stringify(shorterAlone));
+    expect(shorter.dates[0]).toBe(later.start);
   });
 
   it('keeps every weight under the cap', () => {

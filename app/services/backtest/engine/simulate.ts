@@ -53,16 +53,8 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
   const { params, screen } = inputs;
   const start = toEpochDay(params.start);
   const end = toEpochDay(params.end);
-  // Series in permaticker order: a series' index is its identity inside the run.
-  const series = [...inputs.prices.series].sort((a, b) => a.permaticker - b.permaticker);
-  for (let i = 0; i < series.length; i++) {
-    const s = series[i];
-    if (i > 0 && series[i - 1].permaticker === s.permaticker)
-      throw new BacktestInputError(`The price panel has two series for permaticker ${s.permaticker}`);
-    if (s.days.length !== s.tri.length || s.days.length !== s.close.length)
-      throw new BacktestInputError(`Series ${s.permaticker}: days, tri and close differ in length`);
-  }
-  const perms = Int32Array.from(series, (s) => s.permaticker);
+  const panel = preparedPanel(inputs.prices.series);
+  const { series, perms } = panel;
   const tickers = new Map<number, string>();
   for (const m of inputs.securities) tickers.set(m.permaticker, m.ticker);
   const known = inputs.exchangeDays;
@@ -88,7 +80,7 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
 
   const equity = new Float64Array(calendar.length);
   const benchmark = new Float64Array(calendar.length);
-  const prices = alignPrices(series, calendar);
+  const prices = panel.aligned(calendar);
   const tradePrices = new TradeDayPrices(
     prices,
     signals.map((s) => s + 1),
@@ -183,6 +175,52 @@ export function* backtestSteps(inputs: BacktestInputs): Generator<{ done: number
     trades: log ? log.trades : [],
     delistedHoldings,
   };
+}
+
+type PreparedPanel = { series: PriceSeries[]; perms: Int32Array; aligned(calendar: Int32Array): AlignedPrices };
+
+/**
+ * A panel's series in permaticker order (a series' index is its identity inside a run) and its
+ * alignments to calendars, kept per panel: a caller passing the same series list again (the
+ * compute process keeps one per store and date range) skips the sort, the checks and the
+ * alignment (~1 ms of a five-year run of the S&P 500). The series are never written to.
+ */
+const preparedPanels = new WeakMap<readonly PriceSeries[], PreparedPanel>();
+/** Alignments one panel keeps (a few calendars: the date ranges its runs ask for). */
+const ALIGNMENTS_KEPT = 4;
+
+function preparedPanel(list: readonly PriceSeries[]): PreparedPanel {
+  const hit = preparedPanels.get(list);
+  if (hit) return hit;
+  const series = [...list].sort((a, b) => a.permaticker - b.permaticker);
+  for (let i = 0; i < series.length; i++) {
+    const s = series[i];
+    if (i > 0 && series[i - 1].permaticker === s.permaticker)
+      throw new BacktestInputError(`The price panel has two series for permaticker ${s.permaticker}`);
+    if (s.days.length !== s.tri.length || s.days.length !== s.close.length)
+      throw new BacktestInputError(`Series ${s.permaticker}: days, tri and close differ in length`);
+  }
+  const perms = Int32Array.from(series, (s) => s.permaticker);
+  // By the calendar's days: equal calendars align equally (a calendar is a fresh view each run).
+  const alignments = new Map<string, { calendar: Int32Array; aligned: AlignedPrices }>();
+  const aligned = (calendar: Int32Array) => {
+    const key = `${calendar.length}:${calendar[0]}:${calendar[calendar.length - 1]}`;
+    const kept = alignments.get(key);
+    if (kept && sameDays(kept.calendar, calendar)) return kept.aligned;
+    const fresh = { calendar: calendar.slice(), aligned: alignPrices(series, calendar) };
+    alignments.set(key, fresh);
+    if (alignments.size > ALIGNMENTS_KEPT) alignments.delete(alignments.keys().next().value as string);
+    return fresh.aligned;
+  };
+  const prepared = { series, perms, aligned };
+  preparedPanels.set(list, prepared);
+  return prepared;
+}
+
+function sameDays(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The benchmark's value at the first calendar day (its first bar when it starts later). */
