@@ -1,7 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Transaction } from 'kysely';
-import { getDb, type DB } from '../db/db.server';
-import type { Database } from '../db/schema';
+import { getDb, type DbExecutor } from '../db/db.server';
 import { notFound } from '../http/errors';
 import type { PagedEncoding, PartLoader } from './stored-result';
 
@@ -14,7 +12,6 @@ const WRITE_BATCH_CHARS = 4 * 2 ** 20;
 export type ResultFields = { summary: string; snapshotId: string | null; engineVersion: string };
 
 /** The database, or a transaction on it. */
-type Executor = DB | Transaction<Database>;
 
 /** The backtest row's columns that make a stored result its own (the light part names the parts' key). */
 function resultColumns(key: string, encoding: PagedEncoding, fields: ResultFields) {
@@ -138,7 +135,7 @@ async function removeParts(backtestId: string, key: string): Promise<void> {
 }
 
 /** Removes the parts of a backtest that its stored result does not use (runs that died or failed). */
-export async function removeUnusedParts(backtestId: string, db: Executor | null = null): Promise<void> {
+export async function removeUnusedParts(backtestId: string, db: DbExecutor | null = null): Promise<void> {
   await (db ?? (await getDb()))
     .deleteFrom('backtest_result_parts')
     .where('backtest_id', '=', backtestId)

@@ -1,7 +1,7 @@
-import type { Selectable, Transaction } from 'kysely';
-import { getDb, type DB } from '../db/db.server';
+import type { Selectable } from 'kysely';
+import { getDb, type DB, type DbExecutor } from '../db/db.server';
 import { bumpUserPages } from '../db/page-versions.server';
-import type { Database, SubscriptionsTable } from '../db/schema';
+import type { SubscriptionsTable } from '../db/schema';
 import { notFound } from '../http/errors';
 import { grantsAccess, statusLabel } from './access';
 import type { BillingConfig } from '../config.server';
@@ -12,7 +12,6 @@ import type { SubscriptionResource } from './wire';
 // Webhooks and the reconciliation write them through applySnapshot only.
 
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
-type Executor = DB | Transaction<Database>;
 
 export const SUBSCRIPTION_NOT_FOUND_DETAIL = 'Subscription not found.';
 
@@ -24,7 +23,7 @@ export type SnapshotOutcome = 'applied' | 'stale' | 'unlinked' | 'foreign_store'
  * checkout put in the custom data; else the account with the customer's e-mail (a subscription
  * bought without our checkout, or found by the reconciliation after a missed webhook).
  */
-async function owner(db: Executor, billing: BillingConfig, s: SubscriptionResource, customUserId: unknown): Promise<string | null> {
+async function owner(db: DbExecutor, billing: BillingConfig, s: SubscriptionResource, customUserId: unknown): Promise<string | null> {
   const linked = await db
     .selectFrom('subscriptions')
     .select('user_id')
@@ -50,7 +49,7 @@ async function owner(db: Executor, billing: BillingConfig, s: SubscriptionResour
  * reconciliation runs cannot interleave into an older state.
  */
 export async function applySnapshot(
-  db: Executor,
+  db: DbExecutor,
   billing: BillingConfig,
   s: SubscriptionResource,
   opts: { customUserId?: unknown; now: Date },

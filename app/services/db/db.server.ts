@@ -1,12 +1,25 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider, type SqliteDatabase } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type MigrationProvider,
+  type SqliteDatabase,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import { config } from '../config.server';
 import { migrations } from './migrations';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
+/** A transaction open on the app database. */
+export type DbTransaction = Transaction<Database>;
+/** The app database or a transaction open on it: what a service that may run inside a caller's transaction takes. */
+export type DbExecutor = DB | DbTransaction;
 export type DbDialect = 'sqlite' | 'postgres';
 
 export type DbHandle = { db: DB; dialect: DbDialect; close: () => Promise<void> };

@@ -1,9 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { Transaction } from 'kysely';
 import { config } from '../config.server';
-import { getDb } from '../db/db.server';
-import type { Database } from '../db/schema';
+import { getDb, type DbTransaction } from '../db/db.server';
 import type { JobRegistry } from './registry';
 import { runJob, workerId, type RunOutcome } from './runner.server';
 import { startSchedule } from './schedule.server';
@@ -46,7 +44,7 @@ async function dispatch(id: string): Promise<void> {
  * Stores the job and hands it to a worker. `with`: rows the job reads, written in the same
  * transaction (one commit for both, and no job without them), before any worker can see it.
  */
-export async function enqueueJob(job: NewJob, opts: { with?: (trx: Transaction<Database>) => Promise<void> } = {}): Promise<JobRow> {
+export async function enqueueJob(job: NewJob, opts: { with?: (trx: DbTransaction) => Promise<void> } = {}): Promise<JobRow> {
   const together = opts.with;
   const row = together
     ? await (await getDb()).transaction().execute(async (trx) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import { getDb } from '../db/db.server';
-import type { Database, JobStatus, JobsTable } from '../db/schema';
+import type { Selectable } from 'kysely';
+import { getDb, type DbExecutor } from '../db/db.server';
+import type { JobStatus, JobsTable } from '../db/schema';
 
 // The jobs table is the queue's source of truth for both backends (migration 003). A worker owns
 // a running job only while its lease (locked_until) is in the future and renews it while it
@@ -22,10 +22,7 @@ export type NewJob = {
   timeoutMs: number;
 };
 
-/** The app database or a transaction open on it. */
-export type JobStoreExecutor = Kysely<Database> | Transaction<Database>;
-
-export async function insertJob(job: NewJob, now = Date.now(), db: JobStoreExecutor | null = null): Promise<JobRow> {
+export async function insertJob(job: NewJob, now = Date.now(), db: DbExecutor | null = null): Promise<JobRow> {
   const conn = db ?? (await getDb());
   const row: JobRow = {
     id: job.id ?? randomUUID(),
@@ -52,12 +49,11 @@ export async function insertJob(job: NewJob, now = Date.now(), db: JobStoreExecu
     .values(row)
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
-  return (await conn.selectFrom('jobs').selectAll().where('id', '=', row.id).executeTakeFirst()) ?? row;
+  return (await getJob(row.id, conn)) ?? row;
 }
 
-export async function getJob(id: string): Promise<JobRow | undefined> {
-  const db = await getDb();
-  return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+export async function getJob(id: string, db: DbExecutor | null = null): Promise<JobRow | undefined> {
+  return (db ?? (await getDb())).selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /**
