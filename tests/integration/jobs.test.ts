@@ -192,6 +192,29 @@ forEachDatabase(
       recurringOn = true;
     });
 
+    it('a job enqueued in this process is handed to its sleeping workers, and run by one of them once', async () => {
+      seen.length = 0;
+      const workers = [startJobWorker(TEST_JOBS), startJobWorker(TEST_JOBS)];
+      try {
+        // Both have looked at the table and gone to sleep before the job comes.
+        await new Promise((r) => setTimeout(r, 300));
+        const jobs = [];
+        for (const n of [41, 42, 43]) jobs.push(await enqueueJob({ kind: 'test-typed', payload: { n }, timeoutMs: 10_000 }));
+        for (const job of jobs)
+          await until(async () => (await getJob(job.id))?.status === 'succeeded', 'the workers to run the jobs', 20_000);
+        // Each once (jobs an earlier test left queued may run too).
+        expect(
+          seen
+            .map((p) => p.n)
+            .filter((n) => n > 40)
+            .sort(),
+        ).toEqual([41, 42, 43]);
+        for (const job of jobs) expect((await getJob(job.id))?.attempts).toBe(1);
+      } finally {
+        await Promise.all(workers.map((w) => w.stop()));
+      }
+    });
+
     it('the polling worker picks up a queued job by itself', async () => {
       calls = {};
       const worker = startJobWorker(TEST_JOBS);

@@ -179,9 +179,16 @@ async function statusOf(row: Row): Promise<RunStatus> {
   return jobStatus(row.job_id ? await getJob(row.job_id) : undefined);
 }
 
-/** `light`: the stored light part handed over by the run that stored it (used when it is this row's). */
-async function toView(row: Row, withResult: boolean, light: StoredLightPart | null = null): Promise<BacktestView> {
-  const parsed = { params: BacktestParamsSchema.parse(JSON.parse(row.params)), screen: ScreenSchema.parse(JSON.parse(row.screen)) };
+/**
+ * `light`: the stored light part handed over by the run that stored it (used when it is this row's).
+ * `parsed`: the row's screen and parameters as its creation parsed them (they never change after).
+ */
+async function toView(
+  row: Row,
+  withResult: boolean,
+  light: StoredLightPart | null = null,
+  parsed = parsedRequest(row),
+): Promise<BacktestView> {
   let result: LoadedResult | null = null;
   if (withResult && row.result) {
     // The parts key names the run whose result the row holds.
@@ -191,6 +198,12 @@ async function toView(row: Row, withResult: boolean, light: StoredLightPart | nu
         : await readStoredResult(await resultText(row), partLoader(row.id));
   }
   return viewOf(row, await statusOf(row), parsed, result);
+}
+
+type ParsedRequest = { params: BacktestParams; screen: Screen };
+
+function parsedRequest(row: Row): ParsedRequest {
+  return { params: BacktestParamsSchema.parse(JSON.parse(row.params)), screen: ScreenSchema.parse(JSON.parse(row.screen)) };
 }
 
 function viewOf(row: Row, s: RunStatus, parsed: { params: BacktestParams; screen: Screen }, result: LoadedResult | null): BacktestView {
@@ -273,8 +286,15 @@ const WAIT_LONGEST_PAUSE_MS = 100;
  * The backtest with its result once its run has ended, or as it is after `ms` (or when `signal`
  * aborts: the client went away). Looks at the row again and again — the run may be in another
  * process, on another machine — and at once when this process's worker announces its end.
+ * `known`: the backtest's screen and parameters when the caller has them (it just created it).
  */
-export async function waitForBacktest(userId: string, id: string, ms: number, signal?: AbortSignal): Promise<BacktestView> {
+export async function waitForBacktest(
+  userId: string,
+  id: string,
+  ms: number,
+  signal?: AbortSignal,
+  known?: ParsedRequest,
+): Promise<BacktestView> {
   const deadline = performance.now() + ms;
   for (let pause = WAIT_FIRST_PAUSE_MS; ; pause = Math.min(WAIT_LONGEST_PAUSE_MS, pause * 1.5)) {
     const left = deadline - performance.now();
@@ -282,9 +302,13 @@ export async function waitForBacktest(userId: string, id: string, ms: number, si
     // Announced by this process's worker once the result is stored: no need to look again. (A
     // look reads the status alone: parsing the screen every time held up the worker's start.)
     const ended = await runEndedOrAfter(id, Math.min(pause, left));
-    if (ended) return toView(await ownedRow(userId, id), true, ended.light as StoredLightPart | null);
+    if (ended) {
+      const row = await ownedRow(userId, id);
+      return toView(row, true, ended.light as StoredLightPart | null, known ?? parsedRequest(row));
+    }
   }
-  return getBacktest(userId, id, { withResult: true });
+  const row = await ownedRow(userId, id);
+  return toView(row, true, null, known ?? parsedRequest(row));
 }
 
 export async function listBacktests(userId: string, opts: { screenerId?: string } = {}): Promise<BacktestListItem[]> {

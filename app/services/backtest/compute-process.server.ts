@@ -38,22 +38,20 @@ type Child = { process: ChildProcess; key: string; ready: Promise<void> };
 let child: Child | null = null;
 let queue: Promise<unknown> = Promise.resolve();
 
-function environmentKey(): { key: string; env: NodeJS.ProcessEnv } {
+/** What the compute process was started for: a change means a new one (checked before every run, so the environment is not copied for it). */
+function environmentKey(): string {
   const c = config();
-  const env: NodeJS.ProcessEnv = { ...process.env, MARKET_DB: c.marketDb, DATA_DIR: c.dataDir };
-  const key = [
-    c.marketDb,
-    c.dataDir,
-    env.NODE_ENV ?? '',
-    env.QUARRY_TEST_JOB_STEP_DELAY_MS ?? '',
-    env.QUARRY_TEST_MAX_RESULT_BYTES ?? '',
-  ].join('\n');
-  return { key, env };
+  const env = process.env;
+  return [c.marketDb, c.dataDir, env.NODE_ENV ?? '', env.QUARRY_TEST_JOB_STEP_DELAY_MS ?? '', env.QUARRY_TEST_MAX_RESULT_BYTES ?? ''].join(
+    '\n',
+  );
 }
 
 function start(): Child {
-  const { key, env } = environmentKey();
+  const key = environmentKey();
   if (child && child.key === key && child.process.exitCode === null && child.process.connected) return child;
+  const c = config();
+  const env: NodeJS.ProcessEnv = { ...process.env, MARKET_DB: c.marketDb, DATA_DIR: c.dataDir };
   if (child) child.process.kill('SIGKILL');
   const root = appRoot();
   const proc = fork(path.join(root, ENTRY), [], {

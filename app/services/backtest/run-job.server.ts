@@ -29,11 +29,17 @@ async function runBacktestJob({ backtestId }: BacktestJobPayload, ctx: JobContex
     .executeTakeFirst();
   if (!row) throw new JobInputError('The backtest was deleted');
   if (row.summary) return { message: 'Done' };
-  // Parts a run that died (killed, timed out) left behind, before and after this run.
-  await removeUnusedParts(backtestId);
+  // Parts a run of this job that died (killed, timed out) left behind: only an attempt after the
+  // first can find some. A run that stores its result removes them in the same transaction.
+  if (ctx.job.attempts > 1) await removeUnusedParts(backtestId);
   const outcome = await computeInChild({ backtestId, screen: JSON.parse(row.screen), params: JSON.parse(row.params) }, (f, m) =>
     ctx.progress(f, m),
-  ).finally(() => removeUnusedParts(backtestId).catch(() => undefined));
+  ).catch(async (e: unknown) => {
+    // Stopped or lost midway: what this run stored of its parts goes.
+    await removeUnusedParts(backtestId).catch(() => undefined);
+    throw e;
+  });
+  if (outcome.type === 'failed') await removeUnusedParts(backtestId).catch(() => undefined);
   // Stored: the row reads "succeeded" from now on, whatever the job's own row says yet.
   if (outcome.type === 'done') announceRunEnded(backtestId, outcome.light ?? null);
   if (outcome.type === 'failed') {

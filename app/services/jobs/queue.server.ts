@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { config } from '../config.server';
@@ -37,7 +38,7 @@ async function dispatch(id: string): Promise<void> {
     await q.add('run', { id }, { jobId: id, removeOnComplete: true, removeOnFail: true, attempts: 1 });
     return;
   }
-  for (const w of pollers) w.wake();
+  for (const w of pollers) w.wake(id);
 }
 
 /**
@@ -63,42 +64,69 @@ export async function redispatchJob(id: string): Promise<void> {
 
 export type JobWorker = { stop(): Promise<void>; readonly id: string };
 
-const pollers = new Set<{ wake(): void }>();
+/** Workers polling in this process; `wake(id)` hands one the job just stored (it claims it without looking). */
+const pollers = new Set<{ wake(jobId?: string): void }>();
 
 /** Polls the jobs table; one job at a time (the engines are CPU-bound). */
 function pollingWorker(leaseMs: number, jobs: JobRegistry): JobWorker {
   const id = workerId();
   let running = true;
+  /** Ends the worker's sleep (null while it is not sleeping). */
   let wakeUp: (() => void) | null = null;
+  /**
+   * A job stored by this process while the worker slept: the worker had found nothing to claim, so
+   * this one is claimed at once, without a look at the table (a job waits for its worker's next
+   * look only while the worker is busy, and then the table's order holds).
+   */
+  let handed: string | null = null;
+  /** Woken while looking: the look may have missed the job, so the worker looks again instead of sleeping. */
+  let nudged = false;
   const waker = {
-    wake() {
-      wakeUp?.();
+    wake(jobId?: string) {
+      if (!wakeUp) {
+        nudged = true;
+        return;
+      }
+      if (jobId !== undefined) handed ??= jobId;
+      wakeUp();
     },
   };
   pollers.add(waker);
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, ms);
-      wakeUp = () => {
+      if (nudged) return resolve();
+      const done = () => {
         clearTimeout(t);
+        wakeUp = null;
         resolve();
       };
+      const t = setTimeout(done, ms);
+      wakeUp = done;
     });
   const loop = (async () => {
     while (running) {
       let ran = false;
+      nudged = false;
       try {
-        for (const jobId of await claimableJobIds(5)) {
-          if (!running) break;
-          if ((await runJob(jobId, id, leaseMs, jobs)) !== 'not-claimed') {
-            ran = true;
-            break;
+        // Another worker may have taken the job handed over: then the table says what is left.
+        const first = handed;
+        handed = null;
+        if (first !== null && running) ran = (await runJob(first, id, leaseMs, jobs)) !== 'not-claimed';
+        if (!ran)
+          for (const jobId of await claimableJobIds(5)) {
+            if (!running) break;
+            if ((await runJob(jobId, id, leaseMs, jobs)) !== 'not-claimed') {
+              ran = true;
+              break;
+            }
           }
-        }
       } catch (error) {
         console.warn(`[jobs] worker ${id}: ${error instanceof Error ? error.message : String(error)}`);
       }
-      if (!ran && running) await sleep(POLL_MS);
+      // After a job, a turn of the event loop before the next look: a request waiting for that
+      // job's end (a backtest POST) writes its answer first.
+      if (ran) await nextTurn();
+      else if (running) await sleep(POLL_MS);
     }
   })();
   return {

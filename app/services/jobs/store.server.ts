@@ -75,10 +75,10 @@ export async function claimJob(id: string, worker: string, leaseMs: number, now 
     }))
     .where('id', '=', id)
     .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('locked_until', '<', iso(now))])]))
+    // The row as claimed, in the same statement (SQLite and PostgreSQL both return it).
+    .returningAll()
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) return null;
-  const row = await getJob(id);
-  return row && row.locked_by === worker ? row : null;
+  return result && result.locked_by === worker ? result : null;
 }
 
 /** Ids of jobs a worker could claim now, oldest first. */

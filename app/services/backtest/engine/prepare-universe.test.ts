@@ -59,6 +59,17 @@ describe('universe preparation shared by every rebalance', () => {
     expect(view(prepare(rows))).toEqual(view(theirs));
   });
 
+  it('on a later date with the same rows, updates who is delisted as of that date', () => {
+    const prepare = universePreparer([...extra, ...securities]);
+    expect(view(prepare(rows)).delistedAsOf).toEqual([0, 0, 1, 0, 0, 0]);
+    // The same rows (a copy, as the next date's snapshot holds them) after LATER's last price day.
+    const later = { ...rows, day: rows.day + 200, permatickers: Int32Array.from(rows.permatickers) };
+    expect(view(prepare(later))).toEqual(view(prepareUniverse(later, [...extra, ...securities])));
+    expect(view(prepare(later)).delistedAsOf).toEqual([0, 0, 1, 1, 0, 0]);
+    // And back: the flags follow the date asked for, not the last one.
+    expect(view(prepare(rows))).toEqual(view(theirs));
+  });
+
   it('gives the same screen results', () => {
     for (const screen of [
       screenOf(['pe_ttm < 16', 'sector in ["Technology", "Energy"]']),

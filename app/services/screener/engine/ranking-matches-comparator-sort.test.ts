@@ -79,6 +79,38 @@ describe('ranking', () => {
     }
   });
 
+  it('gives the first N of one metric from the N-th value and its ties, without scoring the rest first', () => {
+    // Ten rows with a value, the 3rd to 6th best tied (tickers out of order, two sharing one),
+    // two without a value; the top 4 cuts through the tie.
+    const values = [9, 7, 7, NaN, 7, 1, 8, 7, 2, NaN, 3, 0];
+    const tickers = ['A', 'D', 'B', 'N', 'C', 'E', 'F', 'B', 'G', 'M', 'H', 'I'];
+    const u = setup(values.map((v, k) => ({ permaticker: 10 + k, ticker: tickers[k], values: { roe: v } })));
+    const rows = Int32Array.from(values.keys());
+    const parts = [{ metric: 'roe', direction: 'desc' as const, weight: 2 }];
+    const partial = rankRows(parts, u.prepared, rows, 4);
+    expect(partial.scoreAll).toBeDefined();
+    const full = rankRows(parts, u.prepared, rows);
+    const firstOf = (r: typeof full, n: number) =>
+      Array.from(r.order.subarray(0, n), (row) => [
+        u.prepared.ticker[row],
+        u.prepared.snapshot.permatickers[row],
+        r.rank[row],
+        r.score[row],
+      ]);
+    // A shared ticker goes by permaticker; C and D, tied with the two Bs, come after them.
+    expect(firstOf(partial, 4)).toEqual([
+      ['A', 10, 1, 1],
+      ['F', 16, 2, 0.9],
+      ['B', 12, 3, 0.8],
+      ['B', 17, 3, 0.8],
+    ]);
+    expect(firstOf(partial, 4)).toEqual(firstOf(full, 4));
+    // Read further: every row is scored and ordered as the full ranking has them.
+    orderMore(partial, u.prepared, rows.length);
+    expect(partial.scoreAll).toBeUndefined();
+    expect(firstOf(partial, rows.length)).toEqual(firstOf(full, rows.length));
+  });
+
   it('gives a backtest the rows, order, ranks and scores of matchScreen, read one at a time', () => {
     const rand = mulberry32(11);
     for (let trial = 0; trial < 40; trial++) {

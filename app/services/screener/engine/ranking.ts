@@ -13,7 +13,14 @@ import type { PreparedUniverse } from './types';
  * ranks in `rank`; the rows after them all rank below them, in no particular order (and rank NaN)
  * until `orderMore` orders them. A full ranking has `ordered` = the number of rows.
  */
-export type Ranked = { order: Int32Array; score: Float64Array; rank: Float64Array; ordered: number };
+export type Ranked = {
+  order: Int32Array;
+  score: Float64Array;
+  rank: Float64Array;
+  ordered: number;
+  /** Set while `score` holds the ordered rows' scores only: gives every row's (orderMore calls it before going further). */
+  scoreAll?: () => Float64Array;
+};
 
 export function scoreRows(parts: readonly RankPart[], p: PreparedUniverse, rows: Int32Array): Float64Array {
   const total = new Float64Array(p.size);
@@ -107,6 +114,10 @@ function swapBoth(values: Float64Array, owners: Int32Array, i: number, j: number
  * hundreds of passing rows); `orderMore` orders further ones when they are needed.
  */
 export function rankRows(parts: readonly RankPart[], p: PreparedUniverse, rows: Int32Array, first = rows.length): Ranked {
+  if (parts.length === 1 && Number.isInteger(first) && first >= 1 && 2 * first <= rows.length) {
+    const top = rankFirstByOneMetric(parts[0], p, rows, first);
+    if (top) return top;
+  }
   const score = scoreRows(parts, p, rows);
   const ranked: Ranked = { order: Int32Array.from(rows), score, rank: new Float64Array(p.size).fill(NaN), ordered: 0 };
   orderMore(ranked, p, first);
@@ -118,6 +129,10 @@ export function orderMore(ranked: Ranked, p: PreparedUniverse, upTo: number): vo
   const { order, score, rank } = ranked;
   const end = Math.min(order.length, Math.max(0, Math.ceil(upTo)));
   if (end <= ranked.ordered) return;
+  if (ranked.scoreAll) {
+    score.set(ranked.scoreAll());
+    ranked.scoreAll = undefined;
+  }
   // The rows from `ordered` on all rank below the ordered ones: sorting them among themselves
   // (as far as `end`) gives the same order as sorting everything.
   sortByScore(order, ranked.ordered, order.length - 1, score, p.ticker, p.snapshot.permatickers, end);
@@ -126,6 +141,112 @@ export function orderMore(ranked: Ranked, p: PreparedUniverse, upTo: number): vo
     rank[r] = i > 0 && score[r] === score[order[i - 1]] ? rank[order[i - 1]] : i + 1;
   }
   ranked.ordered = end;
+}
+
+/**
+ * The first `first` positions of a one-metric ranking, with their ranks and scores, without
+ * scoring every row: a backtest ranks hundreds of rows on each rebalance date to take its top N.
+ * With one metric the order is the metric's order (ties by ticker, then permaticker), so the rows
+ * at or better than the N-th best value (with all its ties) are every row that can take one of
+ * the first N positions; a row's score needs only the number of rows strictly better, which are
+ * among them. The other rows are scored when a reader goes further (`orderMore`). Null when
+ * there are fewer rows with a value than asked for, or the N-th value's ties are too many for the
+ * shortcut to pay.
+ */
+function rankFirstByOneMetric(part: RankPart, p: PreparedUniverse, rows: Int32Array, first: number): Ranked | null {
+  const col = metricColumn(p.snapshot, part.metric);
+  // Keys: smaller is better (negating is exact; −0 and 0 stay one value under < and ===).
+  const sign = part.direction === 'desc' ? -1 : 1;
+  if (selectionKeys.length < rows.length) selectionKeys = new Float64Array(Math.max(rows.length, 2 * selectionKeys.length));
+  const keys = selectionKeys;
+  let n = 0;
+  for (let k = 0; k < rows.length; k++) {
+    const v = col[rows[k]];
+    if (v === v) keys[n++] = sign * v;
+  }
+  if (first >= n) return null;
+  const threshold = kthSmallest(keys, n, first - 1);
+  const candidates: number[] = [];
+  for (let k = 0; k < rows.length; k++) {
+    const v = col[rows[k]];
+    if (v === v && sign * v <= threshold) candidates.push(rows[k]);
+  }
+  // Beyond a few hundred, the insertion sort below would cost more than the full ranking.
+  if (candidates.length > Math.min(4 * first + 64, 400)) return null;
+  const ticker = p.ticker;
+  const perm = p.snapshot.permatickers;
+  const better = (a: number, b: number) => {
+    const ka = sign * col[a];
+    const kb = sign * col[b];
+    if (ka !== kb) return ka < kb;
+    return ticker[a] !== ticker[b] ? ticker[a] < ticker[b] : perm[a] < perm[b];
+  };
+  // Insertion sort: a few dozen rows, mostly; a comparator sort costs more in calls than it saves.
+  for (let i = 1; i < candidates.length; i++) {
+    const r = candidates[i];
+    let j = i - 1;
+    while (j >= 0 && better(r, candidates[j])) {
+      candidates[j + 1] = candidates[j];
+      j--;
+    }
+    candidates[j + 1] = r;
+  }
+  // The three arrays it returns share one buffer: a typed array's allocation each cost more than
+  // this ranking's arithmetic.
+  const buffer = new ArrayBuffer(16 * p.size + 4 * rows.length);
+  const score = new Float64Array(buffer, 0, p.size);
+  const rank = new Float64Array(buffer, 8 * p.size, p.size).fill(NaN);
+  const order = new Int32Array(buffer, 16 * p.size, rows.length);
+  let tieStart = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const r = candidates[i];
+    if (i > 0 && sign * col[r] !== sign * col[candidates[i - 1]]) tieStart = i;
+    // As scoreRows computes it for one part (its weight is the weights' sum).
+    score[r] = (part.weight * (1 - tieStart / n)) / part.weight;
+    order[i] = r;
+    if (i < first) rank[r] = i > 0 && score[r] === score[candidates[i - 1]] ? rank[candidates[i - 1]] : i + 1;
+  }
+  // The rows below the candidates, in no particular order, as the rest of a partial ranking.
+  let at = candidates.length;
+  for (let k = 0; k < rows.length; k++) {
+    const v = col[rows[k]];
+    if (!(v === v && sign * v <= threshold)) order[at++] = rows[k];
+  }
+  return { order, score, rank, ordered: first, scoreAll: () => scoreRows([part], p, rows) };
+}
+
+/** Scratch for the selection's keys (a ranking runs to its end without yielding: one is enough). */
+let selectionKeys = new Float64Array(0);
+
+/** The k-th smallest (0-based) of keys[0..n) (no NaN), moving keys about (quickselect). */
+function kthSmallest(keys: Float64Array, n: number, k: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  while (hi > lo) {
+    const m = (lo + hi) >> 1;
+    if (keys[m] < keys[lo]) swapKeys(keys, m, lo);
+    if (keys[hi] < keys[lo]) swapKeys(keys, hi, lo);
+    if (keys[hi] < keys[m]) swapKeys(keys, hi, m);
+    const pivot = keys[m];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (keys[i] < pivot) i++;
+      while (pivot < keys[j]) j--;
+      if (i <= j) swapKeys(keys, i++, j--);
+    }
+    // keys[lo..j] ≤ pivot ≤ keys[i..hi], and what lies between equals the pivot.
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return keys[k];
+  }
+  return keys[k];
+}
+
+function swapKeys(a: Float64Array, i: number, j: number): void {
+  const t = a[i];
+  a[i] = a[j];
+  a[j] = t;
 }
 
 /** Higher score first, then ticker, then permaticker (a total order: permatickers are unique). */
