@@ -15,9 +15,13 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
     const id = params.id ?? '';
     const wait = preferredWait(request);
     if (wait === null) return jsonResponseInTurns(await backtestJson(await getBacktest(user.id, id, { withResult: true })));
-    return jsonResponseInTurns(await backtestJson(await waitForBacktest(user.id, id, wait * 1000, request.signal)), {
-      headers: waitApplied(wait),
-    });
+    return waitForBacktest(
+      user.id,
+      id,
+      wait * 1000,
+      async (view) => jsonResponseInTurns(await backtestJson(view), { headers: waitApplied(wait) }),
+      { signal: request.signal },
+    );
   });
 
 export const action = ({ request, params }: ActionFunctionArgs) =>

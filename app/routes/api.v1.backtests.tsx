@@ -30,9 +30,15 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const location = { Location: `/api/v1/backtests/${created.id}` };
     const wait = startedWorkWait(request, CREATE_WAIT_SECONDS);
     if (wait.seconds === 0) return jsonResponse(await backtestJson(created), { status: 202, headers: { ...location, ...wait.headers } });
-    const view = await waitForBacktest(user.id, created.id, wait.seconds * 1000, request.signal, created);
-    return jsonResponseInTurns(await backtestJson(view), {
-      status: runEnded(view.status) ? 201 : 202,
-      headers: { ...location, ...wait.headers },
-    });
+    return waitForBacktest(
+      user.id,
+      created.id,
+      wait.seconds * 1000,
+      async (view) =>
+        jsonResponseInTurns(await backtestJson(view), {
+          status: runEnded(view.status) ? 201 : 202,
+          headers: { ...location, ...wait.headers },
+        }),
+      { signal: request.signal, known: created },
+    );
   });

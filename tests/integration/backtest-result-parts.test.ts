@@ -62,6 +62,7 @@ forEachDatabase('paged backtest results', () => {
         summary: JSON.stringify(summaryOf(long)),
         snapshotId: 'snap',
         engineVersion: long.engineVersion,
+        storedAt: new Date().toISOString(),
       },
       batchChars,
     );

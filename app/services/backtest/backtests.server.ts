@@ -15,7 +15,7 @@ import { limitProblem } from './limits';
 import { listedCompanies, marketDataRange } from './market-inputs.server';
 import { BACKTEST_JOB_TIMEOUT_MS, backtestJob } from './run-job.server';
 import { deleteAllParts, partLoader } from './result-parts.server';
-import { runEndedOrAfter } from './stored-news.server';
+import { watchRun } from './stored-news.server';
 import { readStoredLight, readStoredResult, type ResultSummary, type StoredLightPart } from './stored-result';
 import type { LoadedResult } from './stored-rows';
 
@@ -275,40 +275,76 @@ export function runEnded(status: BacktestStatus): boolean {
 
 /**
  * Pauses between two looks at a backtest a request waits for: short at first (a small run takes
- * tens of ms), then longer. A run in this process is noticed at once anyway (runEndedOrAfter);
- * one on another machine's worker within the longest pause, at two small reads a look (every
- * POST waits by default now: at most ~100 looks in its 10 s).
+ * tens of ms), then longer. A run in this process is noticed at once anyway (watchRun); one on
+ * another machine's worker within the longest pause, at two small reads a look (every POST waits
+ * by default now: at most ~100 looks in its 10 s).
  */
 const WAIT_FIRST_PAUSE_MS = 2;
 const WAIT_LONGEST_PAUSE_MS = 100;
 
 /**
- * The backtest with its result once its run has ended, or as it is after `ms` (or when `signal`
- * aborts: the client went away). Looks at the row again and again — the run may be in another
- * process, on another machine — and at once when this process's worker announces its end.
+ * `answer` for the backtest with its result once its run has ended, or as it is after `ms` (or
+ * when `signal` aborts: the client went away). Looks at the row again and again — the run may be
+ * in another process, on another machine — and hears at once when this process's worker stores
+ * its result. Then the answer is prepared while the compute process writes the result, from the
+ * row as the write will leave it, and given once the result is stored and the row reads so (a
+ * rename or share meanwhile: the answer is made again from the row).
  * `known`: the backtest's screen and parameters when the caller has them (it just created it).
  */
-export async function waitForBacktest(
+export async function waitForBacktest<T>(
   userId: string,
   id: string,
   ms: number,
-  signal?: AbortSignal,
-  known?: ParsedRequest,
-): Promise<BacktestView> {
+  answer: (view: BacktestView) => Promise<T>,
+  opts: { signal?: AbortSignal; known?: ParsedRequest } = {},
+): Promise<T> {
+  const parsed = (row: Row) => opts.known ?? parsedRequest(row);
   const deadline = performance.now() + ms;
-  for (let pause = WAIT_FIRST_PAUSE_MS; ; pause = Math.min(WAIT_LONGEST_PAUSE_MS, pause * 1.5)) {
-    const left = deadline - performance.now();
-    if (runEnded((await statusOf(await ownedRow(userId, id))).status) || left <= 0 || signal?.aborted) break;
-    // Announced by this process's worker once the result is stored: no need to look again. (A
-    // look reads the status alone: parsing the screen every time held up the worker's start.)
-    const ended = await runEndedOrAfter(id, Math.min(pause, left));
-    if (ended) {
+  const watch = watchRun(id);
+  let light: StoredLightPart | null = null;
+  let prepared: { row: Row; answer: Promise<T> } | null = null;
+  try {
+    for (let pause = WAIT_FIRST_PAUSE_MS; ; pause = Math.min(WAIT_LONGEST_PAUSE_MS, pause * 1.5)) {
+      const left = deadline - performance.now();
+      // A look reads the status alone: parsing the screen every time held up the worker's start.
       const row = await ownedRow(userId, id);
-      return toView(row, true, ended.light as StoredLightPart | null, known ?? parsedRequest(row));
+      if (runEnded((await statusOf(row)).status)) {
+        if (prepared && sameRow(row, prepared.row)) return await prepared.answer;
+        break;
+      }
+      if (left <= 0 || opts.signal?.aborted) break;
+      const news = await watch.next(Math.min(pause, left));
+      if (news?.kind === 'storing') {
+        light = news.light as StoredLightPart;
+        const now = await ownedRow(userId, id);
+        const after: Row = {
+          ...now,
+          result: STORED,
+          parts_key: news.key,
+          summary: news.fields.summary,
+          snapshot_id: news.fields.snapshotId,
+          engine_version: news.fields.engineVersion,
+          updated_at: news.fields.storedAt,
+        };
+        prepared = { row: after, answer: toView(after, true, light, parsed(now)).then(answer) };
+        // Not given when the store fails or the row changes: no unhandled rejection then.
+        prepared.answer.catch(() => undefined);
+      } else if (news?.kind === 'stored') {
+        const stored = await ownedRow(userId, id);
+        if (prepared && sameRow(stored, prepared.row)) return await prepared.answer;
+        return answer(await toView(stored, true, light, parsed(stored)));
+      }
     }
+  } finally {
+    watch.close();
   }
   const row = await ownedRow(userId, id);
-  return toView(row, true, null, known ?? parsedRequest(row));
+  return answer(await toView(row, true, light, parsed(row)));
+}
+
+/** Whether two reads of a backtest's row (without its result text) read the same. */
+function sameRow(a: Row, b: Row): boolean {
+  return a.result === b.result && LIGHT_COLUMNS.every((c) => a[c] === b[c]);
 }
 
 export async function listBacktests(userId: string, opts: { screenerId?: string } = {}): Promise<BacktestListItem[]> {

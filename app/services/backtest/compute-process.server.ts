@@ -109,16 +109,19 @@ export function stopComputeProcess(): void {
 }
 
 export type ComputeOutcome = Extract<ComputeReply, { type: 'done' } | { type: 'failed' }>;
+export type ComputeStoring = Extract<ComputeReply, { type: 'storing' }>;
 
 /**
  * Runs one backtest in the compute process, which stores the result in the backtest's row. `onProgress` may throw to stop the run (the job was
  * cancelled or lost): the compute process is then killed, and a fresh one serves the next run.
+ * `onStoring` hears that the result is being stored (with its light part when that is small).
  */
 export function computeInChild(
   request: { backtestId: string; screen: unknown; params: unknown },
   onProgress: (fraction: number, message: string) => Promise<void>,
+  onStoring: (storing: ComputeStoring) => void = () => undefined,
 ): Promise<ComputeOutcome> {
-  const run = queue.then(() => runOne(request, onProgress));
+  const run = queue.then(() => runOne(request, onProgress, onStoring));
   queue = run.catch(() => undefined);
   return run;
 }
@@ -126,6 +129,7 @@ export function computeInChild(
 async function runOne(
   request: { backtestId: string; screen: unknown; params: unknown },
   onProgress: (fraction: number, message: string) => Promise<void>,
+  onStoring: (storing: ComputeStoring) => void,
   again = true,
 ): Promise<ComputeOutcome> {
   const c = start();
@@ -153,6 +157,8 @@ async function runOne(
             stopComputeProcess();
             finish(() => reject(e));
           });
+      } else if (m.type === 'storing' && m.id === id) {
+        onStoring(m);
       } else if ((m.type === 'done' || m.type === 'failed') && m.id === id) {
         // Progress reports already under way land before the outcome.
         void reporting.then(() => finish(() => resolve(m)));
@@ -163,7 +169,7 @@ async function runOne(
       // ends: that run has not started, and a fresh process takes it.
       if (code === 0 && !heard && again) {
         if (child === c) child = null;
-        finish(() => resolve(runOne(request, onProgress, false)));
+        finish(() => resolve(runOne(request, onProgress, onStoring, false)));
         return;
       }
       finish(() => reject(new Error(`The backtest compute process ended during the run (${code ?? 'killed'})`)));

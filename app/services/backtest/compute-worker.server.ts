@@ -33,7 +33,7 @@ function currentParentPid(): number | null {
 const PREFETCH_WAIT_MS = 60_000;
 
 /**
- * A stored light part up to this size (its text) goes to the job worker with the run's end, for a
+ * A stored light part up to this size (its text) goes to the job worker as it is stored, for a
  * request waiting for the run: decoding the stored text was most of that request's reading.
  */
 const HANDOVER_LIGHT_CHARS = 1 << 20;
@@ -89,13 +89,18 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
     // run can be low for numbers that compress badly): the run fails, and nothing is stored.
     const limit = storedResultLimit();
     if (size > limit) throw new BacktestInputError(storedSizeProblem(size, false, limit));
-    await storePagedResult(req.backtestId, key, encoded, {
+    const fields = {
       summary: JSON.stringify(summaryOf(out.stored)),
       snapshotId: out.snapshotId,
       engineVersion: out.engineVersion,
-    });
-    // The light part as the waiting request would read it back, sent along when it is small.
-    await send({ type: 'done', id: req.id, light: encoded.light.length <= HANDOVER_LIGHT_CHARS ? encoded.lightRead : undefined });
+      storedAt: new Date().toISOString(),
+    };
+    // The light part as a waiting request would read it back, with what the row will say, ahead
+    // of the store: the request prepares its answer while this process writes the result (on a
+    // backtest of a few milliseconds, both take about as long), and sends it once it is stored.
+    if (encoded.light.length <= HANDOVER_LIGHT_CHARS) void send({ type: 'storing', id: req.id, key, fields, light: encoded.lightRead });
+    await storePagedResult(req.backtestId, key, encoded, fields);
+    await send({ type: 'done', id: req.id });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     if (e instanceof BacktestCancelledError) await send({ type: 'failed', id: req.id, kind: 'cancelled', message });

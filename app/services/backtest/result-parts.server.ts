@@ -9,9 +9,8 @@ import type { PagedEncoding, PartLoader } from './stored-result';
 /** Part bytes one write transaction carries at most (one part always goes, however large). */
 const WRITE_BATCH_CHARS = 4 * 2 ** 20;
 
-export type ResultFields = { summary: string; snapshotId: string | null; engineVersion: string };
-
-/** The database, or a transaction on it. */
+/** The row's columns a stored result sets besides the result itself (`storedAt`: its updated_at, chosen by the run so a waiting request knows the row ahead). */
+export type ResultFields = { summary: string; snapshotId: string | null; engineVersion: string; storedAt: string };
 
 /** The backtest row's columns that make a stored result its own (the light part names the parts' key). */
 function resultColumns(key: string, encoding: PagedEncoding, fields: ResultFields) {
@@ -21,7 +20,7 @@ function resultColumns(key: string, encoding: PagedEncoding, fields: ResultField
     summary: fields.summary,
     snapshot_id: fields.snapshotId,
     engine_version: fields.engineVersion,
-    updated_at: new Date().toISOString(),
+    updated_at: fields.storedAt,
   };
 }
 

@@ -4,7 +4,7 @@ import { defineJob, JobInputError, type JobContext } from '../jobs/registry';
 import { computeInChild, stopComputeProcess, warmUpComputeProcess } from './compute-process.server';
 import { BacktestCancelledError } from './engine';
 import { removeUnusedParts } from './result-parts.server';
-import { announceRunEnded } from './stored-news.server';
+import { announceRunStored, announceRunStoring } from './stored-news.server';
 
 // The backtest job: read the stored request, have the compute process (compute-process.server.ts)
 // read the market data, run the engine and the survivors-only comparison, encode the result and
@@ -32,8 +32,10 @@ async function runBacktestJob({ backtestId }: BacktestJobPayload, ctx: JobContex
   // Parts a run of this job that died (killed, timed out) left behind: only an attempt after the
   // first can find some. A run that stores its result removes them in the same transaction.
   if (ctx.job.attempts > 1) await removeUnusedParts(backtestId);
-  const outcome = await computeInChild({ backtestId, screen: JSON.parse(row.screen), params: JSON.parse(row.params) }, (f, m) =>
-    ctx.progress(f, m),
+  const outcome = await computeInChild(
+    { backtestId, screen: JSON.parse(row.screen), params: JSON.parse(row.params) },
+    (f, m) => ctx.progress(f, m),
+    (storing) => announceRunStoring(backtestId, { light: storing.light, key: storing.key, fields: storing.fields }),
   ).catch(async (e: unknown) => {
     // Stopped or lost midway: what this run stored of its parts goes.
     await removeUnusedParts(backtestId).catch(() => undefined);
@@ -41,7 +43,7 @@ async function runBacktestJob({ backtestId }: BacktestJobPayload, ctx: JobContex
   });
   if (outcome.type === 'failed') await removeUnusedParts(backtestId).catch(() => undefined);
   // Stored: the row reads "succeeded" from now on, whatever the job's own row says yet.
-  if (outcome.type === 'done') announceRunEnded(backtestId, outcome.light ?? null);
+  if (outcome.type === 'done') announceRunStored(backtestId);
   if (outcome.type === 'failed') {
     if (outcome.kind === 'cancelled') throw new BacktestCancelledError();
     if (outcome.kind === 'input') throw new JobInputError(outcome.message);
