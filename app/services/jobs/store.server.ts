@@ -44,12 +44,14 @@ export async function insertJob(job: NewJob, now = Date.now(), db: DbExecutor | 
     finished_at: null,
     updated_at: iso(now),
   };
-  await conn
+  // The row as inserted; when the id was taken (the same job enqueued again), the row that holds it.
+  const inserted = await conn
     .insertInto('jobs')
     .values(row)
     .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
-  return (await getJob(row.id, conn)) ?? row;
+    .returningAll()
+    .executeTakeFirst();
+  return inserted ?? (await getJob(row.id, conn)) ?? row;
 }
 
 export async function getJob(id: string, db: DbExecutor | null = null): Promise<JobRow | undefined> {
