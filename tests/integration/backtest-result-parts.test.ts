@@ -3,8 +3,6 @@ import { beforeAll, expect, it } from 'vitest';
 import { createUser, deleteAccount } from '~/services/auth/users.server';
 import { backtestJson, holdingsPageJson, rebalanceJson, tradesPageJson } from '~/services/backtest/api.server';
 import { deleteBacktest, getBacktest, type BacktestView } from '~/services/backtest/backtests.server';
-import { BacktestParamsSchema } from '~/services/backtest/engine';
-import { screenOf } from '~/services/backtest/engine/test-panel';
 import { backtestCsv } from '~/services/backtest/page.server';
 import { removeUnusedParts, storePagedResult } from '~/services/backtest/result-parts.server';
 import { buildResultView, DEFAULT_RESULT_QUERY } from '~/services/backtest/result-view';
@@ -12,6 +10,7 @@ import { decodeResult, encodePagedResult, encodeResult, loadedFromStored, summar
 import { getDb } from '~/services/db/db.server';
 import { toCsv } from '~/services/http/csv';
 import { forEachDatabase } from '../support/databases';
+import { insertBacktestRow } from '../support/backtest-rows';
 import { longResult } from '../support/paged-result';
 
 // Paged stored results in the database (SQLite and PostgreSQL): stored in parts, read back by the
@@ -26,31 +25,7 @@ forEachDatabase('paged backtest results', () => {
   let userId: string;
   let id: string;
 
-  async function newBacktest(owner: string): Promise<string> {
-    const db = await getDb();
-    const backtestId = randomUUID();
-    const now = new Date().toISOString();
-    await db
-      .insertInto('backtests')
-      .values({
-        id: backtestId,
-        user_id: owner,
-        screener_id: null,
-        name: 'Paged',
-        screen: JSON.stringify(screenOf([])),
-        params: JSON.stringify(BacktestParamsSchema.parse({ start: '2022-01-03', end: '2022-12-30', rebalance: 'daily', topN: 100 })),
-        job_id: null,
-        snapshot_id: null,
-        engine_version: long.engineVersion,
-        summary: null,
-        result: null,
-        share_token: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    return backtestId;
-  }
+  const newBacktest = (owner: string) => insertBacktestRow(owner, { name: 'Paged', engineVersion: long.engineVersion });
 
   /** Stores `long` as the backtest's result: in one transaction, or (`batchChars` below its size) parts first, a batch at a time. */
   const store = (backtestId: string, key: string = randomUUID(), batchChars?: number) =>

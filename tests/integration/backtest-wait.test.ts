@@ -3,14 +3,13 @@ import { beforeAll, expect, it } from 'vitest';
 import { createUser } from '~/services/auth/users.server';
 import { backtestJson } from '~/services/backtest/api.server';
 import { getBacktest, setBacktestShared, waitForBacktest, type BacktestView } from '~/services/backtest/backtests.server';
-import { BacktestParamsSchema } from '~/services/backtest/engine';
-import { screenOf } from '~/services/backtest/engine/test-panel';
 import { storePagedResult } from '~/services/backtest/result-parts.server';
 import { announceRunStored, announceRunStoring, waitingFor } from '~/services/backtest/stored-news.server';
 import { encodePagedResult, summaryOf } from '~/services/backtest/stored-result';
 import { getDb } from '~/services/db/db.server';
 import { insertJob } from '~/services/jobs/store.server';
 import { forEachDatabase } from '../support/databases';
+import { insertBacktestRow } from '../support/backtest-rows';
 import { longResult } from '../support/paged-result';
 import { until } from '../support/until';
 
@@ -32,29 +31,9 @@ forEachDatabase('a request waiting for a backtest run', () => {
   async function runningBacktest(): Promise<string> {
     const db = await getDb();
     const id = randomUUID();
-    const now = new Date().toISOString();
     await insertJob({ id, kind: 'backtest', payload: { backtestId: id }, userId, timeoutMs: 60_000 });
     await db.updateTable('jobs').set({ status: 'running', message: 'Backtest: 3 of 9 rebalance dates' }).where('id', '=', id).execute();
-    await db
-      .insertInto('backtests')
-      .values({
-        id,
-        user_id: userId,
-        screener_id: null,
-        name: 'Waited for',
-        screen: JSON.stringify(screenOf([])),
-        params: JSON.stringify(BacktestParamsSchema.parse({ start: '2022-01-03', end: '2022-12-30', rebalance: 'daily', topN: 100 })),
-        job_id: id,
-        snapshot_id: null,
-        engine_version: long.engineVersion,
-        summary: null,
-        result: null,
-        parts_key: null,
-        share_token: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertBacktestRow(userId, { id, name: 'Waited for', engineVersion: long.engineVersion, jobId: id });
     return id;
   }
 
@@ -121,6 +100,24 @@ forEachDatabase('a request waiting for a backtest run', () => {
     expect(waiting.answered).toHaveLength(2);
     expect(view.shareToken).not.toBeNull();
     expect(await backtestJson(view)).toEqual(await asRead(id));
+  });
+
+  it('goes on waiting when the run says it stored a result the row does not hold', async () => {
+    const id = await runningBacktest();
+    const waiting = waitFor(id);
+    storing(id).announce();
+    await until(async () => waiting.answered.length === 1, 'the answer to be prepared', 10_000);
+    // The store found the row taken or gone (storePagedResult's false), and the run ended anyway.
+    announceRunStored(id);
+    let given = false;
+    void waiting.answer.then(() => (given = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(given).toBe(false);
+    const db = await getDb();
+    await db.updateTable('jobs').set({ status: 'failed', message: 'Failed', error: 'not stored' }).where('id', '=', id).execute();
+    const view = await waiting.answer;
+    expect(view.status).toBe('failed');
+    expect(view.result).toBeNull();
   });
 
   it('answers from the row when the store fails after the news', async () => {

@@ -310,7 +310,7 @@ export async function waitForBacktest<T>(
       const row = await ownedRow(userId, id);
       if (runEnded((await statusOf(row)).status)) {
         if (prepared && sameRow(row, prepared.row)) return await prepared.answer;
-        break;
+        return answer(await toView(row, true, light, parsed(row)));
       }
       if (left <= 0 || opts.signal?.aborted) break;
       const news = await watch.next(Math.min(pause, left));
@@ -329,11 +329,9 @@ export async function waitForBacktest<T>(
         prepared = { row: after, answer: toView(after, true, light, parsed(now)).then(answer) };
         // Not given when the store fails or the row changes: no unhandled rejection then.
         prepared.answer.catch(() => undefined);
-      } else if (news?.kind === 'stored') {
-        const stored = await ownedRow(userId, id);
-        if (prepared && sameRow(stored, prepared.row)) return await prepared.answer;
-        return answer(await toView(stored, true, light, parsed(stored)));
       }
+      // On news that the result is stored, the look above comes at once: it answers when the row
+      // reads as ended (a run that stored nothing goes on being waited for).
     }
   } finally {
     watch.close();

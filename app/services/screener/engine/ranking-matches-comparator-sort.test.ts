@@ -109,6 +109,12 @@ describe('ranking', () => {
     orderMore(partial, u.prepared, rows.length);
     expect(partial.scoreAll).toBeUndefined();
     expect(firstOf(partial, rows.length)).toEqual(firstOf(full, rows.length));
+    // A weight so small its scores run together (the schema takes any positive one): as the full
+    // ranking has it, ties by ticker where the values differ.
+    for (const weight of [5e-324, 1e-322, 1e-310]) {
+      const tiny = [{ metric: 'roe', direction: 'desc' as const, weight }];
+      expect(firstOf(rankRows(tiny, u.prepared, rows, 4), 4)).toEqual(firstOf(rankRows(tiny, u.prepared, rows), 4));
+    }
   });
 
   it('gives a backtest the rows, order, ranks and scores of matchScreen, read one at a time', () => {

@@ -114,7 +114,9 @@ function swapBoth(values: Float64Array, owners: Int32Array, i: number, j: number
  * hundreds of passing rows); `orderMore` orders further ones when they are needed.
  */
 export function rankRows(parts: readonly RankPart[], p: PreparedUniverse, rows: Int32Array, first = rows.length): Ranked {
-  if (parts.length === 1 && Number.isInteger(first) && first >= 1 && 2 * first <= rows.length) {
+  // A weight too small for its scores to stay apart (w · (1 − t/n) / w loses them below the
+  // normal doubles) orders ties the shortcut would not: the full ranking decides.
+  if (parts.length === 1 && parts[0].weight >= 1e-300 && Number.isInteger(first) && first >= 1 && 2 * first <= rows.length) {
     const top = rankFirstByOneMetric(parts[0], p, rows, first);
     if (top) return top;
   }
