@@ -1,14 +1,14 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDirForTest } from '../../tests/support/temp-dir';
 import { ConfigError, loadConfig as load, productionWarnings as warnings } from './config.server';
 
 // The functions take a ProcessEnv; tests hand them small literal environments.
 const loadConfig = (env: Record<string, string>) => load(env as NodeJS.ProcessEnv);
 const productionWarnings = (c: ReturnType<typeof load>, env: Record<string, string>) => warnings(c, env as NodeJS.ProcessEnv);
 
-const dataDir = () => mkdtempSync(path.join(tmpdir(), 'quarry-config-'));
+const dataDir = () => tempDirForTest('quarry-config-');
 
 describe('configuration', () => {
   it('starts with nothing set: secrets are generated once into DATA_DIR', () => {

@@ -1,14 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDirForTest } from '../../../tests/support/temp-dir';
 import { ConfigError, loadConfig } from '../config.server';
 
 // Billing is off by default and all-or-nothing: half a configuration stops start-up with a
 // message naming what is missing.
 
 const load = (env: Record<string, string>) =>
-  loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'quarry-billing-config-')), ...env } as unknown as NodeJS.ProcessEnv);
+  loadConfig({ DATA_DIR: tempDirForTest('quarry-billing-config-'), ...env } as unknown as NodeJS.ProcessEnv);
 
 const full = {
   BILLING_PROVIDER: 'lemonsqueezy',

@@ -1,14 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDirForTest } from '../../../tests/support/temp-dir';
 import { ConfigError, loadConfig } from '../config.server';
 
 // The picture bucket is off by default (pictures in DATA_DIR/uploads) and all-or-nothing: half a
 // configuration or a malformed value stops start-up with a message naming the variable.
 
 const load = (env: Record<string, string>) =>
-  loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'quarry-bucket-config-')), ...env } as unknown as NodeJS.ProcessEnv);
+  loadConfig({ DATA_DIR: tempDirForTest('quarry-bucket-config-'), ...env } as unknown as NodeJS.ProcessEnv);
 
 const keys = {
   S3_BUCKET: 'quarry-pictures',
