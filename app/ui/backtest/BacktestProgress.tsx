@@ -1,4 +1,4 @@
-import { Form, Link, useRevalidator } from '@remix-run/react';
+import { Form, Link, useFetchers, useNavigation, useRevalidator } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import type { BacktestStatus } from '~/services/backtest/backtests.server';
 import { percent } from '~/ui/company/format';
@@ -10,19 +10,24 @@ import { percent } from '~/ui/company/format';
 
 export const POLL_MS = 1_000;
 
-/** Revalidates the page's loaders every `ms` while `active`, one request at a time. */
+/** Revalidates the page's loaders every `ms` while `active`, one request at a time, never while other loads are under way. */
 export function usePolling(active: boolean, ms = POLL_MS): void {
   const revalidator = useRevalidator();
-  const state = useRef(revalidator.state);
-  state.current = revalidator.state;
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  const idle = useRef(false);
+  idle.current = revalidator.state === 'idle' && navigation.state === 'idle' && fetchers.every((f) => f.state === 'idle');
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
   useEffect(() => {
     if (!active) return;
     const timer = setInterval(() => {
-      // A revalidation that a navigation overtakes is aborted, and its promise rejects: nothing
-      // to report (the page being left, or the next look, takes over).
-      if (state.current === 'idle') Promise.resolve(revalidate.current()).catch(() => undefined);
+      // Not while a link, form or fetcher is loading: a revalidation then starts those loads over
+      // (the router's interruptActiveLoads), and the aborted ones end in errors the browser logs
+      // (a CI run's one flake: "AbortError: signal is aborted without reason"). One that a
+      // navigation overtakes is aborted in turn, and its promise rejects: nothing to report (the
+      // page being left, or the next look, takes over).
+      if (idle.current) Promise.resolve(revalidate.current()).catch(() => undefined);
     }, ms);
     return () => clearInterval(timer);
   }, [active, ms]);
