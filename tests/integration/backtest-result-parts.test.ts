@@ -5,6 +5,7 @@ import { backtestJson, holdingsPageJson, rebalanceJson, tradesPageJson } from '~
 import { deleteBacktest, getBacktest, type BacktestView } from '~/services/backtest/backtests.server';
 import { backtestCsv } from '~/services/backtest/page.server';
 import { removeUnusedParts, storePagedResult } from '~/services/backtest/result-parts.server';
+import { afterUnstoredRun, NOT_STORED } from '~/services/backtest/run-job.server';
 import { buildResultView, DEFAULT_RESULT_QUERY } from '~/services/backtest/result-view';
 import { decodeResult, encodePagedResult, encodeResult, loadedFromStored, summaryOf } from '~/services/backtest/stored-result';
 import { getDb } from '~/services/db/db.server';
@@ -27,8 +28,11 @@ forEachDatabase('paged backtest results', () => {
 
   const newBacktest = (owner: string) => insertBacktestRow(owner, { name: 'Paged', engineVersion: long.engineVersion });
 
-  /** Stores `long` as the backtest's result: in one transaction, or (`batchChars` below its size) parts first, a batch at a time. */
-  const store = (backtestId: string, key: string = randomUUID(), batchChars?: number) =>
+  /**
+   * Stores `long` as the backtest's result: in one transaction, or (`batchChars` below its size)
+   * parts first, a batch at a time, with `betweenBatches` run after each.
+   */
+  const store = (backtestId: string, key: string = randomUUID(), batchChars?: number, betweenBatches?: () => Promise<unknown>) =>
     storePagedResult(
       backtestId,
       key,
@@ -39,7 +43,7 @@ forEachDatabase('paged backtest results', () => {
         engineVersion: long.engineVersion,
         storedAt: new Date().toISOString(),
       },
-      batchChars,
+      { batchChars, betweenBatches },
     );
 
   async function partsOf(backtestId: string) {
@@ -197,6 +201,53 @@ forEachDatabase('paged backtest results', () => {
     expect(await store(single, 'again')).toBe(false);
     await expectStoredWhole(single, 'single');
     await deleteBacktest(userId, single);
+  });
+
+  /** Stores `long` a part per batch under `key`, with `midway` run once after its first part (the row then has no result yet). */
+  function storeWith(backtestId: string, key: string, midway: () => Promise<unknown>): Promise<boolean> {
+    let batches = 0;
+    return store(backtestId, key, 1, async () => {
+      if (batches++ > 0) return;
+      const db = await getDb();
+      expect(
+        (await db.selectFrom('backtests').select('summary').where('id', '=', backtestId).executeTakeFirstOrThrow()).summary,
+      ).toBeNull();
+      expect((await partsOf(backtestId)).filter((p) => p.run_key === key)).toHaveLength(1);
+      await midway();
+    });
+  }
+
+  it('lets a stopped run remove its own parts while another attempt stores its result', async () => {
+    const raced = await backtestWithDeadPart();
+    const db = await getDb();
+    const stored = await storeWith(raced, 'taken-over', async () => {
+      // The run that lost the job removes what it wrote: its own parts only.
+      await db
+        .insertInto('backtest_result_parts')
+        .values({ backtest_id: raced, run_key: 'stopped', kind: 'trades', seq: 0, row_count: 1, data: 'x' })
+        .execute();
+      await removeUnusedParts(raced, { runKey: 'stopped' });
+    });
+    expect(stored).toBe(true);
+    await expectStoredWhole(raced, 'taken-over');
+    // A stored result's parts are never a run's to remove.
+    await removeUnusedParts(raced, { runKey: 'taken-over' });
+    await expectStoredWhole(raced, 'taken-over');
+    await deleteBacktest(userId, raced);
+  });
+
+  it('never lets a job read as done over a row its run did not store a result in', async () => {
+    const raced = await backtestWithDeadPart();
+    // Every unused part removed midway (what a new attempt does before it runs): the result is not taken.
+    expect(await storeWith(raced, 'lost-parts', () => removeUnusedParts(raced))).toBe(false);
+    expect(await partsOf(raced)).toEqual([]);
+    await expect(afterUnstoredRun(raced)).rejects.toThrow(NOT_STORED);
+    expect((await getBacktest(userId, raced)).status).not.toBe('succeeded');
+    // Another run stored it: done. Deleted meanwhile: done for good, with the reason.
+    expect(await store(raced, 'retried')).toBe(true);
+    await expect(afterUnstoredRun(raced)).resolves.toEqual({ message: 'Done' });
+    await deleteBacktest(userId, raced);
+    await expect(afterUnstoredRun(raced)).rejects.toThrow('The backtest was deleted');
   });
 
   it('deletes the parts with their backtest, and with their owner', async () => {

@@ -117,7 +117,7 @@ export type ComputeStoring = Extract<ComputeReply, { type: 'storing' }>;
  * `onStoring` hears that the result is being stored (with its light part when that is small).
  */
 export function computeInChild(
-  request: { backtestId: string; screen: unknown; params: unknown },
+  request: { backtestId: string; key: string; screen: unknown; params: unknown },
   onProgress: (fraction: number, message: string) => Promise<void>,
   onStoring: (storing: ComputeStoring) => void = () => undefined,
 ): Promise<ComputeOutcome> {
@@ -127,7 +127,7 @@ export function computeInChild(
 }
 
 async function runOne(
-  request: { backtestId: string; screen: unknown; params: unknown },
+  request: { backtestId: string; key: string; screen: unknown; params: unknown },
   onProgress: (fraction: number, message: string) => Promise<void>,
   onStoring: (storing: ComputeStoring) => void,
   again = true,

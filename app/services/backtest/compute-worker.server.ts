@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cachedColumnBytes } from '../market/store/column-cache.server';
 import { DomainError, isDomainError } from '../http/errors';
@@ -82,7 +81,7 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
     if (!process.connected || (currentParentPid() ?? parentPid) !== parentPid) process.exit(0);
     // Paged (stored-result.ts, format 4): the parts are written a few at a time, the light part
     // last, so no write holds the database long and a reader never sees half a result.
-    const key = randomUUID();
+    const key = req.key;
     const encoded = encodePagedResult(out.stored, key);
     const size = encoded.parts.reduce((n, p) => n + p.data.length, encoded.light.length);
     // The bound on a stored result holds for the real size too (the estimate checked before the
@@ -99,8 +98,8 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
     // of the store: the request prepares its answer while this process writes the result (on a
     // backtest of a few milliseconds, both take about as long), and sends it once it is stored.
     if (encoded.light.length <= HANDOVER_LIGHT_CHARS) void send({ type: 'storing', id: req.id, key, fields, light: encoded.lightRead });
-    await storePagedResult(req.backtestId, key, encoded, fields);
-    await send({ type: 'done', id: req.id });
+    const stored = await storePagedResult(req.backtestId, key, encoded, fields);
+    await send({ type: 'done', id: req.id, stored });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     if (e instanceof BacktestCancelledError) await send({ type: 'failed', id: req.id, kind: 'cancelled', message });

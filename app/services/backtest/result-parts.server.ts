@@ -36,7 +36,11 @@ export async function storePagedResult(
   key: string,
   encoding: PagedEncoding,
   fields: ResultFields,
-  batchChars = WRITE_BATCH_CHARS,
+  /** `betweenBatches`: what runs after each batch of parts (a turn of the event loop; tests put a concurrent writer there). */
+  {
+    batchChars = WRITE_BATCH_CHARS,
+    betweenBatches = () => nextTurn(),
+  }: { batchChars?: number; betweenBatches?: () => Promise<unknown> } = {},
 ): Promise<boolean> {
   const db = await getDb();
   // A result that fits one write batch (most do) is stored in one transaction: one commit
@@ -60,7 +64,7 @@ export async function storePagedResult(
         .insertInto('backtest_result_parts')
         .values(batch.map((p) => ({ backtest_id: backtestId, run_key: key, kind: p.kind, seq: p.seq, row_count: p.rows, data: p.data })))
         .execute();
-      await nextTurn();
+      await betweenBatches();
     }
     const updated = await db
       .updateTable('backtests')
@@ -96,7 +100,7 @@ async function storeSmallResult(backtestId: string, key: string, encoding: Paged
     await db.transaction().execute(async (trx) => {
       // Writes first: on SQLite the transaction takes the write lock with its first statement
       // (waiting its turn), never after a read, which could not wait for it.
-      await removeUnusedParts(backtestId, trx);
+      await removeUnusedParts(backtestId, { db: trx });
       if (encoding.parts.length > 0)
         await trx
           .insertInto('backtest_result_parts')
@@ -133,11 +137,15 @@ async function removeParts(backtestId: string, key: string): Promise<void> {
   await db.deleteFrom('backtest_result_parts').where('backtest_id', '=', backtestId).where('run_key', '=', key).execute();
 }
 
-/** Removes the parts of a backtest that its stored result does not use (runs that died or failed). */
-export async function removeUnusedParts(backtestId: string, db: DbExecutor | null = null): Promise<void> {
-  await (db ?? (await getDb()))
-    .deleteFrom('backtest_result_parts')
-    .where('backtest_id', '=', backtestId)
+/**
+ * Removes the parts of a backtest that its stored result does not use (runs that died or failed);
+ * with `runKey`, only that run's: a run that stops cleans up after itself without touching the
+ * parts another attempt of the same job may be writing at that moment.
+ */
+export async function removeUnusedParts(backtestId: string, opts: { runKey?: string; db?: DbExecutor } = {}): Promise<void> {
+  let q = (opts.db ?? (await getDb())).deleteFrom('backtest_result_parts').where('backtest_id', '=', backtestId);
+  if (opts.runKey !== undefined) q = q.where('run_key', '=', opts.runKey);
+  await q
     .where((eb) =>
       eb.not(
         eb.exists(

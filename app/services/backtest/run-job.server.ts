@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { getDb } from '../db/db.server';
 import { defineJob, JobInputError, type JobContext } from '../jobs/registry';
@@ -27,29 +28,52 @@ async function runBacktestJob({ backtestId }: BacktestJobPayload, ctx: JobContex
     .select(['id', 'screen', 'params', 'summary'])
     .where('id', '=', backtestId)
     .executeTakeFirst();
-  if (!row) throw new JobInputError('The backtest was deleted');
+  if (!row) throw new JobInputError(DELETED);
   if (row.summary) return { message: 'Done' };
   // Parts a run of this job that died (killed, timed out) left behind: only an attempt after the
   // first can find some. A run that stores its result removes them in the same transaction.
   if (ctx.job.attempts > 1) await removeUnusedParts(backtestId);
+  const key = randomUUID();
+  // Stopped, lost or failed midway: what this run stored of its parts goes, and only that (an
+  // attempt that took the job over meanwhile may be writing its own).
+  const removeOwnParts = () => removeUnusedParts(backtestId, { runKey: key }).catch(() => undefined);
   const outcome = await computeInChild(
-    { backtestId, screen: JSON.parse(row.screen), params: JSON.parse(row.params) },
+    { backtestId, key, screen: JSON.parse(row.screen), params: JSON.parse(row.params) },
     (f, m) => ctx.progress(f, m),
     (storing) => announceRunStoring(backtestId, { light: storing.light, key: storing.key, fields: storing.fields }),
   ).catch(async (e: unknown) => {
-    // Stopped or lost midway: what this run stored of its parts goes.
-    await removeUnusedParts(backtestId).catch(() => undefined);
+    await removeOwnParts();
     throw e;
   });
-  if (outcome.type === 'failed') await removeUnusedParts(backtestId).catch(() => undefined);
-  // Stored: the row reads "succeeded" from now on, whatever the job's own row says yet.
-  if (outcome.type === 'done') announceRunStored(backtestId);
   if (outcome.type === 'failed') {
+    await removeOwnParts();
     if (outcome.kind === 'cancelled') throw new BacktestCancelledError();
     if (outcome.kind === 'input') throw new JobInputError(outcome.message);
     throw new Error(outcome.message);
   }
+  if (!outcome.stored) return afterUnstoredRun(backtestId);
+  // Stored: the row reads "succeeded" from now on, whatever the job's own row says yet.
+  announceRunStored(backtestId);
   return { message: 'Done' };
+}
+
+const DELETED = 'The backtest was deleted';
+export const NOT_STORED = 'The result could not be stored; the backtest is run again';
+
+/**
+ * A run whose result the row did not take: done when the backtest is gone or holds another run's
+ * result; else an error the job runner retries, so the job never reads "succeeded" over a row
+ * without a result.
+ */
+export async function afterUnstoredRun(backtestId: string): Promise<{ message: string }> {
+  const db = await getDb();
+  const row = await db.selectFrom('backtests').select(['summary']).where('id', '=', backtestId).executeTakeFirst();
+  if (!row) throw new JobInputError(DELETED);
+  if (row.summary !== null) {
+    announceRunStored(backtestId);
+    return { message: 'Done' };
+  }
+  throw new Error(NOT_STORED);
 }
 
 export const backtestJob = defineJob({
