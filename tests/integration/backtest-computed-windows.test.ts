@@ -2,14 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { BacktestParamsSchema } from '~/services/backtest/engine';
 import { loadMarketInputs, marketDataRange, type MarketInputs } from '~/services/backtest/market-inputs.server';
 import { fromEpochDay } from '~/services/dates';
-import { closeMarketReader } from '~/services/market/store/open-store.server';
+import { closeMarketReader, marketReader, storeVersion } from '~/services/market/store/open-store.server';
+import { computeSnapshots, type ComputeOptions } from '~/services/metrics/computed-snapshots.server';
+import { openSnapshotEvaluators, type SnapshotEvaluators } from '~/services/metrics/snapshot-evaluators.server';
+import { cachedTradingCalendar, listSecurities, loadMarketReturns } from '~/services/metrics/store-loader.server';
 import { ScreenSchema, ruleFromText } from '~/services/screener/model';
 import { testMarket } from '../support/backtest-market';
 import { useTestMarket } from '../support/use-test-market';
 
 // A weekly backtest's signal days are not stored: they are computed from the store a window of
 // days at a time, each window reading its securities' history again (market-inputs.server.ts).
-// However the days are cut into windows, every day's snapshot must be the same.
+// However the days are cut into windows, and whether blocks of securities are evaluated in
+// evaluator threads or in the caller's thread, every day's snapshot must be the same.
 
 const market = testMarket({ companies: 40, years: 3, seed: 5 });
 useTestMarket(market);
@@ -46,5 +50,42 @@ describe('computed signal days', () => {
     for (let k = 0; k < whole.text.length; k++) expect(cut.text[k], `signal day ${k}`).toBe(whole.text[k]);
     // And they hold values, not only n/a.
     expect(whole.text.some((t) => /"market_cap":\[\d/.test(t))).toBe(true);
+  });
+
+  it('are the same evaluated in blocks in two evaluator threads as in one block in this thread', async () => {
+    const { inputs } = await weeklySnapshots();
+    const days = inputs.snapshots.days.slice(0, 60);
+    const r = await marketReader();
+    const conn = await r.connect();
+    const pool = await openSnapshotEvaluators(2);
+    try {
+      const base: ComputeOptions = {
+        securities: await listSecurities(conn),
+        market: await loadMarketReturns(conn),
+        calendar: await cachedTradingCalendar(conn, storeVersion(r.file)),
+      };
+      const metrics = ['market_cap', 'ret_3m', 'pe_ttm'];
+      let handed = 0;
+      const counted: SnapshotEvaluators = { ...pool, compute: (job) => (handed++, pool.compute(job)) };
+      const alone = await computeSnapshots(conn, days, metrics, base);
+      const threaded = await computeSnapshots(conn, days, metrics, { ...base, evaluators: counted, blockSize: 7 });
+      // The companies listed in those weeks, in blocks of seven: each block went to a thread.
+      expect(pool.inFlight).toBe(2);
+      expect(handed).toBe(Math.ceil(new Set(alone.flatMap((s) => Array.from(s.permatickers))).size / 7));
+      expect(handed).toBeGreaterThan(2);
+      expect(threaded.map((s) => s.day)).toEqual(Array.from(days));
+      const text = (snaps: typeof alone) =>
+        snaps.map((s) =>
+          JSON.stringify({
+            permatickers: Array.from(s.permatickers),
+            values: Object.fromEntries(metrics.map((id) => [id, Array.from(s.values[id], (x) => (Number.isNaN(x) ? 'n/a' : x))])),
+          }),
+        );
+      expect(text(threaded)).toEqual(text(alone));
+      expect(alone.some((s) => s.permatickers.length >= 20 && s.values.market_cap.some((v) => v > 0))).toBe(true);
+    } finally {
+      await pool.close();
+      conn.closeSync();
+    }
   });
 });

@@ -10,6 +10,7 @@ import {
 import { forgetCachedColumns, hasCachedFile } from '../market/store/column-cache.server';
 import { panelDays, PRICE_PANEL_CACHE, pricePanel } from '../market/store/price-panel.server';
 import { computeSnapshots } from '../metrics/computed-snapshots.server';
+import { defaultSnapshotWorkers, openSnapshotEvaluators, type SnapshotEvaluators } from '../metrics/snapshot-evaluators.server';
 import type { MetricSnapshot } from '../metrics/engine/types';
 import { parseSnapshotMeta, SNAPSHOT_META_SQL, storedSnapshotsServe } from '../metrics/snapshot-meta';
 import {
@@ -205,6 +206,24 @@ async function storedMetricsUsable(r: MarketReader, metrics: readonly string[]):
   return storedSnapshotsServe(await meta, metrics);
 }
 
+let threads: Promise<SnapshotEvaluators> | null = null;
+
+/**
+ * The evaluator threads computed signal days are evaluated in (computed-snapshots.server.ts),
+ * started with the first run that computes some and kept for the process's life.
+ */
+function computeThreads(): Promise<SnapshotEvaluators> {
+  threads ??= openSnapshotEvaluators(defaultSnapshotWorkers(), { keepAlive: false });
+  return threads;
+}
+
+/** After a failed computation: a thread that died fails every later job of its pool, so the next run starts fresh ones. */
+function dropComputeThreads(): void {
+  const old = threads;
+  threads = null;
+  void old?.then((pool) => pool.close()).catch(() => undefined);
+}
+
 /**
  * The snapshots of the signal days: stored ones as views into the column cache, the others
  * computed in windows of consecutive computed days sized to COMPUTED_WINDOW_BYTES.
@@ -245,9 +264,13 @@ async function signalSnapshots(
           securities,
           market: context.market,
           calendar: context.calendar,
+          evaluators: await computeThreads(),
         },
       );
       window = new Map(snaps.map((s) => [s.day, s]));
+    } catch (e) {
+      dropComputeThreads();
+      throw e;
     } finally {
       conn.closeSync();
     }

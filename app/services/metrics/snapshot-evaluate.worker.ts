@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { computeBlock, type ComputeBlockJob, type ComputedBlock } from './computed-block';
 import { UniverseEvaluator, type DayColumns } from './engine/evaluate';
 import type { MarketReturns, SecurityInput } from './engine/types';
 import { BlockChain } from './snapshot-deltas';
@@ -26,7 +27,10 @@ export type EvaluatedDay = { id: number; day: number; permatickers: Int32Array; 
  * hundred small ones a day).
  */
 export type PackedDay = { id: number; day: number; permatickers: Int32Array; packed: Uint8Array; offsets: Int32Array };
-export type WorkerReply = PackedDay | { id: number; done: true } | { id: number; error: string } | { ready: true };
+/** A block of a backtest's computed signal days (computed-block.ts), answered with one `computed` reply. */
+export type ComputeJob = ComputeBlockJob & { id: number; compute: true };
+export type WorkerReply =
+  PackedDay | { id: number; done: true } | { id: number; computed: ComputedBlock } | { id: number; error: string } | { ready: true };
 
 export function packDay(d: EvaluatedDay): PackedDay {
   const offsets = new Int32Array(d.values.length + 1);
@@ -79,8 +83,17 @@ export function* evaluateJob(job: EvaluateJob): Generator<EvaluatedDay> {
 
 const port = parentPort;
 if (port) {
-  port.on('message', (job: EvaluateJob) => {
+  port.on('message', (job: EvaluateJob | ComputeJob) => {
     try {
+      if ('compute' in job) {
+        const computed = computeBlock(job);
+        port.postMessage({ id: job.id, computed } satisfies WorkerReply, [
+          computed.counts.buffer as ArrayBuffer,
+          computed.permatickers.buffer as ArrayBuffer,
+          computed.values.buffer as ArrayBuffer,
+        ]);
+        return;
+      }
       for (const out of evaluateJob(job)) {
         const p = packDay(out);
         port.postMessage(p satisfies WorkerReply, [

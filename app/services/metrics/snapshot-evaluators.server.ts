@@ -1,7 +1,9 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startReadyWorker } from '../worker-threads.server';
-import { evaluateJob, unpackDay, type EvaluatedDay, type EvaluateJob, type WorkerReply } from './snapshot-evaluate.worker';
+import { computeBlock, type ComputeBlockJob, type ComputedBlock } from './computed-block';
+import type { SecurityInput } from './engine/types';
+import { evaluateJob, unpackDay, type ComputeJob, type EvaluatedDay, type EvaluateJob, type WorkerReply } from './snapshot-evaluate.worker';
 
 // The snapshot build's evaluators. Evaluating the metrics is pure JavaScript and most of a build's
 // CPU time; worker threads evaluate blocks of securities while the main thread reads the next
@@ -16,6 +18,8 @@ export type SnapshotEvaluators = {
   /** Blocks that may be evaluating while the caller loads the next one (0: evaluated when read, in this thread). */
   readonly inFlight: number;
   evaluate(job: Omit<EvaluateJob, 'id'>): BlockResults;
+  /** A block of computed signal days (computed-block.ts); its inputs are moved to the thread. */
+  compute(job: ComputeBlockJob): Promise<ComputedBlock>;
   close(): Promise<void>;
 };
 
@@ -42,6 +46,7 @@ function inThread(): SnapshotEvaluators {
         yield* evaluateJob({ ...job, id: 0 });
       })();
     },
+    compute: async (job) => computeBlock(job),
     close: async () => {},
   };
 }
@@ -83,7 +88,7 @@ class Stream implements AsyncIterable<EvaluatedDay> {
 }
 
 /** Every typed array buffer of a block's inputs: moved to the worker, not copied (the caller no longer needs them). */
-function buffersOf(job: Omit<EvaluateJob, 'id'>): ArrayBuffer[] {
+function buffersOf(job: { securities: readonly SecurityInput[] }): ArrayBuffer[] {
   const out = new Set<ArrayBuffer>();
   const add = (a: ArrayBufferView) => {
     if (a.buffer instanceof ArrayBuffer && a.byteLength === a.buffer.byteLength) out.add(a.buffer);
@@ -98,9 +103,13 @@ function buffersOf(job: Omit<EvaluateJob, 'id'>): ArrayBuffer[] {
 
 /**
  * Opens `count` evaluator threads (0: evaluate in this thread). Falls back to this thread when a
- * worker cannot start. Close them when the build is done.
+ * worker cannot start. Close them when the build is done; with `keepAlive: false` they do not
+ * keep the process running.
  */
-export async function openSnapshotEvaluators(count: number = defaultSnapshotWorkers()): Promise<SnapshotEvaluators> {
+export async function openSnapshotEvaluators(
+  count: number = defaultSnapshotWorkers(),
+  options: { keepAlive?: boolean } = {},
+): Promise<SnapshotEvaluators> {
   if (count < 1) return inThread();
   const started = await Promise.allSettled(Array.from({ length: count }, () => startReadyWorker(new URL(WORKER_ENTRY, import.meta.url))));
   const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
@@ -108,9 +117,12 @@ export async function openSnapshotEvaluators(count: number = defaultSnapshotWork
     await Promise.all(workers.map((w) => w.terminate()));
     return inThread();
   }
+  // A pool kept for a process's life (the backtest compute process's) does not hold it open by itself.
+  if (options.keepAlive === false) for (const w of workers) w.unref();
   const idle = [...workers];
-  const queue: { job: EvaluateJob; transfer: ArrayBuffer[] }[] = [];
+  const queue: { job: EvaluateJob | ComputeJob; transfer: ArrayBuffer[] }[] = [];
   const streams = new Map<number, Stream>();
+  const computing = new Map<number, { resolve: (block: ComputedBlock) => void; reject: (e: Error) => void }>();
   const running = new Map<Worker, number>();
   let nextId = 1;
   let failure: Error | null = null;
@@ -127,14 +139,21 @@ export async function openSnapshotEvaluators(count: number = defaultSnapshotWork
     failure ??= e;
     for (const s of streams.values()) s.finish(e);
     streams.clear();
+    for (const c of computing.values()) c.reject(e);
+    computing.clear();
   };
   for (const worker of workers) {
     worker.on('message', (m: WorkerReply) => {
       if ('ready' in m) return;
       const stream = streams.get(m.id);
-      if ('done' in m || 'error' in m) {
-        stream?.finish('error' in m ? new Error(`Evaluating snapshots failed: ${m.error}`) : null);
+      if ('done' in m || 'error' in m || 'computed' in m) {
+        const error = 'error' in m ? new Error(`Evaluating snapshots failed: ${m.error}`) : null;
+        stream?.finish(error);
         streams.delete(m.id);
+        const pending = computing.get(m.id);
+        computing.delete(m.id);
+        if (pending && error) pending.reject(error);
+        else if (pending && 'computed' in m) pending.resolve(m.computed);
         running.delete(worker);
         idle.push(worker);
         dispatch();
@@ -158,6 +177,14 @@ export async function openSnapshotEvaluators(count: number = defaultSnapshotWork
       queue.push({ job: { ...job, id }, transfer: buffersOf(job) });
       dispatch();
       return stream;
+    },
+    compute(job) {
+      if (failure) return Promise.reject(failure);
+      const id = nextId++;
+      const result = new Promise<ComputedBlock>((resolve, reject) => computing.set(id, { resolve, reject }));
+      queue.push({ job: { ...job, id, compute: true }, transfer: buffersOf(job) });
+      dispatch();
+      return result;
     },
     async close() {
       running.clear();
