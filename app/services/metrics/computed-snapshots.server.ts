@@ -68,9 +68,11 @@ export async function computeSnapshots(
       counts[d] += rows;
     }
   };
-  const size = opts.blockSize ?? (opts.evaluators ? THREAD_BLOCK : BLOCK);
+  // A pool without threads (one core) evaluates here, in the larger blocks.
+  const pool = opts.evaluators && opts.evaluators.inFlight > 0 ? opts.evaluators : null;
+  const size = opts.blockSize ?? (pool ? THREAD_BLOCK : BLOCK);
   const blocks = Math.ceil(listed.length / size);
-  const threads = opts.evaluators && opts.evaluators.inFlight > 0 && blocks > 1 ? opts.evaluators : null;
+  const threads = blocks > 1 ? pool : null;
   const inFlight: { block: Promise<ComputedBlock>; n: number }[] = [];
   for (let b = 0; b < blocks; b++) {
     const slice = listed.slice(b * size, (b + 1) * size);
