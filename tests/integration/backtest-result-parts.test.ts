@@ -238,7 +238,7 @@ forEachDatabase('paged backtest results', () => {
 
   it('never lets a job read as done over a row its run did not store a result in', async () => {
     const raced = await backtestWithDeadPart();
-    // Every unused part removed midway (what a new attempt does before it runs): the result is not taken.
+    // Every unused part removed midway (what another attempt's store does when it wins): the result is not taken.
     expect(await storeWith(raced, 'lost-parts', () => removeUnusedParts(raced))).toBe(false);
     expect(await partsOf(raced)).toEqual([]);
     await expect(afterUnstoredRun(raced)).rejects.toThrow(NOT_STORED);

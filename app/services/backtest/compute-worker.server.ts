@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cachedColumnBytes } from '../market/store/column-cache.server';
 import { DomainError, isDomainError } from '../http/errors';
@@ -81,7 +82,8 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
     if (!process.connected || (currentParentPid() ?? parentPid) !== parentPid) process.exit(0);
     // Paged (stored-result.ts, format 4): the parts are written a few at a time, the light part
     // last, so no write holds the database long and a reader never sees half a result.
-    const key = req.key;
+    // A job worker of an older version (this process is started from the files on disk) sends no key.
+    const key = req.key ?? randomUUID();
     const encoded = encodePagedResult(out.stored, key);
     const size = encoded.parts.reduce((n, p) => n + p.data.length, encoded.light.length);
     // The bound on a stored result holds for the real size too (the estimate checked before the

@@ -9,7 +9,7 @@ import {
 } from '../market/store/open-store.server';
 import { forgetCachedColumns, hasCachedFile } from '../market/store/column-cache.server';
 import { panelDays, PRICE_PANEL_CACHE, pricePanel } from '../market/store/price-panel.server';
-import { computeSnapshots } from '../metrics/computed-snapshots.server';
+import { COMPUTED_THREAD_BLOCK, computeSnapshots } from '../metrics/computed-snapshots.server';
 import { defaultSnapshotWorkers, openSnapshotEvaluators, type SnapshotEvaluators } from '../metrics/snapshot-evaluators.server';
 import type { MetricSnapshot } from '../metrics/engine/types';
 import { parseSnapshotMeta, SNAPSHOT_META_SQL, storedSnapshotsServe } from '../metrics/snapshot-meta';
@@ -206,24 +206,6 @@ async function storedMetricsUsable(r: MarketReader, metrics: readonly string[]):
   return storedSnapshotsServe(await meta, metrics);
 }
 
-let threads: Promise<SnapshotEvaluators> | null = null;
-
-/**
- * The evaluator threads computed signal days are evaluated in (computed-snapshots.server.ts),
- * started with the first run that computes some and kept for the process's life.
- */
-function computeThreads(): Promise<SnapshotEvaluators> {
-  threads ??= openSnapshotEvaluators(defaultSnapshotWorkers(), { keepAlive: false });
-  return threads;
-}
-
-/** After a failed computation: a thread that died fails every later job of its pool, so the next run starts fresh ones. */
-function dropComputeThreads(): void {
-  const old = threads;
-  threads = null;
-  void old?.then((pool) => pool.close()).catch(() => undefined);
-}
-
 /**
  * The snapshots of the signal days: stored ones as views into the column cache, the others
  * computed in windows of consecutive computed days sized to COMPUTED_WINDOW_BYTES.
@@ -248,6 +230,10 @@ async function signalSnapshots(
 
   const computeFrom = async (k: number) => {
     const conn = await r.connect();
+    // Evaluator threads for this window's blocks (computed-snapshots.server.ts), gone with the
+    // window and their heaps with them: starting them takes a fraction of a second against the
+    // seconds a window of a large universe takes; a small universe is one block, evaluated here.
+    let threads: SnapshotEvaluators | null = null;
     try {
       securities ??= await listSecurities(conn);
       context ??= { market: await loadMarketReturns(conn), calendar: await cachedTradingCalendar(conn, storeVersion(r.file)) };
@@ -256,6 +242,7 @@ async function signalSnapshots(
       const size = Math.max(8, Math.floor(windowBytes / perDay));
       const p = computedIdx.indexOf(k);
       const batch = computedIdx.slice(p, p + size);
+      if (listedNow > COMPUTED_THREAD_BLOCK) threads = await openSnapshotEvaluators(defaultSnapshotWorkers());
       const snaps = await computeSnapshots(
         conn,
         Int32Array.from(batch, (j) => days[j]),
@@ -264,15 +251,13 @@ async function signalSnapshots(
           securities,
           market: context.market,
           calendar: context.calendar,
-          evaluators: await computeThreads(),
+          evaluators: threads ?? undefined,
         },
       );
       window = new Map(snaps.map((s) => [s.day, s]));
-    } catch (e) {
-      dropComputeThreads();
-      throw e;
     } finally {
       conn.closeSync();
+      await threads?.close();
     }
   };
 

@@ -50,8 +50,6 @@ export async function storePagedResult(
   // Deleted meanwhile, or stored by another run: nothing to store.
   const row = await db.selectFrom('backtests').select('summary').where('id', '=', backtestId).executeTakeFirst();
   if (!row || row.summary !== null) return false;
-  // Parts of an earlier run of this backtest that died before storing its result.
-  await removeUnusedParts(backtestId);
   try {
     for (let i = 0; i < encoding.parts.length;) {
       const batch = [encoding.parts[i++]];
@@ -82,7 +80,12 @@ export async function storePagedResult(
         encoding.parts.length,
       )
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 1) return true;
+    if (Number(updated.numUpdatedRows) === 1) {
+      // Stored: the parts of runs that died before storing theirs go now (not before: another
+      // attempt of the job, whose lease lapsed, may still have been writing them).
+      await removeUnusedParts(backtestId).catch(() => undefined);
+      return true;
+    }
   } catch (e) {
     await removeParts(backtestId, key).catch(() => undefined);
     throw e;

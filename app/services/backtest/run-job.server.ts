@@ -30,9 +30,9 @@ async function runBacktestJob({ backtestId }: BacktestJobPayload, ctx: JobContex
     .executeTakeFirst();
   if (!row) throw new JobInputError(DELETED);
   if (row.summary) return { message: 'Done' };
-  // Parts a run of this job that died (killed, timed out) left behind: only an attempt after the
-  // first can find some. A run that stores its result removes them in the same transaction.
-  if (ctx.job.attempts > 1) await removeUnusedParts(backtestId);
+  // Parts a run of this job that died (killed, timed out) left behind are removed by the run that
+  // stores the result, not before it: the run that died may be an attempt whose lease lapsed and
+  // that is still writing them.
   const key = randomUUID();
   // Stopped, lost or failed midway: what this run stored of its parts goes, and only that (an
   // attempt that took the job over meanwhile may be writing its own).
@@ -58,7 +58,7 @@ async function runBacktestJob({ backtestId }: BacktestJobPayload, ctx: JobContex
 }
 
 const DELETED = 'The backtest was deleted';
-export const NOT_STORED = 'The result could not be stored; the backtest is run again';
+export const NOT_STORED = 'The result of the run could not be stored';
 
 /**
  * A run whose result the row did not take: done when the backtest is gone or holds another run's

@@ -23,7 +23,7 @@ const BLOCK = 400;
  * of 100 took the snapshots from 50 s in this thread to 35 s in two, at 1.65 GB peak against
  * 1.58 GB (blocks of 400: 34–40 s at 2.1 GB).
  */
-const THREAD_BLOCK = 100;
+export const COMPUTED_THREAD_BLOCK = 100;
 
 export type ComputeOptions = {
   /** Every security of the store with its price range (listSecurities). */
@@ -70,7 +70,7 @@ export async function computeSnapshots(
   };
   // A pool without threads (one core) evaluates here, in the larger blocks.
   const pool = opts.evaluators && opts.evaluators.inFlight > 0 ? opts.evaluators : null;
-  const size = opts.blockSize ?? (pool ? THREAD_BLOCK : BLOCK);
+  const size = opts.blockSize ?? (pool ? COMPUTED_THREAD_BLOCK : BLOCK);
   const blocks = Math.ceil(listed.length / size);
   const threads = blocks > 1 ? pool : null;
   const inFlight: { block: Promise<ComputedBlock>; n: number }[] = [];

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC_IDS } from './catalogue';
+import { computeBlock } from './computed-block';
 import { equalWeightMarket, UniverseEvaluator } from './engine/evaluate';
-import { toEpochDay } from '../dates';
+import { toEpochDay, type IsoDate } from '../dates';
 import { evaluateDay, evaluateJob } from './snapshot-evaluate.worker';
 import { isDeltaColumn } from './snapshot-deltas';
 import { openSnapshotEvaluators } from './snapshot-evaluators.server';
@@ -71,6 +72,35 @@ describe('snapshot evaluators', () => {
       const evaluator = new UniverseEvaluator({ securities, market, calendar });
       expect(expected[0].values).toEqual(evaluateDay(evaluator, 0, days[0]).values);
       expect(expected[1].values.some((v, m) => isDeltaColumn(v) && v.byteLength < expected[0].values[m].byteLength)).toBe(true);
+    } finally {
+      await evaluators.close();
+    }
+  });
+
+  it('compute blocks of signal days in threads as in this thread, and end every job when closed', async () => {
+    const market = equalWeightMarket(securities);
+    const calendar = Int32Array.from(new Set(securities.flatMap((s) => Array.from(s.dates)))).sort();
+    const days = Int32Array.from(['2020-06-30', '2020-07-31', '2021-12-31'], (d) => toEpochDay(d as IsoDate));
+    const metrics = ['market_cap', 'pe_ttm', 'ret_3m'];
+    const expected = computeBlock({ securities: structuredClone(securities), market, calendar, days, metrics });
+    const evaluators = await openSnapshotEvaluators(2);
+    const job = () => ({ securities: structuredClone(securities), market, calendar, days, metrics });
+    try {
+      const got = await evaluators.compute(job());
+      expect(Array.from(got.counts)).toEqual(Array.from(expected.counts));
+      expect(got.counts[0]).toBeGreaterThan(0);
+      expect(Array.from(got.permatickers)).toEqual(Array.from(expected.permatickers));
+      expect(Buffer.from(got.values.buffer).equals(Buffer.from(expected.values.buffer))).toBe(true);
+      // Jobs running or waiting when the pool closes end with an error, and so does every later one.
+      const pending = [evaluators.compute(job()), evaluators.compute(job()), evaluators.compute(job())].map((p) =>
+        p.then(
+          () => 'computed',
+          (e: Error) => e.message,
+        ),
+      );
+      await evaluators.close();
+      expect(await Promise.all(pending)).toEqual(Array(3).fill('The snapshot evaluators were closed.'));
+      await expect(evaluators.compute(job())).rejects.toThrow('closed');
     } finally {
       await evaluators.close();
     }

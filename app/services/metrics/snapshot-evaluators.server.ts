@@ -103,13 +103,9 @@ function buffersOf(job: { securities: readonly SecurityInput[] }): ArrayBuffer[]
 
 /**
  * Opens `count` evaluator threads (0: evaluate in this thread). Falls back to this thread when a
- * worker cannot start. Close them when the build is done; with `keepAlive: false` they do not
- * keep the process running.
+ * worker cannot start. Close them when the build is done.
  */
-export async function openSnapshotEvaluators(
-  count: number = defaultSnapshotWorkers(),
-  options: { keepAlive?: boolean } = {},
-): Promise<SnapshotEvaluators> {
+export async function openSnapshotEvaluators(count: number = defaultSnapshotWorkers()): Promise<SnapshotEvaluators> {
   if (count < 1) return inThread();
   const started = await Promise.allSettled(Array.from({ length: count }, () => startReadyWorker(new URL(WORKER_ENTRY, import.meta.url))));
   const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
@@ -117,8 +113,6 @@ export async function openSnapshotEvaluators(
     await Promise.all(workers.map((w) => w.terminate()));
     return inThread();
   }
-  // A pool kept for a process's life (the backtest compute process's) does not hold it open by itself.
-  if (options.keepAlive === false) for (const w of workers) w.unref();
   const idle = [...workers];
   const queue: { job: EvaluateJob | ComputeJob; transfer: ArrayBuffer[] }[] = [];
   const streams = new Map<number, Stream>();
@@ -135,8 +129,12 @@ export async function openSnapshotEvaluators(
       worker.postMessage(job, transfer);
     }
   };
+  let closing = false;
+  // Every job waiting or running ends with the error, and every later one at once: a pool that
+  // lost a thread (or was closed) would otherwise leave a job waiting for an answer forever.
   const failAll = (e: Error) => {
     failure ??= e;
+    queue.length = 0;
     for (const s of streams.values()) s.finish(e);
     streams.clear();
     for (const c of computing.values()) c.reject(e);
@@ -161,7 +159,7 @@ export async function openSnapshotEvaluators(
     });
     worker.on('error', (e) => failAll(e));
     worker.on('exit', (code) => {
-      if (running.has(worker)) failAll(new Error(`A snapshot worker exited (${code}) while evaluating.`));
+      if (!closing) failAll(new Error(`A snapshot worker exited (${code})${running.has(worker) ? ' while evaluating' : ''}.`));
     });
   }
   return {
@@ -187,6 +185,8 @@ export async function openSnapshotEvaluators(
       return result;
     },
     async close() {
+      closing = true;
+      failAll(new Error('The snapshot evaluators were closed.'));
       running.clear();
       await Promise.all(workers.map((w) => w.terminate()));
     },
