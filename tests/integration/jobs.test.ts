@@ -43,6 +43,13 @@ const TEST_JOBS = jobRegistry([
     },
   }),
   defineJob({ kind: 'test-forever', payload: z.unknown(), run: (_payload, ctx) => spin(ctx) }),
+  // Waits on work that reports no progress (as a run in another process does) until told to stop.
+  defineJob({
+    kind: 'test-silent',
+    payload: z.unknown(),
+    run: (_payload, ctx) =>
+      new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('abandoned')), { once: true })),
+  }),
   defineJob({
     kind: 'test-typed',
     payload: z.object({ n: z.number().int() }),
@@ -107,6 +114,17 @@ forEachDatabase(
       expect(await runJob(job.id, 'w1', LEASE, TEST_JOBS)).toBe('failed');
       expect(await getJob(job.id)).toMatchObject({ status: 'failed', attempts: 1, message: 'Timed out' });
       expect((await getJob(job.id))?.error).toContain('time limit');
+    });
+
+    it('stops a job that reports no progress at its time limit, and when cancelled while it runs', async () => {
+      const timed = await insertJob({ kind: 'test-silent', payload: {}, timeoutMs: 300, maxAttempts: 5 });
+      expect(await runJob(timed.id, 'w1', LEASE, TEST_JOBS)).toBe('failed');
+      expect(await getJob(timed.id)).toMatchObject({ status: 'failed', attempts: 1, message: 'Timed out' });
+      const running = await insertJob({ kind: 'test-silent', payload: {}, timeoutMs: 60_000 });
+      const outcome = runJob(running.id, 'w1', LEASE, TEST_JOBS);
+      await until(async () => (await getJob(running.id))?.status === 'running', 'the job to start');
+      await cancelJob(running.id);
+      expect(await outcome).toBe('cancelled');
     });
 
     it('gives a job to one worker at a time, and to another once the lease lapses', async () => {

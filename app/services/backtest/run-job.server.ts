@@ -37,14 +37,20 @@ async function runBacktestJob({ backtestId }: BacktestJobPayload, ctx: JobContex
   // Stopped, lost or failed midway: what this run stored of its parts goes, and only that (an
   // attempt that took the job over meanwhile may be writing its own).
   const removeOwnParts = () => removeUnusedParts(backtestId, { runKey: key }).catch(() => undefined);
+  // Stopped (cancelled, timed out, lease lost) while the compute process reports nothing (a long
+  // computed window): the run is abandoned with its process, as when a progress report stops it.
+  const abandon = () => stopComputeProcess();
+  ctx.signal.addEventListener('abort', abandon, { once: true });
   const outcome = await computeInChild(
     { backtestId, key, screen: JSON.parse(row.screen), params: JSON.parse(row.params) },
     (f, m) => ctx.progress(f, m),
     (storing) => announceRunStoring(backtestId, { light: storing.light, key: storing.key, fields: storing.fields }),
-  ).catch(async (e: unknown) => {
-    await removeOwnParts();
-    throw e;
-  });
+  )
+    .catch(async (e: unknown) => {
+      await removeOwnParts();
+      throw e;
+    })
+    .finally(() => ctx.signal.removeEventListener('abort', abandon));
   if (outcome.type === 'failed') {
     await removeOwnParts();
     if (outcome.kind === 'cancelled') throw new BacktestCancelledError();

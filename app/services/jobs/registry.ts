@@ -13,6 +13,12 @@ export type JobContext = {
   shouldStop(): boolean;
   /** Asks the jobs table now (not at the next progress write) and throws JobStoppedError once stopping: before a step that cannot be undone. */
   checkpoint(): Promise<void>;
+  /**
+   * Aborted once the job is stopping (found at the lease's renewal): for a handler that waits on
+   * work which reports no progress meanwhile (another process), so that a cancel, the time limit
+   * or a lost lease still stop it.
+   */
+  signal: AbortSignal;
 };
 
 export type JobOutcome = { message: string };

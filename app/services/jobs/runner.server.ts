@@ -51,17 +51,27 @@ export async function runJob(id: string, worker: string, leaseMs: number, jobs: 
       });
     return beating;
   };
-  // A handler may hold the event loop for a while (a pure engine step); the timer renews the
-  // lease whenever it gets a turn, well before the lease could lapse.
-  const timer = setInterval(() => void beat(), Math.max(200, Math.floor(leaseMs / 4)));
   const timedOut = () => Date.now() > deadline;
+  const stopping = () => cancelled || lost || timedOut();
+  const stop = new AbortController();
+  // A handler may hold the event loop for a while (a pure engine step); the timer renews the
+  // lease whenever it gets a turn, well before the lease could lapse, and tells a handler that
+  // waits without reporting progress when to stop.
+  const timer = setInterval(
+    () =>
+      void beat().then(() => {
+        if (stopping()) stop.abort();
+      }),
+    Math.max(200, Math.floor(leaseMs / 4)),
+  );
   // Progress is written at most every PROGRESS_WRITE_MS (each write is a database commit, which a
   // short job would otherwise spend most of its time on); the lease timer writes it as well. The
   // claim has just written the row: a job done within the interval writes no progress at all.
   let lastWrite = Date.now();
   const ctx: JobContext = {
     job,
-    shouldStop: () => cancelled || lost || timedOut(),
+    signal: stop.signal,
+    shouldStop: stopping,
     async progress(fraction, message) {
       last = { fraction, message };
       if (Date.now() - lastWrite >= PROGRESS_WRITE_MS) {
