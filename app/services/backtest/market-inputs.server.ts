@@ -9,7 +9,7 @@ import {
 } from '../market/store/open-store.server';
 import { forgetCachedColumns, hasCachedFile } from '../market/store/column-cache.server';
 import { panelDays, PRICE_PANEL_CACHE, pricePanel } from '../market/store/price-panel.server';
-import { COMPUTED_THREAD_BLOCK, computeSnapshots } from '../metrics/computed-snapshots.server';
+import { COMPUTED_THREAD_BLOCK, COMPUTED_THREAD_MIN_DAYS, computeSnapshots } from '../metrics/computed-snapshots.server';
 import { defaultSnapshotWorkers, openSnapshotEvaluators, type SnapshotEvaluators } from '../metrics/snapshot-evaluators.server';
 import type { MetricSnapshot } from '../metrics/engine/types';
 import { parseSnapshotMeta, SNAPSHOT_META_SQL, storedSnapshotsServe } from '../metrics/snapshot-meta';
@@ -230,9 +230,10 @@ async function signalSnapshots(
 
   const computeFrom = async (k: number) => {
     const conn = await r.connect();
-    // Evaluator threads for this window's blocks (computed-snapshots.server.ts), gone with the
+    // Evaluator threads for a long window's blocks (computed-snapshots.server.ts), gone with the
     // window and their heaps with them: starting them takes a fraction of a second against the
-    // seconds a window of a large universe takes; a small universe is one block, evaluated here.
+    // seconds such a window of a large universe takes; a small universe is one block, and a short
+    // window is mostly reading, both done here.
     let threads: SnapshotEvaluators | null = null;
     try {
       securities ??= await listSecurities(conn);
@@ -242,7 +243,8 @@ async function signalSnapshots(
       const size = Math.max(8, Math.floor(windowBytes / perDay));
       const p = computedIdx.indexOf(k);
       const batch = computedIdx.slice(p, p + size);
-      if (listedNow > COMPUTED_THREAD_BLOCK) threads = await openSnapshotEvaluators(defaultSnapshotWorkers());
+      if (listedNow > COMPUTED_THREAD_BLOCK && batch.length >= COMPUTED_THREAD_MIN_DAYS)
+        threads = await openSnapshotEvaluators(defaultSnapshotWorkers());
       const snaps = await computeSnapshots(
         conn,
         Int32Array.from(batch, (j) => days[j]),

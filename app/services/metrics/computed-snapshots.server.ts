@@ -24,6 +24,12 @@ const BLOCK = 400;
  * 1.58 GB (blocks of 400: 34–40 s at 2.1 GB).
  */
 export const COMPUTED_THREAD_BLOCK = 100;
+/**
+ * Days a window needs for threads to pay: a block's evaluation grows with its days, its reading
+ * from the store (this thread) with its history alone. On the same demo, daily backtests of
+ * ~85 and ~250 days took 7.8–11.6 and 9.0–9.9 s in threads against 6.1–6.6 and 7.3–9.4 s here.
+ */
+export const COMPUTED_THREAD_MIN_DAYS = 500;
 
 export type ComputeOptions = {
   /** Every security of the store with its price range (listSecurities). */
