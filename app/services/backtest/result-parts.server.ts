@@ -87,10 +87,10 @@ export async function storePagedResult(
       return true;
     }
   } catch (e) {
-    await removeParts(backtestId, key).catch(() => undefined);
+    await removeUnusedParts(backtestId, { runKey: key }).catch(() => undefined);
     throw e;
   }
-  await removeParts(backtestId, key);
+  await removeUnusedParts(backtestId, { runKey: key });
   return false;
 }
 
@@ -133,11 +133,6 @@ async function storeSmallResult(backtestId: string, key: string, encoding: Paged
     if (e instanceof NotStored) return false;
     throw e;
   }
-}
-
-async function removeParts(backtestId: string, key: string): Promise<void> {
-  const db = await getDb();
-  await db.deleteFrom('backtest_result_parts').where('backtest_id', '=', backtestId).where('run_key', '=', key).execute();
 }
 
 /**
