@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { getDb, type DbExecutor } from '../db/db.server';
+import { getDb, withoutDiskWait, type DbExecutor } from '../db/db.server';
 import { notFound } from '../http/errors';
 import type { PagedEncoding, PartLoader } from './stored-result';
 
@@ -25,7 +25,8 @@ function resultColumns(key: string, encoding: PagedEncoding, fields: ResultField
 }
 
 /**
- * Stores a paged result: its parts first, in short transactions (the SQLite write lock is held
+ * Stores a paged result (without waiting for the disk: a result a power cut undoes is computed
+ * again by its job, whose end is undone with it): its parts first, in short transactions (the SQLite write lock is held
  * for a few MB at a time, so the web process's own writes go on in between), then the light part
  * and the summary in one small update. A reader sees the result whole or not at all. Nothing is
  * stored (false, and this store's parts are removed) when the backtest already has a result, is
@@ -58,28 +59,32 @@ export async function storePagedResult(
         batchSize += encoding.parts[i].data.length;
         batch.push(encoding.parts[i++]);
       }
-      await db
-        .insertInto('backtest_result_parts')
-        .values(batch.map((p) => ({ backtest_id: backtestId, run_key: key, kind: p.kind, seq: p.seq, row_count: p.rows, data: p.data })))
-        .execute();
+      await withoutDiskWait((w) =>
+        w
+          .insertInto('backtest_result_parts')
+          .values(batch.map((p) => ({ backtest_id: backtestId, run_key: key, kind: p.kind, seq: p.seq, row_count: p.rows, data: p.data })))
+          .execute(),
+      );
       await betweenBatches();
     }
-    const updated = await db
-      .updateTable('backtests')
-      .set(resultColumns(key, encoding, fields))
-      .where('id', '=', backtestId)
-      .where('result', 'is', null)
-      .where(
-        (eb) =>
-          eb
-            .selectFrom('backtest_result_parts')
-            .select(eb.fn.countAll<number>().as('n'))
-            .where('backtest_id', '=', backtestId)
-            .where('run_key', '=', key),
-        '=',
-        encoding.parts.length,
-      )
-      .executeTakeFirst();
+    const updated = await withoutDiskWait((w) =>
+      w
+        .updateTable('backtests')
+        .set(resultColumns(key, encoding, fields))
+        .where('id', '=', backtestId)
+        .where('result', 'is', null)
+        .where(
+          (eb) =>
+            eb
+              .selectFrom('backtest_result_parts')
+              .select(eb.fn.countAll<number>().as('n'))
+              .where('backtest_id', '=', backtestId)
+              .where('run_key', '=', key),
+          '=',
+          encoding.parts.length,
+        )
+        .executeTakeFirst(),
+    );
     if (Number(updated.numUpdatedRows) === 1) {
       // Stored: the parts of runs that died before storing theirs go now (not before: another
       // attempt of the job, whose lease lapsed, may still have been writing them).
@@ -98,36 +103,38 @@ export async function storePagedResult(
 class NotStored extends Error {}
 
 async function storeSmallResult(backtestId: string, key: string, encoding: PagedEncoding, fields: ResultFields): Promise<boolean> {
-  const db = await getDb();
   try {
-    await db.transaction().execute(async (trx) => {
-      // Writes first: on SQLite the transaction takes the write lock with its first statement
-      // (waiting its turn), never after a read, which could not wait for it.
-      await removeUnusedParts(backtestId, { db: trx });
-      if (encoding.parts.length > 0)
-        await trx
-          .insertInto('backtest_result_parts')
-          .values(
-            encoding.parts.map((p) => ({
-              backtest_id: backtestId,
-              run_key: key,
-              kind: p.kind,
-              seq: p.seq,
-              row_count: p.rows,
-              data: p.data,
-            })),
-          )
-          .execute();
-      // Deleted meanwhile, or stored by another run: nothing to store (the parts go with the rollback).
-      const updated = await trx
-        .updateTable('backtests')
-        .set(resultColumns(key, encoding, fields))
-        .where('id', '=', backtestId)
-        .where('result', 'is', null)
-        .where('summary', 'is', null)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) throw new NotStored();
-    });
+    await withoutDiskWait(
+      async (trx) => {
+        // Writes first: on SQLite the transaction takes the write lock with its first statement
+        // (waiting its turn), never after a read, which could not wait for it.
+        await removeUnusedParts(backtestId, { db: trx });
+        if (encoding.parts.length > 0)
+          await trx
+            .insertInto('backtest_result_parts')
+            .values(
+              encoding.parts.map((p) => ({
+                backtest_id: backtestId,
+                run_key: key,
+                kind: p.kind,
+                seq: p.seq,
+                row_count: p.rows,
+                data: p.data,
+              })),
+            )
+            .execute();
+        // Deleted meanwhile, or stored by another run: nothing to store (the parts go with the rollback).
+        const updated = await trx
+          .updateTable('backtests')
+          .set(resultColumns(key, encoding, fields))
+          .where('id', '=', backtestId)
+          .where('result', 'is', null)
+          .where('summary', 'is', null)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== 1) throw new NotStored();
+      },
+      { transaction: true },
+    );
     return true;
   } catch (e) {
     if (e instanceof NotStored) return false;

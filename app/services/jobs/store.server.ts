@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import { getDb, type DbExecutor } from '../db/db.server';
+import { getDb, withoutDiskWait, type DbExecutor } from '../db/db.server';
 import type { JobStatus, JobsTable } from '../db/schema';
 
 // The jobs table is the queue's source of truth for both backends (migration 003). A worker owns
 // a running job only while its lease (locked_until) is in the future and renews it while it
 // works, so a worker that dies (kill -9, lost machine) loses the job to the next worker once the
 // lease lapses. Every transition is one conditional UPDATE, so two workers never both win.
+// A worker's writes (claim, lease renewal, end) do not wait for the disk (withoutDiskWait): one a
+// power cut undoes leaves the job running under a lease that lapses, and it runs again.
 
 export type JobRow = Selectable<JobsTable>;
 
@@ -63,23 +65,24 @@ export async function getJob(id: string, db: DbExecutor | null = null): Promise<
  * died). Returns the row as claimed, or null when someone else holds it or it is finished.
  */
 export async function claimJob(id: string, worker: string, leaseMs: number, now = Date.now()): Promise<JobRow | null> {
-  const db = await getDb();
-  const result = await db
-    .updateTable('jobs')
-    .set((eb) => ({
-      status: 'running',
-      locked_by: worker,
-      locked_until: iso(now + leaseMs),
-      attempts: eb('attempts', '+', 1),
-      started_at: iso(now),
-      message: 'Started',
-      updated_at: iso(now),
-    }))
-    .where('id', '=', id)
-    .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('locked_until', '<', iso(now))])]))
-    // The row as claimed, in the same statement (SQLite and PostgreSQL both return it).
-    .returningAll()
-    .executeTakeFirst();
+  const result = await withoutDiskWait((db) =>
+    db
+      .updateTable('jobs')
+      .set((eb) => ({
+        status: 'running',
+        locked_by: worker,
+        locked_until: iso(now + leaseMs),
+        attempts: eb('attempts', '+', 1),
+        started_at: iso(now),
+        message: 'Started',
+        updated_at: iso(now),
+      }))
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('locked_until', '<', iso(now))])]))
+      // The row as claimed, in the same statement (SQLite and PostgreSQL both return it).
+      .returningAll()
+      .executeTakeFirst(),
+  );
   return result && result.locked_by === worker ? result : null;
 }
 
@@ -107,22 +110,23 @@ export async function heartbeat(
   progress: { fraction: number; message: string },
   now = Date.now(),
 ): Promise<{ owned: boolean; cancelRequested: boolean }> {
-  const db = await getDb();
-  const result = await db
-    .updateTable('jobs')
-    .set({
-      locked_until: iso(now + leaseMs),
-      progress: Math.max(0, Math.min(1, progress.fraction)),
-      message: progress.message,
-      updated_at: iso(now),
-    })
-    .where('id', '=', id)
-    .where('locked_by', '=', worker)
-    .where('status', '=', 'running')
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) return { owned: false, cancelRequested: false };
-  const row = await db.selectFrom('jobs').select('cancel_requested').where('id', '=', id).executeTakeFirst();
-  return { owned: true, cancelRequested: row?.cancel_requested === 1 };
+  return withoutDiskWait(async (db) => {
+    const result = await db
+      .updateTable('jobs')
+      .set({
+        locked_until: iso(now + leaseMs),
+        progress: Math.max(0, Math.min(1, progress.fraction)),
+        message: progress.message,
+        updated_at: iso(now),
+      })
+      .where('id', '=', id)
+      .where('locked_by', '=', worker)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return { owned: false, cancelRequested: false };
+    const row = await db.selectFrom('jobs').select('cancel_requested').where('id', '=', id).executeTakeFirst();
+    return { owned: true, cancelRequested: row?.cancel_requested === 1 };
+  });
 }
 
 /** Ends a job the worker owns. A job taken over by another worker is left alone. */
@@ -132,22 +136,23 @@ export async function finishJob(
   end: { status: 'succeeded' | 'failed' | 'cancelled' | 'queued'; message: string; error?: string | null },
   now = Date.now(),
 ): Promise<boolean> {
-  const db = await getDb();
-  const result = await db
-    .updateTable('jobs')
-    .set({
-      status: end.status,
-      message: end.message,
-      error: end.error ?? null,
-      progress: end.status === 'succeeded' ? 1 : undefined,
-      locked_by: null,
-      locked_until: null,
-      finished_at: end.status === 'queued' ? null : iso(now),
-      updated_at: iso(now),
-    })
-    .where('id', '=', id)
-    .where('locked_by', '=', worker)
-    .executeTakeFirst();
+  const result = await withoutDiskWait((db) =>
+    db
+      .updateTable('jobs')
+      .set({
+        status: end.status,
+        message: end.message,
+        error: end.error ?? null,
+        progress: end.status === 'succeeded' ? 1 : undefined,
+        locked_by: null,
+        locked_until: null,
+        finished_at: end.status === 'queued' ? null : iso(now),
+        updated_at: iso(now),
+      })
+      .where('id', '=', id)
+      .where('locked_by', '=', worker)
+      .executeTakeFirst(),
+  );
   return Number(result.numUpdatedRows) > 0;
 }
 
