@@ -8,7 +8,7 @@ import { prefetchMarketInputs, releaseMarketInputs } from './market-inputs.serve
 import { BacktestCancelledError, BacktestInputError, BacktestParamsSchema } from './engine';
 import { storedResultLimit, storedSizeProblem } from './limits';
 import { storePagedResult } from './result-parts.server';
-import { encodePagedResult, summaryOf } from './stored-result';
+import { encodePagedResult, pagedLayout, pagedLightRead, RESULT_PART_ROWS, summaryOf } from './stored-result';
 import type { ComputeReply, ComputeRequest } from './compute-protocol';
 import { warmUpBacktestEngine } from './warm-up.server';
 
@@ -33,10 +33,11 @@ function currentParentPid(): number | null {
 const PREFETCH_WAIT_MS = 60_000;
 
 /**
- * A stored light part up to this size (its text) goes to the job worker as it is stored, for a
- * request waiting for the run: decoding the stored text was most of that request's reading.
+ * The light part of a result with up to this many curve days and rebalances goes to the job worker
+ * as it is stored, for a request waiting for the run: decoding the stored text was most of that
+ * request's reading. (A 25-year daily run has ~12,600; its light part is a few MB to clone.)
  */
-const HANDOVER_LIGHT_CHARS = 1 << 20;
+const HANDOVER_LIGHT_ROWS = 50_000;
 
 /** Resident memory, besides the column caches it keeps warm, above which the process ends after its run. */
 const RECYCLE_RSS_BYTES = 1.5 * 2 ** 30;
@@ -84,12 +85,6 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
     // last, so no write holds the database long and a reader never sees half a result.
     // A job worker of an older version (this process is started from the files on disk) sends no key.
     const key = req.key ?? randomUUID();
-    const encoded = encodePagedResult(out.stored, key);
-    const size = encoded.parts.reduce((n, p) => n + p.data.length, encoded.light.length);
-    // The bound on a stored result holds for the real size too (the estimate checked before the
-    // run can be low for numbers that compress badly): the run fails, and nothing is stored.
-    const limit = storedResultLimit();
-    if (size > limit) throw new BacktestInputError(storedSizeProblem(size, false, limit));
     const fields = {
       summary: JSON.stringify(summaryOf(out.stored)),
       snapshotId: out.snapshotId,
@@ -97,9 +92,19 @@ async function handle(req: Extract<ComputeRequest, { type: 'run' }>): Promise<vo
       storedAt: new Date().toISOString(),
     };
     // The light part as a waiting request would read it back, with what the row will say, ahead
-    // of the store: the request prepares its answer while this process writes the result (on a
-    // backtest of a few milliseconds, both take about as long), and sends it once it is stored.
-    if (encoded.light.length <= HANDOVER_LIGHT_CHARS) void send({ type: 'storing', id: req.id, key, fields, light: encoded.lightRead });
+    // of encoding and storing: the request prepares its answer on its own core while this process
+    // encodes and writes the result (on a backtest of a few milliseconds, both take about as
+    // long), and sends it once it is stored. A result that is then not stored (too large, or
+    // another run's) leaves the request waiting for the row as before.
+    const layout = pagedLayout(out.stored);
+    if (out.stored.dates.length + out.stored.rebalances.length <= HANDOVER_LIGHT_ROWS)
+      void send({ type: 'storing', id: req.id, key, fields, light: pagedLightRead(out.stored, key, layout) });
+    const encoded = encodePagedResult(out.stored, key, RESULT_PART_ROWS, layout);
+    const size = encoded.parts.reduce((n, p) => n + p.data.length, encoded.light.length);
+    // The bound on a stored result holds for the real size too (the estimate checked before the
+    // run can be low for numbers that compress badly): the run fails, and nothing is stored.
+    const limit = storedResultLimit();
+    if (size > limit) throw new BacktestInputError(storedSizeProblem(size, false, limit));
     const stored = await storePagedResult(req.backtestId, key, encoded, fields);
     await send({ type: 'done', id: req.id, stored });
   } catch (e) {

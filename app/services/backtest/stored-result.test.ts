@@ -12,9 +12,12 @@ import {
   loadedFromStored,
   readStoredLight,
   readStoredResult,
+  pagedLayout,
+  pagedLightRead,
   toStored,
   type PartLoader,
   type StoredLightPart,
+  type StoredResult,
 } from './stored-result';
 import { holdingCount, tradeCount, tradeSlice } from './stored-rows';
 
@@ -167,6 +170,25 @@ describe('paged stored results', () => {
       expect(bits(await handed.rows.tradeSlice(0, 1e9))).toBe(bits(await read.rows.tradeSlice(0, 1e9)));
       expect(bits(await handed.rows.holdingsOf(1))).toBe(bits(await read.rows.holdingsOf(1)));
     }
+  });
+
+  it('handed over before the parts are encoded (the compute process sends it first) read as their stored texts read', async () => {
+    // A company renamed mid-run: the later ticker is the one every reader shows for it.
+    const renamed: StoredResult = structuredClone(long);
+    const perm = renamed.trades[0].permaticker;
+    const late = Math.floor(renamed.trades.length / 2);
+    for (const t of renamed.trades.slice(late)) if (t.permaticker === perm) t.ticker = 'RENAMED';
+    for (const r of [long, stored, renamed]) {
+      const early = pagedLightRead(r, 'test-key', pagedLayout(r, 1000));
+      const { encoded, load } = inMemoryPaged(r, 1000);
+      const handed = readStoredLight(deserialize(serialize(early)) as StoredLightPart, load);
+      const read = await readStoredResult(encoded.light, load);
+      expect(bits(handed.light)).toBe(bits(read.light));
+      expect(JSON.stringify(handed)).toBe(JSON.stringify(read));
+      expect(bits(await handed.rows.tradeSlice(0, 1e9))).toBe(bits(await read.rows.tradeSlice(0, 1e9)));
+    }
+    const read = await readStoredResult(inMemoryPaged(renamed, 1000).encoded.light, inMemoryPaged(renamed, 1000).load);
+    expect((await read.rows.tradeSlice(0, 1e9)).filter((t) => t.permaticker === perm).map((t) => t.ticker)).toContain('RENAMED');
   });
 
   it('read only the parts covering the rows asked for', async () => {

@@ -309,36 +309,49 @@ function withCurves(light: Light4, columns: Buffer): Light4 {
   return light;
 }
 
-/** `r` as a light part and its holdings and trades parts, stored under `key`. */
-export function encodePagedResult(r: StoredResult, key: string, partRows = RESULT_PART_ROWS): PagedEncoding {
+/**
+ * Where `encodePagedResult` puts a result's rows (the rebalances of each holdings part, the first
+ * trade of each trades part) and the tickers its parts name: known before any part is encoded, so
+ * the light part can be handed to a waiting request while the parts are still being written.
+ */
+export type PagedLayout = {
+  tickers: Record<string, string>;
+  metrics: string[];
+  /** [first, end) rebalances of each holdings part. */
+  holdingRanges: [number, number][];
+  tradeStarts: number[];
+};
+
+export function pagedLayout(r: StoredResult, partRows = RESULT_PART_ROWS): PagedLayout {
+  // In the order the parts' columns name them (holdings, then trades): a permaticker whose ticker
+  // changed keeps the last one, as a reader of the parts sees it.
   const tickers: Record<string, string> = {};
-  const metrics = holdingMetricsOf(r.rebalances);
-  const dateIndex = new Map(r.dates.map((d, i) => [d, i]));
-  const part = (kind: PartKind, seq: number, rows: number, p: Packed): ResultPart => ({
-    kind,
-    seq,
-    rows,
-    data: brotlied(framed(PART_4, { packings: p.packings }, encodeColumns(p.columns))),
-  });
-  const parts: ResultPart[] = [];
-  const holdingStarts: number[] = [];
+  for (const b of r.rebalances) for (const h of b.holdings) tickers[h.permaticker] = h.ticker;
+  for (const x of r.trades) tickers[x.permaticker] = x.ticker;
+  const holdingRanges: [number, number][] = [];
   for (let from = 0; from < r.rebalances.length;) {
     let to = from;
     let rows = 0;
     while (to < r.rebalances.length && (to === from || rows + r.rebalances[to].holdings.length <= partRows))
       rows += r.rebalances[to++].holdings.length;
-    parts.push(part('holdings', holdingStarts.length, rows, holdingColumns(r.rebalances.slice(from, to), metrics, tickers)));
-    holdingStarts.push(from);
+    holdingRanges.push([from, to]);
     from = to;
   }
   const tradeStarts: number[] = [];
-  for (let from = 0; from < r.trades.length; from += partRows) {
-    const slice = r.trades.slice(from, from + partRows);
-    parts.push(part('trades', tradeStarts.length, slice.length, tradeColumns(slice, dateIndex, tickers)));
-    tradeStarts.push(from);
-  }
+  for (let from = 0; from < r.trades.length; from += partRows) tradeStarts.push(from);
+  return { tickers, metrics: holdingMetricsOf(r.rebalances), holdingRanges, tradeStarts };
+}
+
+/** The light part `encodePagedResult` stores for `r` under `key`, as its reader gets it back (`PagedEncoding.lightRead`). */
+export function pagedLightRead(r: StoredResult, key: string, layout: PagedLayout): StoredLightPart {
+  const read: Light4 = { ...lightOf(r, key, layout), equity: r.equity, benchmark: r.benchmark, drawdown: r.drawdown };
+  if (read.survivors && r.survivors) read.survivors = { ...read.survivors, equity: r.survivors.equity };
+  return read;
+}
+
+function lightOf(r: StoredResult, key: string, layout: PagedLayout): Light4 {
   const { rebalances, trades, ...rest } = r;
-  const light: Light4 = {
+  return {
     ...rest,
     // In the columns after the JSON (curveColumns).
     equity: null as unknown as number[],
@@ -346,17 +359,42 @@ export function encodePagedResult(r: StoredResult, key: string, partRows = RESUL
     drawdown: null as unknown as number[],
     survivors: rest.survivors && { ...rest.survivors, equity: null as unknown as number[] },
     rebalances: rebalances.map(({ holdings: _h, ...b }) => b),
-    tickers,
-    holdingMetrics: metrics,
+    tickers: layout.tickers,
+    holdingMetrics: layout.metrics,
     holdingCounts: rebalances.map((b) => b.holdings.length),
     tradeCount: trades.length,
-    parts: { key, holdings: holdingStarts, trades: tradeStarts },
+    parts: { key, holdings: layout.holdingRanges.map(([from]) => from), trades: layout.tradeStarts },
   };
+}
+
+/** `r` as a light part and its holdings and trades parts, stored under `key` (`layout`: `pagedLayout(r, partRows)`, when already made). */
+export function encodePagedResult(
+  r: StoredResult,
+  key: string,
+  partRows = RESULT_PART_ROWS,
+  layout: PagedLayout = pagedLayout(r, partRows),
+): PagedEncoding {
+  const dateIndex = new Map(r.dates.map((d, i) => [d, i]));
+  const part = (kind: PartKind, seq: number, rows: number, p: Packed): ResultPart => ({
+    kind,
+    seq,
+    rows,
+    data: brotlied(framed(PART_4, { packings: p.packings }, encodeColumns(p.columns))),
+  });
+  // The parts' columns name the same tickers the layout found (a scratch map: the layout's is final).
+  const seen: Record<string, string> = {};
+  const parts: ResultPart[] = layout.holdingRanges.map(([from, to], seq) => {
+    const slice = r.rebalances.slice(from, to);
+    const rows = slice.reduce((n, b) => n + b.holdings.length, 0);
+    return part('holdings', seq, rows, holdingColumns(slice, layout.metrics, seen));
+  });
+  layout.tradeStarts.forEach((from, seq) => {
+    const slice = r.trades.slice(from, from + partRows);
+    parts.push(part('trades', seq, slice.length, tradeColumns(slice, dateIndex, seen)));
+  });
+  const light = lightOf(r, key, layout);
   const text = brotlied(framed(FORMAT_4, light, encodeColumns(curveColumns(r))));
-  // As withCurves reads it back: the curves in the places the JSON kept for them.
-  const lightRead: Light4 = { ...light, equity: r.equity, benchmark: r.benchmark, drawdown: r.drawdown };
-  if (lightRead.survivors && r.survivors) lightRead.survivors = { ...lightRead.survivors, equity: r.survivors.equity };
-  return { light: text, parts, lightRead };
+  return { light: text, parts, lightRead: pagedLightRead(r, key, layout) };
 }
 
 /** The columns with every packed one read back into its doubles. */
