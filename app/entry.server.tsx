@@ -21,6 +21,8 @@ export { runInRequestScope } from './services/http/request-scope.server';
 export { memoizeRouteMatching } from './services/http/route-match-memo.server';
 // …and answers repeated company page reads from the pages it kept (services/page-cache).
 export { pageCache } from './services/page-cache/page-cache.server';
+// …and compresses whole JSON answers, and pages with the same settings (services/http/answer-compression.server.ts).
+export { BROTLI_OPTIONS, compressedAnswer, GZIP_OPTIONS } from './services/http/answer-compression.server';
 
 // Runs once per process: config validation (a bad GTM_ID stops start-up), production warnings.
 // scripts/start.mjs listens once this has settled: the app database is open and migrated.

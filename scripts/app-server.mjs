@@ -19,13 +19,10 @@ import remixExpress from '@remix-run/express/dist/server.js';
 import { createRequestHandler } from '@remix-run/node';
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import compression from 'compression';
 import express from 'express';
 import { LRUCache } from 'lru-cache';
 import morgan from 'morgan';
-import Negotiator from 'negotiator';
 
 const { createRemixRequest, sendRemixResponse } = remixExpress;
 
@@ -264,55 +261,19 @@ function onlyUnder(dir, serve) {
   };
 }
 
-// The fastest setting of each (gzip level 1 is nginx's default): on a backtest's 380 KB JSON
-// answer gzip took 2–3 ms for 86 KB where level 6 took 5–6.6 ms, brotli 1 ms for 72 KB where its
-// middleware default (quality 4) took 3.2 ms for 67 KB.
-const GZIP_OPTIONS = { level: 1 };
-const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } };
-const gzip = promisify(zlib.gzip);
-const brotli = promisify(zlib.brotliCompress);
-/** JSON answers of a known length in this range are compressed in one piece (see sendResponse). */
-const WHOLE_MIN_BYTES = 1024;
-const WHOLE_MAX_BYTES = 2 * 2 ** 20;
-const COMPRESS_HERE_BYTES = 256 * 1024;
-
 /**
  * Sends a Remix response. A JSON answer of a known length (the API's: http/api.server.ts) is
- * compressed in one piece here, which the compression middleware then leaves alone: streamed
- * through the middleware, a backtest's 380 KB result took 7–10 ms more to arrive compressed than
- * plain, where compressing it whole takes 1–3 ms. Larger answers (written in turns, so the event
- * loop is not held) and pages (streamed) go through the middleware.
+ * compressed in one piece (the build's `compressedAnswer`: http/answer-compression.server.ts),
+ * which the compression middleware then leaves alone: streamed through the middleware, a
+ * backtest's 380 KB result took 7–10 ms more to arrive compressed than plain, where compressing it
+ * whole takes 1–3 ms. An answer the app compressed itself goes as it is; larger answers (written
+ * in turns, so the event loop is not held) and pages (streamed) go through the middleware.
  */
-async function sendResponse(req, res, response) {
-  const length = Number(response.headers.get('Content-Length') ?? Number.NaN);
-  const whole =
-    response.body !== null &&
-    req.method !== 'HEAD' &&
-    length >= WHOLE_MIN_BYTES &&
-    length <= WHOLE_MAX_BYTES &&
-    /^application\/json\b/.test(response.headers.get('Content-Type') ?? '') &&
-    !response.headers.has('Content-Encoding') &&
-    !/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(response.headers.get('Cache-Control') ?? '');
-  // Chosen as the middleware chooses: the client's preference, brotli on a tie.
-  const encoding = whole ? new Negotiator(req).encodings(['br', 'gzip', 'identity'], ['br', 'gzip'])[0] : 'identity';
-  if (encoding !== 'br' && encoding !== 'gzip') return sendRemixResponse(res, response);
-  const body = Buffer.from(await response.arrayBuffer());
-  // Up to COMPRESS_HERE_BYTES on this thread: a 100 KB answer takes ~0.7 ms, about what the round
-  // trip to libuv's thread pool adds; larger ones there, so the event loop is not held.
-  const here = body.length <= COMPRESS_HERE_BYTES;
-  const packed =
-    encoding === 'br'
-      ? here
-        ? zlib.brotliCompressSync(body, BROTLI_OPTIONS)
-        : await brotli(body, BROTLI_OPTIONS)
-      : here
-        ? zlib.gzipSync(body, GZIP_OPTIONS)
-        : await gzip(body, GZIP_OPTIONS);
-  const headers = new Headers(response.headers);
-  headers.set('Content-Encoding', encoding);
-  headers.set('Content-Length', String(packed.length));
-  headers.append('Vary', 'Accept-Encoding');
-  return sendRemixResponse(res, new Response(packed, { status: response.status, statusText: response.statusText, headers }));
+async function sendResponse(req, res, response, compressedAnswer) {
+  const packed = compressedAnswer
+    ? await compressedAnswer({ method: req.method, acceptEncoding: req.headers['accept-encoding'] }, response)
+    : null;
+  return sendRemixResponse(res, packed ?? response);
 }
 
 /**
@@ -330,6 +291,8 @@ export function createAppServer({ build, mode = 'production', trustProxy = false
   app.set('trust proxy', trustProxy);
   app.use(securityHeadersOnEveryResponse(baseHeaders));
   app.use(requestChecks({ trustProxy, routes }));
+  // Pages and streamed answers, with the settings whole answers are compressed with.
+  const { GZIP_OPTIONS = {}, BROTLI_OPTIONS = {}, compressedAnswer } = build.entry.module;
   app.use(compression({ ...GZIP_OPTIONS, brotli: BROTLI_OPTIONS }));
   // The build's client files and public/ are looked in only for paths under one of their entries
   // (read at start: restart to add one), so a page request costs no file-system lookup.
@@ -357,7 +320,7 @@ export function createAppServer({ build, mode = 'production', trustProxy = false
         response = await render(request);
         if (pages) await pages.afterChange(request, response);
       }
-      await sendResponse(req, res, response);
+      await sendResponse(req, res, response, compressedAnswer);
     } catch (error) {
       next(error);
     }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { readApiBody, requireAccount } from '~/services/auth/api.server';
-import { BacktestPatchBody, backtestJson } from '~/services/backtest/api.server';
+import { BacktestPatchBody, backtestJson, waitedBacktestAnswer } from '~/services/backtest/api.server';
 import { cancelBacktest, deleteBacktest, getBacktest, setBacktestShared, waitForBacktest } from '~/services/backtest/backtests.server';
 import { handleApi, jsonResponseInTurns, methodNotAllowed, noContent } from '~/services/http/api.server';
 import { preferredWait, waitApplied } from '~/services/http/prefer';
@@ -15,13 +15,9 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
     const id = params.id ?? '';
     const wait = preferredWait(request);
     if (wait === null) return jsonResponseInTurns(await backtestJson(await getBacktest(user.id, id, { withResult: true })));
-    return waitForBacktest(
-      user.id,
-      id,
-      wait * 1000,
-      async (view) => jsonResponseInTurns(await backtestJson(view), { headers: waitApplied(wait) }),
-      { signal: request.signal },
-    );
+    return waitForBacktest(user.id, id, wait * 1000, (view) => waitedBacktestAnswer(request, view, { headers: waitApplied(wait) }), {
+      signal: request.signal,
+    });
   });
 
 export const action = ({ request, params }: ActionFunctionArgs) =>

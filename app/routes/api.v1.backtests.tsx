@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { readApiBody, requireAccount } from '~/services/auth/api.server';
-import { BacktestCreateBody, backtestJson, backtestListJson } from '~/services/backtest/api.server';
+import { BacktestCreateBody, backtestJson, backtestListJson, waitedBacktestAnswer } from '~/services/backtest/api.server';
 import { createBacktest, listBacktests, runEnded, waitForBacktest } from '~/services/backtest/backtests.server';
 import { CREATE_WAIT_SECONDS } from '~/services/backtest/limits';
-import { handleApi, jsonResponse, jsonResponseInTurns, methodNotAllowed } from '~/services/http/api.server';
+import { handleApi, jsonResponse, methodNotAllowed } from '~/services/http/api.server';
 import { startedWorkWait } from '~/services/http/prefer';
 import { badRequest } from '~/services/http/errors';
 
@@ -34,8 +34,8 @@ export const action = ({ request }: ActionFunctionArgs) =>
       user.id,
       created.id,
       wait.seconds * 1000,
-      async (view) =>
-        jsonResponseInTurns(await backtestJson(view), {
+      (view) =>
+        waitedBacktestAnswer(request, view, {
           status: runEnded(view.status) ? 201 : 202,
           headers: { ...location, ...wait.headers },
         }),

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as backtestsRoute from '~/routes/api.v1.backtests';
 import * as backtestRoute from '~/routes/api.v1.backtests.$id';
@@ -173,6 +174,47 @@ forEachDatabase(
       // Another user's backtest stays a 404, waiting or not.
       const theirs = await get(body.id, otherToken, { Prefer: 'wait=5' });
       expect(theirs.status).toBe(404);
+    });
+
+    it('compresses the answer of a waiting POST or GET as the client accepts it, reading back as the plain answer', async () => {
+      const call = async (mod: typeof backtestsRoute | typeof backtestRoute, init: RequestInit, path: string, id = '') => {
+        const headers = new Headers(init.headers);
+        headers.set('Authorization', `bearer ${token}`);
+        const fn = (init.method === 'POST' ? mod.action : mod.loader) as (a: unknown) => Promise<Response>;
+        return fn({ request: new Request(`http://localhost${path}`, { ...init, headers }), params: { id }, context: {} });
+      };
+      const post = (accept: string) =>
+        call(
+          backtestsRoute,
+          {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'Accept-Encoding': accept },
+            body: JSON.stringify({ screener_id: screenerId, params }),
+          },
+          '/api/v1/backtests',
+        );
+      const gzipped = await post('gzip, deflate');
+      expect(gzipped.status).toBe(201);
+      expect(gzipped.headers.get('Content-Encoding')).toBe('gzip');
+      expect(gzipped.headers.get('Vary')).toContain('Accept-Encoding');
+      const packed = Buffer.from(await gzipped.arrayBuffer());
+      expect(gzipped.headers.get('Content-Length')).toBe(String(packed.length));
+      const body = JSON.parse(gunzipSync(packed).toString('utf8')) as Json;
+      expect(body.status).toBe('succeeded');
+      expect(JSON.stringify(body)).toBe(JSON.stringify((await get(body.id)).body));
+      // brotli on a tie, as the server's own compression chooses; as it is for a client that takes neither.
+      const waited = await call(
+        backtestRoute,
+        { headers: { Prefer: 'wait=5', 'Accept-Encoding': 'gzip, br' } },
+        `/api/v1/backtests/${body.id}`,
+        body.id,
+      );
+      expect(waited.headers.get('Content-Encoding')).toBe('br');
+      expect(JSON.parse(brotliDecompressSync(Buffer.from(await waited.arrayBuffer())).toString('utf8'))).toEqual(body);
+      const plain = await post('identity');
+      expect(plain.status).toBe(201);
+      expect(plain.headers.get('Content-Encoding')).toBeNull();
+      expect(((await plain.json()) as Json).status).toBe('succeeded');
     });
 
     describe('the trade log and the holdings, page by page', () => {

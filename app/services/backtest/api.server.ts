@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
-import { zodFieldErrors } from '../http/api.server';
+import { compressedForRequest } from '../http/answer-compression.server';
+import { jsonResponseInTurns, zodFieldErrors } from '../http/api.server';
 import { conflict, notFound, unprocessable } from '../http/errors';
 import type { BacktestListItem, BacktestView } from './backtests.server';
 import type { LoadedResult } from './stored-rows';
@@ -48,6 +49,15 @@ export async function backtestJson(b: BacktestView) {
     share_token: b.shareToken,
     result: b.result ? await resultJson(b.result) : null,
   };
+}
+
+/**
+ * The backtest's answer to a request that waited for its run, compressed for the client as it is
+ * prepared: a waiting request prepares it while the run's result is being stored, so compressing
+ * it then (about a millisecond for a five-year monthly result) is off the path of the answer.
+ */
+export async function waitedBacktestAnswer(request: Request, b: BacktestView, init: ResponseInit = {}): Promise<Response> {
+  return compressedForRequest(request, await jsonResponseInTurns(await backtestJson(b), init));
 }
 
 /** The result as the API shows it: everything but the holding and trade rows, which have their own pages. */
