@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { getDb, withoutDiskWait, type DbExecutor } from '~/services/db/db.server';
 import { forEachDatabase } from '../support/databases';
 
@@ -59,5 +59,22 @@ forEachDatabase('writes without waiting for the disk', (target) => {
     const { rows } = await sql<{ c: number }>`SELECT count(*) AS c FROM disk_wait_failed`.execute(db);
     expect(Number(rows[0].c)).toBe(0);
     expect(await waitsForDisk(db, target.dialect)).toBe(true);
+  });
+
+  it('reopens a SQLite connection it could not set to wait for the disk again', async () => {
+    if (target.dialect !== 'sqlite') return;
+    // A write that leaves a transaction open (as a failed rollback can): SQLite refuses to change
+    // the setting inside it, so the connection would stay relaxed.
+    const logged = vi.mocked(console.error).mockImplementationOnce(() => undefined);
+    await expect(
+      withoutDiskWait(async (w) => {
+        await sql`BEGIN`.execute(w);
+      }),
+    ).rejects.toThrow(/inside a transaction/);
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining('could not wait for the disk again'));
+    const db = await getDb();
+    expect(await waitsForDisk(db, target.dialect)).toBe(true);
+    const { rows } = await sql<{ one: number }>`SELECT 1 AS one`.execute(db);
+    expect(rows[0].one).toBe(1);
   });
 });

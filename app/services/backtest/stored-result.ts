@@ -389,7 +389,7 @@ export function encodePagedResult(
     return part('holdings', seq, rows, holdingColumns(slice, layout.metrics, seen));
   });
   layout.tradeStarts.forEach((from, seq) => {
-    const slice = r.trades.slice(from, from + partRows);
+    const slice = r.trades.slice(from, layout.tradeStarts[seq + 1] ?? r.trades.length);
     parts.push(part('trades', seq, slice.length, tradeColumns(slice, dateIndex, seen)));
   });
   const light = lightOf(r, key, layout);

@@ -103,6 +103,10 @@ let handle: Promise<DbHandle> | undefined;
 
 /** The process-wide app database, migrated on first use. */
 export function getDb(): Promise<DB> {
+  return dbHandle().then((h) => h.db);
+}
+
+function dbHandle(): Promise<DbHandle> {
   handle ??= (async () => {
     const c = config();
     const h = openDatabase({
@@ -112,7 +116,7 @@ export function getDb(): Promise<DB> {
     await migrate(h.db, h.dialect);
     return h;
   })();
-  return handle.then((h) => h.db);
+  return handle;
 }
 
 /**
@@ -125,22 +129,33 @@ export function getDb(): Promise<DB> {
  * `transaction`: run `write` in one transaction (on PostgreSQL it always is).
  */
 export async function withoutDiskWait<T>(write: (db: DbExecutor) => Promise<T>, opts: { transaction?: boolean } = {}): Promise<T> {
-  const db = await getDb();
-  const { dialect } = await (handle as Promise<DbHandle>);
+  const { db, dialect } = await dbHandle();
   if (dialect === 'postgres')
     return db.transaction().execute(async (trx) => {
       await sql`SET LOCAL synchronous_commit = off`.execute(trx);
       return write(trx);
     });
   // The connection is held throughout, so no other query runs at the relaxed setting.
-  return db.connection().execute(async (conn) => {
-    await sql`PRAGMA synchronous = NORMAL`.execute(conn);
-    try {
-      return await (opts.transaction ? conn.transaction().execute(write) : write(conn));
-    } finally {
-      await sql.raw(`PRAGMA synchronous = ${DURABLE_SYNCHRONOUS}`).execute(conn);
+  let restored = true;
+  try {
+    return await db.connection().execute(async (conn) => {
+      await sql`PRAGMA synchronous = NORMAL`.execute(conn);
+      try {
+        return await (opts.transaction ? conn.transaction().execute(write) : write(conn));
+      } finally {
+        restored = false;
+        await sql.raw(`PRAGMA synchronous = ${DURABLE_SYNCHRONOUS}`).execute(conn);
+        restored = true;
+      }
+    });
+  } finally {
+    // A connection left relaxed (SQLite refuses the setting inside a transaction a failed rollback
+    // left open) must not serve another query: it is closed, and the next one opens a fresh one.
+    if (!restored) {
+      console.error('[db] the SQLite connection could not wait for the disk again; it is reopened');
+      await closeDb().catch(() => undefined);
     }
-  });
+  }
 }
 
 export async function closeDb(): Promise<void> {

@@ -28,6 +28,14 @@ describe('compressing a JSON answer whole', () => {
     }
   });
 
+  it('says once that it varies by Accept-Encoding', async () => {
+    const packed = await compressedAnswer(
+      { method: 'GET', acceptEncoding: 'gzip' },
+      jsonResponse(large, { headers: { Vary: 'Origin, Accept-Encoding' } }),
+    );
+    expect(packed!.headers.get('Vary')).toBe('Origin, Accept-Encoding');
+  });
+
   it('leaves an answer as it is where it must not or need not be compressed', async () => {
     const text = await jsonResponse(large).text();
     const json = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) };

@@ -59,7 +59,7 @@ export async function compressedAnswer(request: AnswerRequest, response: Respons
   const headers = new Headers(response.headers);
   headers.set('Content-Encoding', encoding);
   headers.set('Content-Length', String(packed.length));
-  headers.append('Vary', 'Accept-Encoding');
+  if (!/(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(headers.get('Vary') ?? '')) headers.append('Vary', 'Accept-Encoding');
   return new Response(packed, { status: response.status, statusText: response.statusText, headers });
 }
 
