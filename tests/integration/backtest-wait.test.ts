@@ -5,7 +5,7 @@ import { backtestJson } from '~/services/backtest/api.server';
 import { getBacktest, setBacktestShared, waitForBacktest, type BacktestView } from '~/services/backtest/backtests.server';
 import { storePagedResult } from '~/services/backtest/result-parts.server';
 import { announceRunStored, announceRunStoring, waitingFor } from '~/services/backtest/stored-news.server';
-import { encodePagedResult, summaryOf } from '~/services/backtest/stored-result';
+import { encodePagedResult, pagedLayout, pagedLightRead, summaryOf } from '~/services/backtest/stored-result';
 import { getDb } from '~/services/db/db.server';
 import { insertJob } from '~/services/jobs/store.server';
 import { forEachDatabase } from '../support/databases';
@@ -50,7 +50,8 @@ forEachDatabase('a request waiting for a backtest run', () => {
   /** What the compute process does: news that the result is being stored, the store, news that it is stored. */
   function storing(id: string) {
     const key = randomUUID();
-    const encoded = encodePagedResult(long, key, 1000);
+    const layout = pagedLayout(long, 1000);
+    const encoded = encodePagedResult(long, key, 1000, layout);
     const fields = {
       summary: JSON.stringify(summaryOf(long)),
       snapshotId: 'snap-w',
@@ -58,7 +59,7 @@ forEachDatabase('a request waiting for a backtest run', () => {
       storedAt: new Date().toISOString(),
     };
     return {
-      announce: () => announceRunStoring(id, { light: encoded.lightRead, key, fields }),
+      announce: () => announceRunStoring(id, { light: pagedLightRead(long, key, layout), key, fields }),
       store: async () => {
         expect(await storePagedResult(id, key, encoded, fields)).toBe(true);
         announceRunStored(id);

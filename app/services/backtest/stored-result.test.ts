@@ -159,20 +159,7 @@ describe('paged stored results', () => {
     await expect(readStoredResult(`br:${encoded.light.slice(3, 40)}`, load)).rejects.toThrow();
   });
 
-  it('handed over decoded (structured-cloned, as over IPC) read as their stored texts read', async () => {
-    for (const r of [long, stored]) {
-      const { encoded, load } = inMemoryPaged(r, 1000);
-      const handed = readStoredLight(deserialize(serialize(encoded.lightRead)) as StoredLightPart, load);
-      const read = await readStoredResult(encoded.light, load);
-      expect(bits(handed.light)).toBe(bits(read.light));
-      expect(JSON.stringify(handed)).toBe(JSON.stringify(read));
-      expect(handed.rows.holdingCounts).toEqual(read.rows.holdingCounts);
-      expect(bits(await handed.rows.tradeSlice(0, 1e9))).toBe(bits(await read.rows.tradeSlice(0, 1e9)));
-      expect(bits(await handed.rows.holdingsOf(1))).toBe(bits(await read.rows.holdingsOf(1)));
-    }
-  });
-
-  it('handed over before the parts are encoded (the compute process sends it first) read as their stored texts read', async () => {
+  it('handed over decoded (structured-cloned, as over IPC), before the parts are encoded, read as their stored texts read', async () => {
     // A company renamed mid-run: the later ticker is the one every reader shows for it.
     const renamed: StoredResult = structuredClone(long);
     const perm = renamed.trades[0].permaticker;

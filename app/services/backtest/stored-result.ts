@@ -267,12 +267,8 @@ const PART_4 = Buffer.from('QBP4');
 export const RESULT_PART_ROWS = 50_000;
 
 export type ResultPart = { kind: PartKind; seq: number; rows: number; data: string };
-/**
- * `light`: the stored light part's text. `lightRead`: the same light part as a reader of that text
- * gets it (readStoredLight turns it into the LoadedResult readStoredResult gives), which the
- * compute process hands to the request waiting for the run instead of it reading the text back.
- */
-export type PagedEncoding = { light: string; parts: ResultPart[]; lightRead: StoredLightPart };
+/** `light`: the stored light part's text; `parts`: the holdings and trades parts. */
+export type PagedEncoding = { light: string; parts: ResultPart[] };
 
 /** A decoded light part (format 4), opaque outside this module. */
 export type StoredLightPart = { readonly parts: { readonly key: string } };
@@ -342,7 +338,11 @@ export function pagedLayout(r: StoredResult, partRows = RESULT_PART_ROWS): Paged
   return { tickers, metrics: holdingMetricsOf(r.rebalances), holdingRanges, tradeStarts };
 }
 
-/** The light part `encodePagedResult` stores for `r` under `key`, as its reader gets it back (`PagedEncoding.lightRead`). */
+/**
+ * The light part `encodePagedResult` stores for `r` under `key` as a reader of its text gets it
+ * (readStoredLight turns it into the LoadedResult readStoredResult gives): the compute process
+ * hands it to the request waiting for the run instead of that request reading the text back.
+ */
 export function pagedLightRead(r: StoredResult, key: string, layout: PagedLayout): StoredLightPart {
   const read: Light4 = { ...lightOf(r, key, layout), equity: r.equity, benchmark: r.benchmark, drawdown: r.drawdown };
   if (read.survivors && r.survivors) read.survivors = { ...read.survivors, equity: r.survivors.equity };
@@ -394,7 +394,7 @@ export function encodePagedResult(
   });
   const light = lightOf(r, key, layout);
   const text = brotlied(framed(FORMAT_4, light, encodeColumns(curveColumns(r))));
-  return { light: text, parts, lightRead: pagedLightRead(r, key, layout) };
+  return { light: text, parts };
 }
 
 /** The columns with every packed one read back into its doubles. */
