@@ -61,6 +61,30 @@ forEachDatabase('writes without waiting for the disk', (target) => {
     expect(await waitsForDisk(db, target.dialect)).toBe(true);
   });
 
+  it('on PostgreSQL, each statement of a relaxed write commits on its own unless a transaction is asked for', async () => {
+    if (target.dialect !== 'postgres') return;
+    // One round trip a statement: no BEGIN, SET LOCAL and COMMIT around it, and the relaxed
+    // connections are not the ones other requests use.
+    const db = await getDb();
+    await sql`CREATE TABLE IF NOT EXISTS disk_wait_each (n INTEGER NOT NULL)`.execute(db);
+    await sql`DELETE FROM disk_wait_each`.execute(db);
+    const seen: number[] = [];
+    const count = async () => Number((await sql<{ c: string }>`SELECT count(*) AS c FROM disk_wait_each`.execute(db)).rows[0].c);
+    await withoutDiskWait(async (w) => {
+      await sql`INSERT INTO disk_wait_each (n) VALUES (1)`.execute(w);
+      seen.push(await count());
+    });
+    await withoutDiskWait(
+      async (w) => {
+        await sql`INSERT INTO disk_wait_each (n) VALUES (2)`.execute(w);
+        seen.push(await count());
+      },
+      { transaction: true },
+    );
+    expect(seen).toEqual([1, 1]);
+    expect(await count()).toBe(2);
+  });
+
   it('reopens a SQLite connection it could not set to wait for the disk again', async () => {
     if (target.dialect !== 'sqlite') return;
     // A write that leaves a transaction open (as a failed rollback can): SQLite refuses to change

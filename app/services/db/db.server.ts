@@ -22,7 +22,16 @@ export type DbTransaction = Transaction<Database>;
 export type DbExecutor = DB | DbTransaction;
 export type DbDialect = 'sqlite' | 'postgres';
 
-export type DbHandle = { db: DB; dialect: DbDialect; close: () => Promise<void> };
+/**
+ * `relaxed` (PostgreSQL only): a second, small pool whose sessions commit without waiting for the
+ * disk, for withoutDiskWait. A relaxed write is then one round trip, where a transaction on the
+ * main pool with SET LOCAL took four (BEGIN, SET, the write, COMMIT); and no connection of the
+ * main pool is ever relaxed.
+ */
+export type DbHandle = { db: DB; dialect: DbDialect; close: () => Promise<void>; relaxed?: DB };
+
+/** Connections of the relaxed PostgreSQL pool: job bookkeeping and stored results are few and short. */
+const RELAXED_POOL_SIZE = 2;
 
 /** FULL: a committed account change survives a power cut (the issue asks for it explicitly). */
 const DURABLE_SYNCHRONOUS = 'FULL';
@@ -32,7 +41,21 @@ export function openDatabase(opts: { databaseUrl?: string; sqliteFile?: string }
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const relaxedPool = new pg.Pool({ connectionString: opts.databaseUrl, max: RELAXED_POOL_SIZE });
+    // Set on each new session (queued before its first query), not through the startup options,
+    // which a DATABASE_URL carrying its own `options` (a search_path) would replace.
+    relaxedPool.on('connect', (client) => {
+      client.query('SET synchronous_commit = off').catch(() => undefined);
+    });
+    const relaxed = new Kysely<Database>({ dialect: new PostgresDialect({ pool: relaxedPool }) });
+    return {
+      db,
+      dialect: 'postgres',
+      relaxed,
+      close: async () => {
+        await Promise.all([db.destroy(), relaxed.destroy()]);
+      },
+    };
   }
   const file = opts.sqliteFile ?? ':memory:';
   const sqlite = new SQLite(file);
@@ -126,15 +149,11 @@ function dbHandle(): Promise<DbHandle> {
  * fsync, three of them on the path of every backtest. An application crash still loses nothing
  * (SQLite's WAL at synchronous NORMAL, PostgreSQL's synchronous_commit off), and the next commit
  * that waits for the disk makes them durable with it. Account changes never go through here.
- * `transaction`: run `write` in one transaction (on PostgreSQL it always is).
+ * `transaction`: run `write` in one transaction.
  */
 export async function withoutDiskWait<T>(write: (db: DbExecutor) => Promise<T>, opts: { transaction?: boolean } = {}): Promise<T> {
-  const { db, dialect } = await dbHandle();
-  if (dialect === 'postgres')
-    return db.transaction().execute(async (trx) => {
-      await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-      return write(trx);
-    });
+  const { db, relaxed } = await dbHandle();
+  if (relaxed) return opts.transaction ? relaxed.transaction().execute(write) : write(relaxed);
   // The connection is held throughout, so no other query runs at the relaxed setting.
   let restored = true;
   try {
