@@ -39,9 +39,9 @@ const DURABLE_SYNCHRONOUS = 'FULL';
 /** Opens the app database: PostgreSQL when a URL is given, else the SQLite file in DATA_DIR. */
 export function openDatabase(opts: { databaseUrl?: string; sqliteFile?: string }): DbHandle {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const pool = survivingIdleErrors(new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    const relaxedPool = new pg.Pool({ connectionString: opts.databaseUrl, max: RELAXED_POOL_SIZE });
+    const relaxedPool = survivingIdleErrors(new pg.Pool({ connectionString: opts.databaseUrl, max: RELAXED_POOL_SIZE }));
     // Set on each new session (queued before its first query), not through the startup options,
     // which a DATABASE_URL carrying its own `options` (a search_path) would replace.
     relaxedPool.on('connect', (client) => {
@@ -68,6 +68,16 @@ export function openDatabase(opts: { databaseUrl?: string; sqliteFile?: string }
   sqlite.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * An idle connection the server ends (a restart, a failover, an administrator) makes its pool emit
+ * 'error', and an 'error' event without a listener ends the process. The pool has already dropped
+ * that connection and opens another on the next query: logging is all there is to do.
+ */
+function survivingIdleErrors(pool: pg.Pool): pg.Pool {
+  pool.on('error', (e) => console.error(`[db] an idle PostgreSQL connection ended (${e.message}); the next query opens another`));
+  return pool;
 }
 
 /** Prepared statements kept per connection, by SQL text (least recently used out first). */
