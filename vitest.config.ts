@@ -2,8 +2,10 @@ import { defineConfig } from 'vitest/config';
 import tsconfigPaths from 'vite-tsconfig-paths';
 
 // Two projects run side by side: the unit tests (pure code, each file in its own temp files)
-// spread over the cores; the integration suites share one PostgreSQL database and one Redis,
-// so they run one file at a time.
+// and the integration suites, which share one PostgreSQL server and one Redis: each suite gets
+// a schema of its own (tests/support/databases.ts) and each file Redis keys of its own
+// (REDIS_PREFIX, tests/setup/vitest.setup.ts), so they run side by side as well (one at a time,
+// they were most of the run while the other core sat idle).
 const shared = {
   environment: 'node' as const,
   setupFiles: ['tests/setup/vitest.setup.ts'],
@@ -17,7 +19,7 @@ const usesSharedDatabases = ['app/services/imports/data-cli.server.test.ts'];
 export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
-    // Two unit-test files and one integration file at a time (2 cores; the integration files mostly wait on I/O).
+    // Three files at a time on 2 cores (the integration files mostly wait on I/O).
     maxWorkers: 3,
     minWorkers: 1,
     projects: [
@@ -36,7 +38,6 @@ export default defineConfig({
           ...shared,
           name: 'integration',
           include: ['tests/integration/**/*.test.{ts,tsx}', ...usesSharedDatabases],
-          poolOptions: { forks: { singleFork: true } },
         },
       },
     ],

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { Redis } from 'ioredis';
-import { resetConfigForTests } from '~/services/config.server';
+import { config, resetConfigForTests } from '~/services/config.server';
 import { DomainError } from '~/services/http/errors';
 import { clientAddress, closeRateLimits, limit, limiterFor, RATE_LIMITS, resetRateLimitsForTests } from '~/services/auth/rate-limit.server';
 
@@ -140,7 +140,7 @@ describe.skipIf(!REDIS_URL)(`rate limits in Redis${REDIS_URL ? '' : ' (skipped: 
       storeClient: other,
       points,
       duration: RATE_LIMITS.signup.email.durationSeconds,
-      keyPrefix: `quarry:rl:${ns}:signup:email`,
+      keyPrefix: `${config().redisPrefix}:rl:${ns}:signup:email`,
     });
     const consumed = await twin.consume('shared@example.com');
     expect(consumed.consumedPoints).toBe(points);

@@ -1,4 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, vi } from 'vitest';
+
+// Test files run side by side against one Redis: each file's rate-limit counts and job queue
+// get keys of their own (REDIS_PREFIX, which JOBS_QUEUE_PREFIX follows), as deployments sharing
+// a Redis server do. A test that sets its own prefix still can; processes it starts inherit this.
+process.env.REDIS_PREFIX ??= `test-${randomBytes(4).toString('hex')}`;
 
 // A console.error during a test fails it: errors must be asserted, not printed.
 let errors: unknown[][] = [];
