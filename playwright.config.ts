@@ -1,3 +1,4 @@
+import { statfsSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import {
@@ -39,6 +40,21 @@ const CHROMIUM_ARGS = [
   '--proxy-bypass-list=127.0.0.1;localhost;[::1]',
 ];
 
+/**
+ * Whether /dev/shm has room for Chromium's shared memory (compositor frames, IPC buffers).
+ * Playwright passes --disable-dev-shm-usage by default, for containers whose /dev/shm is 64 MB,
+ * which moves that memory into files under /tmp: on a machine whose /tmp is a disk, the system
+ * then spends its time writing frames back to it. Where /dev/shm is large, Chromium uses it.
+ */
+const ROOMY_DEV_SHM = (() => {
+  try {
+    const fs = statfsSync('/dev/shm');
+    return fs.bavail * fs.bsize >= 2 ** 30;
+  } catch {
+    return false;
+  }
+})();
+
 const ports = {
   E2E_APP_PORT: String(E2E_APP_PORT),
   E2E_OIDC_PORT: String(E2E_OIDC_PORT),
@@ -61,7 +77,11 @@ export default defineConfig({
     baseURL: E2E_APP_URL,
     browserName: 'chromium',
     headless: true,
-    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+      ignoreDefaultArgs: ROOMY_DEV_SHM ? ['--disable-dev-shm-usage'] : [],
+    },
     // Recording a trace (DOM snapshots and screencast frames of every action) costs about a fifth
     // of a run's time; on CI, where a failed test is retried once, only the retry records one.
     trace: CI ? 'on-first-retry' : 'retain-on-failure',
