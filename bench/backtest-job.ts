@@ -14,8 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
-
-const FIVE_RULES = ['market_cap > 300000000', 'pe_ttm between 0 and 30', 'roe > 0.05', 'price > 5', 'ret_12m in top 50% of universe'];
+import { FIVE_RULES } from './_screens';
 
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

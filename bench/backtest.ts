@@ -15,8 +15,8 @@ import { BacktestParamsSchema, runBacktest, type BacktestResult, type PriceSerie
 import type { MetricSnapshot } from '../app/services/metrics/engine/types';
 import type { SecurityMeta } from '../app/services/screener/engine';
 import { ScreenSchema, ruleFromText } from '../app/services/screener/model';
+import { FIVE_RULES } from './_screens';
 
-const FIVE_RULES = ['market_cap > 300000000', 'pe_ttm between 0 and 30', 'roe > 0.05', 'price > 5', 'ret_12m in top 50% of universe'];
 const LOOKBACK = 252;
 
 type Universe = {

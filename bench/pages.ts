@@ -1,6 +1,7 @@
-// Server render time of each page type (home, company tabs, data browser, screener) and of the
-// market data API answers, as a ratio to an empty page rendered by the same server in the same
-// run, and the pages' first-load JavaScript.
+// Server render time of each page type (home, company tabs, data browser, screener, a member's
+// backtest, watchlist, saved screens, profile and the admin page) and of the market data API
+// answers, as a ratio to an empty page rendered by the same server in the same run, and the
+// pages' first-load JavaScript.
 //
 //   npx tsx bench/pages.ts [--quick] [--market FILE]
 //
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { FIVE_RULES } from './_screens';
 import { TEN_RULES } from './screener';
 
 type Opts = { quick?: boolean; market?: string };
@@ -22,6 +24,56 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+const WATCHLIST_SIZE = 25;
+
+/**
+ * What a member's own pages show: a saved screen, its monthly top-50 backtest over the store's
+ * last `years` years (run by a job worker and its compute process, as in the app) and a
+ * watchlist of the given companies.
+ */
+async function memberData(
+  userId: string,
+  watchlisted: number[],
+  years: number,
+): Promise<{ screenerId: string; backtestId: string; label: string; rebalance: number }> {
+  const { ScreenSchema, ruleFromText } = await import('../app/services/screener/model');
+  const { createScreener } = await import('../app/services/screener/saved.server');
+  const { createBacktest, getBacktest } = await import('../app/services/backtest/backtests.server');
+  const { marketDataRange } = await import('../app/services/backtest/market-inputs.server');
+  const { APP_JOBS } = await import('../app/services/app-jobs.server');
+  const { startJobWorker, closeJobQueue } = await import('../app/services/jobs/queue.server');
+  const { defaultWatchlistId, addItem } = await import('../app/services/watchlist/watchlists.server');
+  const screen = ScreenSchema.parse({
+    rules: FIVE_RULES.map(ruleFromText),
+    ranking: [{ metric: 'ret_12m', direction: 'desc', weight: 1 }],
+  });
+  const screener = await createScreener(userId, { name: 'Five rules', screen });
+  const range = await marketDataRange();
+  const start = `${Math.max(Number(range.first.slice(0, 4)) + 1, Number(range.last.slice(0, 4)) - years)}-01-01`;
+  const worker = startJobWorker(APP_JOBS);
+  let backtestId: string;
+  try {
+    const view = await createBacktest(userId, {
+      screenerId: screener.id,
+      params: { start, end: range.last, rebalance: 'monthly', topN: 50 },
+    });
+    for (;;) {
+      const b = await getBacktest(userId, view.id);
+      if (b.status === 'succeeded') break;
+      if (b.status === 'failed' || b.status === 'cancelled') throw new Error(`The benchmark's backtest ${b.status}: ${b.error ?? ''}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    backtestId = view.id;
+  } finally {
+    await worker.stop();
+    await closeJobQueue();
+  }
+  const list = await defaultWatchlistId(userId);
+  for (const permaticker of watchlisted) await addItem(userId, list, { permaticker });
+  const months = (Number(range.last.slice(0, 4)) - Number(start.slice(0, 4))) * 12;
+  return { screenerId: screener.id, backtestId, label: `${years} years monthly, top 50`, rebalance: Math.floor(months / 2) };
 }
 
 export default async function run(opts: Opts = {}): Promise<void> {
@@ -35,6 +87,8 @@ export default async function run(opts: Opts = {}): Promise<void> {
     process.env.DATA_DIR = dir;
     process.env.SESSION_SECRET = 'bench-pages-session-secret-not-a-secret';
     process.env.QUARRY_SKIP_DEMO = '1';
+    // The bench's one account is an administrator too, for the admin page.
+    process.env.FIRST_USER_IS_ADMIN = '1';
     delete process.env.DATABASE_URL;
     delete process.env.REDIS_URL;
     // Read again: under `npm run bench` an earlier benchmark read it (and removed its DATA_DIR).
@@ -83,7 +137,15 @@ export default async function run(opts: Opts = {}): Promise<void> {
       `SELECT permaticker FROM securities WHERE NOT is_delisted AND permaticker <> $1 ORDER BY permaticker LIMIT 2`,
       [company.permaticker],
     );
+    const listed = await reader.all<{ permaticker: number }>(
+      `SELECT permaticker FROM securities WHERE NOT is_delisted ORDER BY permaticker LIMIT ${WATCHLIST_SIZE}`,
+    );
     reader.close();
+    const own = await memberData(
+      user.id,
+      listed.map((c) => c.permaticker),
+      opts.quick ? 5 : 25,
+    );
 
     const { createRequestHandler } = await import('@remix-run/node');
     const build = await import(pathToFileURL(serverEntry).href);
@@ -109,6 +171,13 @@ export default async function run(opts: Opts = {}): Promise<void> {
       ['data browser (P/E TTM, daily, 1 company)', `/data-browser/${company.permaticker}/pe_ttm`],
       // The screener's HTML answer for the 10-rule screen of bench/screener.ts, page of 50.
       ['screener (10 rules, page of 50)', `/screener?${TEN_RULES.map((r) => `r=${encodeURIComponent(r)}`).join('&')}&rank=market_cap:desc`],
+      ['backtest form (a saved screen)', `/backtest?screener_id=${own.screenerId}`],
+      [`backtest result (${own.label})`, `/backtest?backtest_id=${own.backtestId}`],
+      ['backtest result, a rebalance opened', `/backtest?backtest_id=${own.backtestId}&rebalance=${own.rebalance}`],
+      [`watchlist (${WATCHLIST_SIZE} companies)`, '/watchlist'],
+      ['saved screens and backtests', '/screener/manage'],
+      ['profile', '/profile'],
+      ['admin (users)', '/admin'],
     ];
     const render = async (url: string) => {
       const t = performance.now();
