@@ -289,7 +289,8 @@ const WAIT_LONGEST_PAUSE_MS = 100;
  * its result. Then the answer is prepared while the compute process writes the result, from the
  * row as the write will leave it, and given once the result is stored and the row reads so (a
  * rename or share meanwhile: the answer is made again from the row).
- * `known`: the backtest's screen and parameters when the caller has them (it just created it).
+ * `known`: the backtest's screen and parameters when the caller has them (it just created it, and
+ * the backtest is queued).
  */
 export async function waitForBacktest<T>(
   userId: string,
@@ -304,13 +305,19 @@ export async function waitForBacktest<T>(
   let light: StoredLightPart | null = null;
   let prepared: { row: Row; answer: Promise<T> } | null = null;
   try {
-    for (let pause = WAIT_FIRST_PAUSE_MS; ; pause = Math.min(WAIT_LONGEST_PAUSE_MS, pause * 1.5)) {
+    // A backtest the caller just created is queued: the first look waits for news or the first
+    // pause, so that the worker this process handed the job to claims it and starts the run first
+    // (looking first put a read of the row, ~0.3 ms, before every POST's run).
+    let look = opts.known === undefined;
+    for (let pause = WAIT_FIRST_PAUSE_MS; ; pause = Math.min(WAIT_LONGEST_PAUSE_MS, pause * 1.5), look = true) {
       const left = deadline - performance.now();
-      // A look reads the status alone: parsing the screen every time held up the worker's start.
-      const row = await ownedRow(userId, id);
-      if (runEnded((await statusOf(row)).status)) {
-        if (prepared && sameRow(row, prepared.row)) return await prepared.answer;
-        return answer(await toView(row, true, light, parsed(row)));
+      if (look) {
+        // A look reads the status alone: parsing the screen every time held up the worker's start.
+        const row = await ownedRow(userId, id);
+        if (runEnded((await statusOf(row)).status)) {
+          if (prepared && sameRow(row, prepared.row)) return await prepared.answer;
+          return answer(await toView(row, true, light, parsed(row)));
+        }
       }
       if (left <= 0 || opts.signal?.aborted) break;
       const news = await watch.next(Math.min(pause, left));
