@@ -1,12 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from './db.server';
 
 // The SQLite connection keeps its prepared statements (by SQL text): the same query asked again
-// must read what is there now, also after the table changed.
+// must read what is there now, also after the table changed. And a transaction that reads, then
+// writes, is not undone by another process writing the same file in between (web processes under
+// WEB_CONCURRENCY, `npm run worker`, the CLI share it).
 
 const dir = mkdtempSync(path.join(tmpdir(), 'quarry-db-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,6 +32,42 @@ describe('the SQLite app database', () => {
       await sql`UPDATE numbers SET label = 'two' WHERE n = 2`.execute(db);
       expect((await rows.execute(db)).rows).toEqual([{ n: 2, label: 'two' }]);
     } finally {
+      await close();
+    }
+  });
+
+  it('lets a transaction that reads, then writes, commit while another process writes the same file', async () => {
+    const file = path.join(dir, 'shared.sqlite');
+    const { db, close } = openDatabase({ sqliteFile: file });
+    // The other process: its own connection, which gives up at once on a locked database.
+    const other = new SQLite(file, { timeout: 0 });
+    try {
+      await migrate(db);
+      await sql`CREATE TABLE tally (who TEXT NOT NULL, seen INTEGER NOT NULL)`.execute(db);
+      const theirs = () => other.prepare(`INSERT INTO tally (who, seen) VALUES ('other', 0)`).run();
+      let refused = false;
+      await db.transaction().execute(async (trx) => {
+        const seen = Number((await sql<{ c: number }>`SELECT count(*) AS c FROM tally`.execute(trx)).rows[0].c);
+        // The other process writes between this transaction's read and its write: it must wait
+        // for this one (a transaction holds the file's write lock from its start), not make this
+        // one's write fail.
+        try {
+          theirs();
+        } catch (e) {
+          expect((e as { code?: string }).code).toBe('SQLITE_BUSY');
+          refused = true;
+        }
+        await sql`INSERT INTO tally (who, seen) VALUES ('app', ${seen})`.execute(trx);
+      });
+      expect(refused).toBe(true);
+      theirs();
+      const rows = await sql<{ who: string; seen: number }>`SELECT who, seen FROM tally ORDER BY rowid`.execute(db);
+      expect(rows.rows).toEqual([
+        { who: 'app', seen: 0 },
+        { who: 'other', seen: 0 },
+      ]);
+    } finally {
+      other.close();
       await close();
     }
   });

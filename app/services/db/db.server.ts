@@ -1,13 +1,18 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
+  CompiledQuery,
   Kysely,
   Migrator,
   PostgresDialect,
   SqliteDialect,
+  SqliteDriver,
   sql,
+  type DatabaseConnection,
+  type Driver,
   type MigrationProvider,
   type SqliteDatabase,
+  type SqliteDialectConfig,
   type Transaction,
 } from 'kysely';
 import pg from 'pg';
@@ -66,8 +71,33 @@ export function openDatabase(opts: { databaseUrl?: string; sqliteFile?: string }
   // SQLite's own lower() folds ASCII letters only, PostgreSQL's folds every letter: with this one
   // a case-insensitive search for "émile" finds "Émile" on both. Nothing is indexed on lower().
   sqlite.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: keepingStatements(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * SQLite transactions that take the file's write lock when they begin (BEGIN IMMEDIATE), waiting
+ * for it up to the busy timeout. Kysely begins them DEFERRED: such a transaction reads from a
+ * snapshot and asks for the lock at its first write, and when another process (a second web
+ * process, `npm run worker`, the CLI) has committed since that snapshot, SQLite refuses the write
+ * at once (SQLITE_BUSY_SNAPSHOT) without waiting. Begun IMMEDIATE, a transaction that reads, then
+ * writes, always commits; the other writers wait for it instead.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
 }
 
 /**
