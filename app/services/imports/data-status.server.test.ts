@@ -76,6 +76,14 @@ describe('market data status', () => {
     expect(after.recentRuns[0]).toMatchObject({ source: 'sec', status: 'failed' });
   });
 
+  it("the app's status is the published store's: a failure recorded after a read shows in the next", async () => {
+    const before = await marketStatus(file);
+    await recordFailedImport(file, { source: 'tiingo', startedAt: '2030-02-01T00:00:00.000Z', error: 'HTTP 500' });
+    const after = await marketStatus(file);
+    expect(before.state === 'ok' && before.status.latestErrors.map((r) => r.source)).not.toContain('tiingo');
+    expect(after.state === 'ok' && after.status.latestErrors.map((r) => [r.source, r.detail])[0]).toEqual(['tiingo', 'HTTP 500']);
+  });
+
   it('does not create a store just to record a failure', async () => {
     const none = path.join(dir, 'none.duckdb');
     expect(await recordFailedImport(none, { source: 'prices', startedAt: new Date().toISOString(), error: 'x' })).toBe(false);

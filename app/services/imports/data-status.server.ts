@@ -124,11 +124,24 @@ export async function readMarketStatus(reader: Reader): Promise<MarketStatus> {
   };
 }
 
+/**
+ * The status of each store the app has open. A published store never changes (a write publishes a
+ * new file, which the app opens with a new reader), so it is read once per store: its counts scan
+ * the prices and facts, ~23 ms of every admin page on the 6,000 × 25 demo.
+ */
+const statusOfStore = new WeakMap<MarketReader, Promise<MarketStatus>>();
+
 /** The app's view: the published store through the shared read-only reader, or why there is none. */
 export async function marketStatus(file?: string): Promise<MarketStatusResult> {
   try {
     const reader = await marketReader(file);
-    return { state: 'ok', status: await readMarketStatus(reader) };
+    let status = statusOfStore.get(reader);
+    if (!status) {
+      status = readMarketStatus(reader);
+      statusOfStore.set(reader, status);
+      status.catch(() => statusOfStore.delete(reader));
+    }
+    return { state: 'ok', status: await status };
   } catch (e) {
     if (e instanceof MarketDataMissingError) return { state: 'missing', reason: e.reason };
     throw e;
