@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { FIVE_RULES } from './_screens';
+import { backtestStart, FIVE_RULES } from './_screens';
 
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -88,7 +88,7 @@ export default async function run(opts: { quick?: boolean } = {}) {
       ranking: [{ metric: 'ret_12m', direction: 'desc', weight: 1 }],
     });
     const years = opts.quick ? 5 : 25;
-    const start = `${Math.max(Number(range.first.slice(0, 4)) + 1, Number(range.last.slice(0, 4)) - years)}-01-01`;
+    const start = backtestStart(range, years);
 
     const once = async (rebalance: string): Promise<{ ms: number; status: string; detail: string }> => {
       const t = performance.now();

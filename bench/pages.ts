@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { FIVE_RULES } from './_screens';
+import { backtestStart, FIVE_RULES } from './_screens';
 import { TEN_RULES } from './screener';
 
 type Opts = { quick?: boolean; market?: string };
@@ -51,7 +51,7 @@ async function memberData(
   });
   const screener = await createScreener(userId, { name: 'Five rules', screen });
   const range = await marketDataRange();
-  const start = `${Math.max(Number(range.first.slice(0, 4)) + 1, Number(range.last.slice(0, 4)) - years)}-01-01`;
+  const start = backtestStart(range, years);
   const worker = startJobWorker(APP_JOBS);
   let backtestId: string;
   try {
