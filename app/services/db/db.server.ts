@@ -4,7 +4,6 @@ import {
   CompiledQuery,
   Kysely,
   Migrator,
-  PostgresDialect,
   SqliteDialect,
   SqliteDriver,
   sql,
@@ -17,6 +16,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { config } from '../config.server';
+import { CurrentSchemaPostgresDialect } from './current-schema-introspector';
 import { migrations } from './migrations';
 import type { Database } from './schema';
 
@@ -45,14 +45,14 @@ const DURABLE_SYNCHRONOUS = 'FULL';
 export function openDatabase(opts: { databaseUrl?: string; sqliteFile?: string }): DbHandle {
   if (opts.databaseUrl) {
     const pool = survivingIdleErrors(new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
     const relaxedPool = survivingIdleErrors(new pg.Pool({ connectionString: opts.databaseUrl, max: RELAXED_POOL_SIZE }));
     // Set on each new session (queued before its first query), not through the startup options,
     // which a DATABASE_URL carrying its own `options` (a search_path) would replace.
     relaxedPool.on('connect', (client) => {
       client.query('SET synchronous_commit = off').catch(() => undefined);
     });
-    const relaxed = new Kysely<Database>({ dialect: new PostgresDialect({ pool: relaxedPool }) });
+    const relaxed = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool: relaxedPool }) });
     return {
       db,
       dialect: 'postgres',
@@ -144,9 +144,9 @@ function keepingStatements(sqlite: SQLite.Database): SqliteDatabase {
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrate(db: DB, dialect: DbDialect = 'sqlite'): Promise<void> {
-  // On PostgreSQL the migration tables live in the connection's current schema. Kysely looks
-  // for them in every schema unless told which one, and would take another schema's tables
-  // (another instance sharing the database under its own search_path) for its own.
+  // On PostgreSQL the migration tables live in the connection's current schema, the only one the
+  // app's introspection sees (current-schema-introspector.ts): named here, Kysely makes and reads
+  // them there, never another instance's sharing the database under its own search_path.
   const migrationTableSchema =
     dialect === 'postgres' ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema : undefined;
   const migrator = new Migrator({ db, provider, migrationTableSchema });
