@@ -192,8 +192,11 @@ test('redirects, CSV downloads, JSON and files carry the security headers', asyn
   expect(answers[1].headers()['content-type']).toContain('text/csv');
 });
 
+/** What a proxy on this machine adds to the requests it forwards: its client is elsewhere. */
+const FORWARDED = { 'X-Forwarded-For': '203.0.113.7' };
+
 test('JSON answers say their length: a small one goes as it is, a large one compressed', async () => {
-  const headers = { 'Accept-Encoding': 'gzip' };
+  const headers = { 'Accept-Encoding': 'gzip', ...FORWARDED };
   const small = await fetch(`${E2E_APP_URL}/api/v1/auth/me`, { headers });
   expect(small.status).toBe(401);
   const text = await small.text();
@@ -206,10 +209,14 @@ test('JSON answers say their length: a small one goes as it is, a large one comp
   expect(Object.keys(((await large.json()) as { paths: object }).paths).length).toBeGreaterThan(20);
 });
 
-/** A GET with this Accept-Encoding, its body as the bytes sent (no decoding). */
-function rawGet(url: string, acceptEncoding: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+/** A GET with this Accept-Encoding (and these headers), its body as the bytes sent (no decoding). */
+function rawGet(
+  url: string,
+  acceptEncoding: string,
+  headers: Record<string, string> = FORWARDED,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    get(url, { headers: { 'Accept-Encoding': acceptEncoding } }, (res) => {
+    get(url, { headers: { 'Accept-Encoding': acceptEncoding, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -241,6 +248,21 @@ test('a large JSON answer is compressed in one piece, as brotli or gzip as the c
     expect(packed.headers.vary).toMatch(/Accept-Encoding/i);
     expect(packed.body.length).toBeLessThan(plain.body.length / 3);
     expect(JSON.parse(decoders[expected](packed.body).toString('utf8'))).toEqual(json);
+  }
+});
+
+test('a client on the same machine, not behind a proxy, is answered uncompressed whatever it accepts', async () => {
+  // The test runner is on the server's machine: with no proxy header its requests are local.
+  for (const url of [`${E2E_APP_URL}/api/openapi.json`, `${E2E_APP_URL}/login`]) {
+    const local = await rawGet(url, 'gzip, deflate, br', {});
+    expect(local.status).toBe(200);
+    expect(local.headers['content-encoding']).toBeUndefined();
+    // Read as sent: the plain text itself.
+    expect(local.body.toString('utf8')).toMatch(url.endsWith('.json') ? /^\{"/ : /^<!DOCTYPE html>/i);
+    // The same request through a proxy (any of the headers one adds) is compressed.
+    for (const proxied of [FORWARDED, { Via: '1.1 proxy.example' }, { Forwarded: 'for=203.0.113.7' }]) {
+      expect((await rawGet(url, 'gzip', proxied)).headers['content-encoding']).toBe('gzip');
+    }
   }
 });
 
