@@ -260,7 +260,8 @@ test('a client on the same machine, not behind a proxy, is answered uncompressed
     // Read as sent: the plain text itself.
     expect(local.body.toString('utf8')).toMatch(url.endsWith('.json') ? /^\{"/ : /^<!DOCTYPE html>/i);
     // The same request through a proxy (any of the headers one adds) is compressed.
-    for (const proxied of [FORWARDED, { Via: '1.1 proxy.example' }, { Forwarded: 'for=203.0.113.7' }]) {
+    const proxies: Record<string, string>[] = [FORWARDED, { Via: '1.1 proxy.example' }, { Forwarded: 'for=203.0.113.7' }];
+    for (const proxied of proxies) {
       expect((await rawGet(url, 'gzip', proxied)).headers['content-encoding']).toBe('gzip');
     }
   }
