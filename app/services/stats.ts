@@ -14,7 +14,9 @@ export function mean(values: readonly (number | null | undefined)[]): number | n
 }
 
 export function median(values: readonly (number | null | undefined)[]): number | null {
-  const xs = finite(values).sort((a, b) => a - b);
+  // A typed array sorts numbers natively, several times faster than a comparator (the sector
+  // medians of every month-end of a large store are twenty thousand of these).
+  const xs = Float64Array.from(finite(values)).sort();
   if (xs.length === 0) return null;
   const mid = xs.length >> 1;
   return xs.length % 2 === 1 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;

@@ -16,6 +16,10 @@ describe('stats', () => {
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(mean([null, Number.NaN])).toBeNull();
     expect(median([])).toBeNull();
+    // Numerically, not as text ([10, 9, 100] sorted as strings puts 100 first), negatives
+    // included; infinities are missing values too.
+    expect(median([10, 9, 100])).toBe(10);
+    expect(median([-2, 30, -15, Number.POSITIVE_INFINITY, 4])).toBe(1);
   });
   it('growth needs a positive base; CAGR needs both ends positive', () => {
     expect(growthRate(120, 100)).toBeCloseTo(0.2, 12);
