@@ -54,7 +54,7 @@ async function buildDemo(
   const started = performance.now();
   const universe = createDemoUniverse(options);
   const { companies: total, years, seed, endDate } = universe.plan.options;
-  const writer = await openMarketWriter(file, { fresh: true, boundMemory: true });
+  const writer = await openMarketWriter(file, { fresh: true, boundMemory: true, callerThread: true });
   // Checked again under the writer lock: another process may have just published it.
   if (onlyIfMissing && existsSync(file)) {
     await writer.discard();

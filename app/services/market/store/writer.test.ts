@@ -4,10 +4,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { FactRecord, PriceRecord, SecurityRecord } from './records';
-import { closeMarketReader, compactIfSparse, deferCheckpoints, marketReader, openMarketReader } from './open-store.server';
+import {
+  closeMarketReader,
+  compactIfSparse,
+  deferCheckpoints,
+  marketReader,
+  openMarketReader,
+  openWritableStore,
+  type WritableStore,
+} from './open-store.server';
 import { FACT_COLUMNS, priceColumns } from './market-columns';
 import { codeRows } from './typed-columns';
-import { openMarketWriter, withMarketWriter } from './writer.server';
+import { createMarketWriter, openMarketWriter, withMarketWriter } from './writer.server';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'quarry-writer-'));
 let n = 0;
@@ -452,6 +460,29 @@ describe('market writer', () => {
     const after = await marketReader(file);
     expect(after).not.toBe(before);
     expect(await after.all(`SELECT ticker FROM securities ORDER BY ticker`)).toEqual([{ ticker: 'AAA' }, { ticker: 'BBB' }]);
+  });
+});
+
+describe('market writer settings', () => {
+  it('runs DuckDB on the calling thread alone when asked (the demo generator), and publishes the same rows', async () => {
+    const threads = async (store: WritableStore) =>
+      Number((await store.connection.runAndReadAll(`SELECT current_setting('threads')::INTEGER`)).getRows()[0][0]);
+    const memory = await DuckDBInstance.create(':memory:');
+    const defaults = Number((await (await memory.connect()).runAndReadAll(`SELECT current_setting('threads')::INTEGER`)).getRows()[0][0]);
+    memory.closeSync();
+    const plainFile = freshFile();
+    const plain = await openWritableStore(plainFile, { fresh: true });
+    expect(await threads(plain)).toBe(defaults);
+    await plain.discard();
+
+    const file = freshFile();
+    const store = await openWritableStore(file, { fresh: true, callerThread: true });
+    expect(await threads(store)).toBe(1);
+    const writer = createMarketWriter(store);
+    await writer.transaction((tx) => tx.upsertSecurities([security(1, 'AAA'), security(2, 'BBB')]));
+    await writer.publish();
+    const reader = await marketReader(file);
+    expect(await reader.all(`SELECT ticker FROM securities ORDER BY ticker`)).toEqual([{ ticker: 'AAA' }, { ticker: 'BBB' }]);
   });
 });
 
