@@ -236,6 +236,16 @@ describe('metric snapshots in DuckDB', () => {
     }
   });
 
+  it('says why an incremental build computed every date: none stored on a new store, then keeps them all', async () => {
+    const fresh = path.join(dir, 'fresh.duckdb');
+    await writeFixtureStore(fresh, securities.slice(0, 6));
+    const first = await buildSnapshots({ marketDb: fresh, incremental: true, workers: 0 });
+    expect(first.fullReason).toBe('no stored snapshots');
+    expect(first.built).toBe(first.dates);
+    const again = await buildSnapshots({ marketDb: fresh, incremental: true, workers: 0 });
+    expect(again).toEqual({ dates: first.dates, built: 0, fullReason: null });
+  });
+
   it('rejects unknown securities and metrics with 404', async () => {
     await expect(metricSeries(1, 'revenue_ttm', { marketDb: file })).rejects.toMatchObject({ status: 404 });
     await expect(
