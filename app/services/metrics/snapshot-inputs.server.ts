@@ -100,7 +100,8 @@ export async function planRebuild(conn: DuckDBConnection, partition: string): Pr
   );
   const current = parseSnapshotMeta(snapshotMetaRows().map(([key, value]) => ({ key, value })));
   // The tables exist empty on a store whose first build this is (the build creates them first).
-  if (meta.engineVersion === null) return { full: true, reason: 'no stored snapshots' };
+  const [[dates]] = await rows(conn, 'SELECT count(*)::INTEGER FROM metric_snapshot_dates');
+  if (Number(dates) === 0) return { full: true, reason: 'no stored snapshots' };
   if (meta.engineVersion !== current.engineVersion || JSON.stringify(meta.metricIds) !== JSON.stringify(current.metricIds))
     return { full: true, reason: 'built by another metrics engine or catalogue' };
   const [stored] = await rows(conn, `SELECT digest FROM metric_snapshot_inputs WHERE kind = 'b'`);
