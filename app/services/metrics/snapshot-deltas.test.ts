@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toEpochDay } from '../dates';
-import { chainPeriodStart, ColumnChain, columnBits, encodeColumnDelta, isDeltaColumn, type ColumnRow } from './snapshot-deltas';
+import { BlockChain, chainPeriodStart, ColumnChain, columnBits, encodeColumnDelta, isDeltaColumn, type ColumnRow } from './snapshot-deltas';
 import { decodeSnapshotValues, encodeSnapshotValues } from './snapshot-values';
 
 // A column stored as the changes from its block's previous date must read back as exactly the
@@ -116,6 +116,41 @@ describe('snapshot columns stored as changes', () => {
     const a = row(20000, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const b = row(20030, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 11]);
     expect(() => chain.decode(encodeColumnDelta(a, b)!, b.perms, b.day, out, 0)).toThrow('has no full row before it');
+  });
+});
+
+describe('a block chain (a build thread encoding its block, day after day)', () => {
+  it('stores each metric as the column encoded alone would be, from its own copy of the day before', () => {
+    const random = seeded(11);
+    const chain = new BlockChain();
+    const metrics = 5;
+    let perms = Array.from({ length: 40 }, (_, i) => 10 + i * 2);
+    let prev: { day: number; perms: Int32Array; values: Uint8Array[] } | null = null;
+    for (let k = 0; k < 6; k++) {
+      const day = 20000 + 30 * k;
+      // One array for all metrics of the day, as an evaluator thread makes it.
+      const all = new Float32Array(perms.length * metrics);
+      for (let i = 0; i < all.length; i++) all[i] = random() < 0.6 && k > 0 ? Math.floor(i / perms.length) : random() * 100;
+      const values = Array.from({ length: metrics }, (_, m) => new Uint8Array(all.buffer, m * perms.length * 4, perms.length * 4));
+      const expected = values.map((v) => Uint8Array.from(v));
+      const dayPerms = Int32Array.from(perms);
+      const stored = chain.encode(day, dayPerms, values, prev?.day ?? -1);
+      for (let m = 0; m < metrics; m++) {
+        const alone = prev
+          ? (encodeColumnDelta(
+              { day: prev.day, perms: prev.perms, bits: columnBits(prev.values[m]) },
+              { day, perms: dayPerms, bits: columnBits(expected[m]) },
+            ) ?? expected[m])
+          : expected[m];
+        expect(Array.from(stored[m])).toEqual(Array.from(alone));
+      }
+      if (k > 1) expect(stored.some(isDeltaColumn)).toBe(true);
+      prev = { day, perms: dayPerms.slice(), values: expected };
+      // The caller may reuse its arrays once encoded: the chain must not read them again.
+      all.fill(-1);
+      dayPerms.fill(0);
+      perms = perms.filter(() => random() > 0.1).concat([perms[perms.length - 1] + 1 + k]);
+    }
   });
 });
 

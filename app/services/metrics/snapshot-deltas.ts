@@ -62,19 +62,40 @@ export function columnBits(bytes: Uint8Array): Uint32Array {
 }
 
 /**
- * The delta form of `row` against `prev` (the same block and metric on the previous stored date),
- * or null when it would not be smaller than the full column.
+ * For each row of `perms`, the index of the same permaticker in `prevPerms` (both ascending), or
+ * -1: the same for every metric of a block's day, so a build matches them once a day, not once
+ * per metric.
  */
-export function encodeColumnDelta(prev: ColumnRow, row: ColumnRow): Uint8Array | null {
+export function rowsBefore(prevPerms: Int32Array, perms: Int32Array): Int32Array {
+  const at = new Int32Array(perms.length);
+  let j = 0;
+  for (let i = 0; i < perms.length; i++) {
+    const p = perms[i];
+    while (j < prevPerms.length && prevPerms[j] < p) j++;
+    at[i] = j < prevPerms.length && prevPerms[j] === p ? j : -1;
+  }
+  return at;
+}
+
+/**
+ * The delta form of `row` against `prev` (the same block and metric on the previous stored date),
+ * or null when it would not be smaller than the full column. `before` is rowsBefore(prev.perms,
+ * row.perms) when the caller has it.
+ */
+export function encodeColumnDelta(
+  prev: ColumnRow,
+  row: ColumnRow,
+  before: Int32Array = rowsBefore(prev.perms, row.perms),
+): Uint8Array | null {
   const n = row.perms.length;
   const mapBytes = (n + 7) >> 3;
   const changed = new Uint8Array(mapBytes);
+  const prevBits = prev.bits;
+  const bits = row.bits;
   let count = 0;
-  let j = 0;
   for (let i = 0; i < n; i++) {
-    const p = row.perms[i];
-    while (j < prev.perms.length && prev.perms[j] < p) j++;
-    if (j < prev.perms.length && prev.perms[j] === p && prev.bits[j] === row.bits[i]) continue;
+    const j = before[i];
+    if (j >= 0 && prevBits[j] === bits[i]) continue;
     changed[i >> 3] |= 1 << (i & 7);
     count++;
   }
@@ -88,7 +109,7 @@ export function encodeColumnDelta(prev: ColumnRow, row: ColumnRow): Uint8Array |
   let at = HEADER + mapBytes;
   for (let i = 0; i < n; i++) {
     if ((changed[i >> 3] & (1 << (i & 7))) === 0) continue;
-    view.setUint32(at, row.bits[i], true);
+    view.setUint32(at, bits[i], true);
     at += 4;
   }
   return out;
@@ -105,13 +126,26 @@ export class BlockChain {
 
   /** The stored form of the block's columns on `day` (`values`: each metric's full column). */
   encode(day: number, perms: Int32Array, values: Uint8Array[], chainFrom: number): Uint8Array[] {
-    // Copies: the caller hands the arrays on (a worker transfers their buffers).
-    const bits = values.map(columnBits);
+    // Copied, all of the day's columns into one array: the caller hands the arrays on (a worker
+    // transfers their buffers), and one allocation a day costs less than one per metric.
+    let total = 0;
+    for (const v of values) total += v.byteLength;
+    const all = new Uint32Array(total >> 2);
+    const bytes = new Uint8Array(all.buffer);
+    const bits: Uint32Array[] = [];
+    let at = 0;
+    for (const v of values) {
+      bytes.set(v, at);
+      bits.push(all.subarray(at >> 2, (at + v.byteLength) >> 2));
+      at += v.byteLength;
+    }
     const before = this.last;
     this.last = { day, perms: perms.slice(), bits };
     if (before === null || before.day !== chainFrom) return values;
+    const rows = rowsBefore(before.perms, perms);
     return values.map(
-      (full, m) => encodeColumnDelta({ day: before.day, perms: before.perms, bits: before.bits[m] }, { day, perms, bits: bits[m] }) ?? full,
+      (full, m) =>
+        encodeColumnDelta({ day: before.day, perms: before.perms, bits: before.bits[m] }, { day, perms, bits: bits[m] }, rows) ?? full,
     );
   }
 }

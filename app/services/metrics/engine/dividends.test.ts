@@ -41,6 +41,21 @@ describe('dividends', () => {
     expect(at('2024-06-03', 'dividend_growth_1y')).toBeCloseTo((0.35 * 2 + 0.4 * 2) / (0.3 * 2 + 0.35 * 2) - 1, 12);
   });
 
+  it('ends the paying streak at a year without dividends, and both streaks at the first year paid', () => {
+    // Paid 2019–2020, nothing in 2021, then 2022–2024 (each more than the year before).
+    const gap = dividends.filter((d) => !d.exDate.startsWith('2021'));
+    const sec2 = fixtureSecurity({ start: '2019-01-01', days: 1600, close: () => 50, dividends: gap });
+    const on = (date: string, id: string) => metricValue(evaluateAt({ securities: [sec2], market: null }, date), 1, id);
+    expect(on('2024-06-03', 'dividend_paying_streak')).toBe(2);
+    expect(on('2024-06-03', 'dividend_growth_streak')).toBe(1);
+    // Before 2021 ended: 2019 and 2020 paid, 2020 more than 2019.
+    expect(on('2021-06-01', 'dividend_paying_streak')).toBe(2);
+    expect(on('2021-06-01', 'dividend_growth_streak')).toBe(1);
+    // In the first year paid, no complete year before it.
+    expect(on('2019-06-03', 'dividend_paying_streak')).toBe(0);
+    expect(on('2019-06-03', 'dividend_growth_streak')).toBe(0);
+  });
+
   it('restates dividends paid before a split', () => {
     // 2:1 split on bar 1300 (mid 2023): dividends before it were per old share.
     const split = fixtureSecurity({
