@@ -154,6 +154,14 @@ describe('a block chain (a build thread encoding its block, day after day)', () 
   });
 });
 
+describe('a block chain given a column that is not Float32 values', () => {
+  it('refuses it rather than cutting it short', () => {
+    expect(() => new BlockChain().encode(20000, Int32Array.from([1, 2]), [new Uint8Array(8), new Uint8Array(5)], -1)).toThrow(
+      'A snapshot column of 5 bytes is not Float32 values (4 bytes each).',
+    );
+  });
+});
+
 describe('chain periods', () => {
   it('start every calendar year, on January 1st', () => {
     const start = (d: string) => chainPeriodStart(toEpochDay(d));

@@ -129,7 +129,10 @@ export class BlockChain {
     // Copied, all of the day's columns into one array: the caller hands the arrays on (a worker
     // transfers their buffers), and one allocation a day costs less than one per metric.
     let total = 0;
-    for (const v of values) total += v.byteLength;
+    for (const v of values) {
+      if (v.byteLength % 4 !== 0) throw new Error(`A snapshot column of ${v.byteLength} bytes is not Float32 values (4 bytes each).`);
+      total += v.byteLength;
+    }
     const all = new Uint32Array(total >> 2);
     const bytes = new Uint8Array(all.buffer);
     const bits: Uint32Array[] = [];
