@@ -10,6 +10,7 @@
 // 25 years; --quick: 300 × 5) or on an existing market file (--market FILE, or MARKET_DB).
 // A benchmark reports; it never fails on speed.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -149,7 +150,13 @@ export default async function run(opts: Opts = {}): Promise<void> {
 
     const { createRequestHandler } = await import('@remix-run/node');
     const build = await import(pathToFileURL(serverEntry).href);
-    const handle = createRequestHandler(build, 'production');
+    // Each page as the HTTP server renders it (scripts/app-server.mjs): route matches kept per path
+    // and the read in a request scope of its own. Not through the company page cache, which answers
+    // a repeated read without rendering it.
+    build.entry.module.memoizeRouteMatching?.(createRequire(import.meta.url)('@remix-run/router'));
+    const renderPage = createRequestHandler(build, 'production');
+    const inScope: <T>(fn: () => Promise<T>) => Promise<T> = build.entry.module.runInRequestScope ?? ((fn) => fn());
+    const handle = (request: Request) => inScope(() => renderPage(request));
     const p = company.permaticker;
     const pages: [string, string][] = [
       ['empty page (/login, baseline)', '/login'],

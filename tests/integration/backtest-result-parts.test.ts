@@ -250,6 +250,29 @@ forEachDatabase('paged backtest results', () => {
     await expect(afterUnstoredRun(raced)).rejects.toThrow('The backtest was deleted');
   });
 
+  it('reads a result again from the light part and parts it kept, under its run key only, never for another owner or once deleted', async () => {
+    const kept = await newBacktest(userId);
+    expect(await store(kept)).toBe(true);
+    const query = { ...DEFAULT_RESULT_QUERY, rebalance: 200, tradesPage: 37 };
+    const first = await buildResultView((await getBacktest(userId, kept, { withResult: true })).result!, query);
+    expect(first).toEqual(await buildResultView(loadedFromStored(whole), query));
+    // The stored texts damaged: what was read is answered from memory, what was not is read (and fails).
+    const db = await getDb();
+    await db.updateTable('backtests').set({ result: 'damaged' }).where('id', '=', kept).execute();
+    await db.updateTable('backtest_result_parts').set({ data: 'damaged' }).where('backtest_id', '=', kept).execute();
+    const again = (await getBacktest(userId, kept, { withResult: true })).result!;
+    expect(await buildResultView(again, query)).toEqual(first);
+    await expect(buildResultView(again, { ...query, rebalance: 1 })).rejects.toThrow();
+    // The same rows under another run key are read from the database again.
+    await db.updateTable('backtests').set({ parts_key: randomUUID() }).where('id', '=', kept).execute();
+    await expect(getBacktest(userId, kept, { withResult: true })).rejects.toThrow();
+    const other = (await createUser({ email: 'paged-3@example.com', full_name: 'Pia Paged', password: 'correct horse 1', access: true }))
+      .id;
+    await expect(getBacktest(other, kept, { withResult: true })).rejects.toMatchObject({ status: 404 });
+    await deleteBacktest(userId, kept);
+    await expect(getBacktest(userId, kept, { withResult: true })).rejects.toMatchObject({ status: 404 });
+  });
+
   it('deletes the parts with their backtest, and with their owner', async () => {
     expect((await partsOf(id)).length).toBeGreaterThan(0);
     await deleteBacktest(userId, id);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { runBacktest } from '~/services/backtest/engine';
 import { inputsOf, screenOf, weekdays } from '~/services/backtest/engine/test-panel';
 import { encodePagedResult, toStored, type PartLoader, type StoredResult } from '~/services/backtest/stored-result';
@@ -29,14 +30,16 @@ export function longResult(): StoredResult {
 
 /** The paged encoding of `r` kept in memory, with a loader that counts the parts it reads. */
 export function inMemoryPaged(r: StoredResult, partRows: number) {
-  const encoded = encodePagedResult(r, 'test-key', partRows);
+  // A key of its own, as every run's (readers keep decoded parts by key: stored-result.ts).
+  const key = randomUUID();
+  const encoded = encodePagedResult(r, key, partRows);
   const byId = new Map(encoded.parts.map((p) => [`${p.kind}:${p.seq}`, p.data]));
   const reads: string[] = [];
-  const load: PartLoader = async (key, kind, seq) => {
+  const load: PartLoader = async (asked, kind, seq) => {
     const data = byId.get(`${kind}:${seq}`);
-    if (key !== 'test-key' || data === undefined) throw new Error(`no part ${key} ${kind} ${seq}`);
+    if (asked !== key || data === undefined) throw new Error(`no part ${asked} ${kind} ${seq}`);
     reads.push(`${kind}:${seq}`);
     return data;
   };
-  return { encoded, load, reads };
+  return { encoded, load, reads, key };
 }

@@ -166,15 +166,16 @@ describe('paged stored results', () => {
     const late = Math.floor(renamed.trades.length / 2);
     for (const t of renamed.trades.slice(late)) if (t.permaticker === perm) t.ticker = 'RENAMED';
     for (const r of [long, stored, renamed]) {
-      const early = pagedLightRead(r, 'test-key', pagedLayout(r, 1000));
-      const { encoded, load } = inMemoryPaged(r, 1000);
+      const { encoded, load, key } = inMemoryPaged(r, 1000);
+      const early = pagedLightRead(r, key, pagedLayout(r, 1000));
       const handed = readStoredLight(deserialize(serialize(early)) as StoredLightPart, load);
       const read = await readStoredResult(encoded.light, load);
       expect(bits(handed.light)).toBe(bits(read.light));
       expect(JSON.stringify(handed)).toBe(JSON.stringify(read));
       expect(bits(await handed.rows.tradeSlice(0, 1e9))).toBe(bits(await read.rows.tradeSlice(0, 1e9)));
     }
-    const read = await readStoredResult(inMemoryPaged(renamed, 1000).encoded.light, inMemoryPaged(renamed, 1000).load);
+    const again = inMemoryPaged(renamed, 1000);
+    const read = await readStoredResult(again.encoded.light, again.load);
     expect((await read.rows.tradeSlice(0, 1e9)).filter((t) => t.permaticker === perm).map((t) => t.ticker)).toContain('RENAMED');
   });
 

@@ -1,7 +1,8 @@
-import { renderToString } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { renderToStaticMarkup, renderToString } from 'react-dom/server';
+import { afterEach, describe, expect, it } from 'vitest';
 import { BarChart } from './BarChart';
 import { LineChart } from './LineChart';
+import { registerServerSvgRenderer } from './server-svg';
 
 // Server rendering is the no-JavaScript rendering: the SVG must be there, named, with its table.
 
@@ -57,5 +58,37 @@ describe('BarChart (server render)', () => {
     expect(html).toMatch(/aria-label="Dividends per year"/);
     expect(html).toContain('<rect');
     expect(html).toContain('1.20');
+  });
+});
+
+describe("charts with the server's kept markup (entry.server.tsx registers it)", () => {
+  afterEach(() => registerServerSvgRenderer(null));
+
+  it('draws the SVG and the data table once per drawing and inserts the same markup on every render', () => {
+    const plain = renderToString(<LineChart label="ACME price" series={series} format={fmt} />);
+    const kept = new Map<string, string>();
+    let drawn = 0;
+    registerServerSvgRenderer((key, element) => {
+      if (!kept.has(key)) {
+        drawn++;
+        kept.set(key, renderToStaticMarkup(element()));
+      }
+      return kept.get(key)!;
+    });
+    const first = renderToString(<LineChart label="ACME price" series={series} format={fmt} />);
+    const second = renderToString(<LineChart label="ACME price" series={series} format={fmt} />);
+    expect(drawn).toBe(2);
+    expect(second).toBe(first);
+    // The same elements as React renders them itself (text nodes apart).
+    const text = (html: string) => html.replace(/<!-- -->/g, '');
+    expect(text(first)).toBe(text(plain));
+    expect(first).toContain('<div class="visually-hidden"><table class="data-table"><caption>Data: ACME price</caption>');
+    // Another value or another format is another drawing.
+    const changed = series.map((s) => ({ ...s, points: s.points.map((p, i) => (i === 1 ? { ...p, value: 13 } : p)) }));
+    expect(renderToString(<LineChart label="ACME price" series={changed} format={fmt} />)).toContain('<td class="num">13.00</td>');
+    expect(renderToString(<LineChart label="ACME price" series={series} format={(v) => (v === null ? '—' : `$${v}`)} />)).toContain(
+      '<td class="num">$12</td>',
+    );
+    expect(drawn).toBe(6);
   });
 });

@@ -79,13 +79,10 @@ export function valueExtent(series: readonly ChartSeries[]): { min: number; max:
 
 const STEP_MONTHS = [1, 2, 3, 6, 12, 24, 60, 120];
 
-function monthStart(date: IsoDate, monthsStep: number): IsoDate {
-  const [y, m, d] = date.split('-').map(Number);
-  // A tick before the range would fall off the axis: start at the next month unless on the 1st.
-  const index = y * 12 + (m - 1) + (d > 1 ? 1 : 0);
-  const aligned = Math.ceil(index / monthsStep) * monthsStep;
-  return `${String(Math.floor(aligned / 12)).padStart(4, '0')}-${String((aligned % 12) + 1).padStart(2, '0')}-01`;
-}
+/** A month as an index (year × 12 + month − 1) and back as the date of its 1st. */
+const monthIndex = (date: IsoDate) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
+const monthFirst = (index: number): IsoDate =>
+  `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}-01`;
 
 /**
  * X-axis ticks for a date range: the first days of months on a calendar-friendly step (1, 2, 3,
@@ -104,16 +101,14 @@ export function dateTicks(from: IsoDate, to: IsoDate, maxTicks = 6): IsoDate[] {
     }
     return out;
   }
+  // A tick before the range would fall off the axis: start at the next month unless on the 1st.
+  // The last month's 1st is on or before `to`. Counted first: a 25-year range has 300 monthly ticks.
+  const first = monthIndex(from) + (from.endsWith('-01') ? 0 : 1);
+  const last = monthIndex(to);
   for (const step of STEP_MONTHS) {
-    const ticks: IsoDate[] = [];
-    let t = monthStart(from, step);
-    while (t <= to) {
-      ticks.push(t);
-      const [y, m] = t.split('-').map(Number);
-      const next = y * 12 + (m - 1) + step;
-      t = `${String(Math.floor(next / 12)).padStart(4, '0')}-${String((next % 12) + 1).padStart(2, '0')}-01`;
-    }
-    if (ticks.length <= maxTicks) return ticks;
+    const start = Math.ceil(first / step) * step;
+    const count = start > last ? 0 : Math.floor((last - start) / step) + 1;
+    if (count <= maxTicks) return Array.from({ length: count }, (_, k) => monthFirst(start + k * step));
   }
   return [from, to];
 }
