@@ -70,13 +70,18 @@ async function buildDemo(
     // and more, a batch at a time stays flat.
     for await (const batch of demoBatches(universe, BATCH)) {
       const keys = batch.securities.map((s) => s.permaticker);
-      await writer.transaction(async (tx) => {
+      // The facts on the second connection, alongside the rest: DuckDB inserts them on a thread of
+      // the pool while this one appends the prices.
+      const facts = writer.sideTransaction((tx) => tx.replaceCodedFacts(keys, DEMO_SOURCE, batch.facts));
+      const rest = writer.transaction(async (tx) => {
         await tx.upsertSecurities(batch.securities);
         await tx.replaceTickerHistories(keys, batch.tickerHistory);
         await tx.replacePriceColumns(keys, batch.prices);
         await tx.replaceActions(keys, DEMO_SOURCE, batch.actions);
-        await tx.replaceCodedFacts(keys, DEMO_SOURCE, batch.facts);
       });
+      const [f, r] = await Promise.allSettled([facts, rest]);
+      if (f.status === 'rejected') throw f.reason;
+      if (r.status === 'rejected') throw r.reason;
       counts.prices += batch.counts.prices;
       counts.facts += batch.counts.facts;
       counts.actions += batch.counts.actions;

@@ -193,6 +193,11 @@ export type WritableStore = {
   readonly file: string;
   readonly connection: DuckDBConnection;
   /**
+   * A second connection to the work file, made on first use and closed with the store: its
+   * statements run alongside the first one's (DuckDB runs one statement at a time per connection).
+   */
+  sideConnection(): Promise<DuckDBConnection>;
+  /**
    * Checkpoints, closes and publishes the work file over `file` (atomic rename).
    * `beforeRename` runs on the closed work file first (e.g. building derived tables), still
    * under the writer lock and still invisible to readers.
@@ -383,7 +388,9 @@ export async function openWritableStore(file: string, options: OpenWritableOptio
     throw e;
   }
   let done = false;
+  let side: Promise<DuckDBConnection> | null = null;
   const close = async () => {
+    (await side?.catch(() => null))?.closeSync();
     connection.closeSync();
     instance.closeSync();
   };
@@ -391,6 +398,7 @@ export async function openWritableStore(file: string, options: OpenWritableOptio
     workFile,
     file,
     connection,
+    sideConnection: () => (side ??= instance.connect()),
     async publish(publishOptions: PublishOptions = {}) {
       if (done) return;
       done = true;

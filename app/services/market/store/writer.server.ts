@@ -242,10 +242,28 @@ function txOn(connection: DuckDBConnection): BulkMarketWriteTx {
   };
 }
 
+async function inTransactionOn<T>(connection: DuckDBConnection, work: (tx: BulkMarketWriteTx) => Promise<T>): Promise<T> {
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    const result = await work(txOn(connection));
+    await connection.run('COMMIT');
+    return result;
+  } catch (e) {
+    await connection.run('ROLLBACK').catch(() => undefined);
+    throw e;
+  }
+}
+
 /** A MarketWriter bound to an open store, plus the means to publish or discard the work. */
 export type MarketWriterHandle = Omit<MarketWriter, 'transaction'> & {
   readonly store: WritableStore;
   transaction<T>(work: (tx: BulkMarketWriteTx) => Promise<T>): Promise<T>;
+  /**
+   * A transaction on the store's second connection, which runs alongside `transaction`s (and one
+   * after another among themselves): for a bulk loader whose batches split into tables written
+   * apart, as the demo's prices and facts are. It must not write rows a `transaction` writes.
+   */
+  sideTransaction<T>(work: (tx: BulkMarketWriteTx) => Promise<T>): Promise<T>;
   /** Makes the work visible to readers (atomic rename over the published file). */
   publish(options?: PublishOptions): Promise<void>;
   /** Throws the work away; the published file is untouched. */
@@ -266,24 +284,26 @@ export function createMarketWriter(store: WritableStore, clock: () => Date = () 
     return next;
   }
 
+  let sideQueue: Promise<unknown> = Promise.resolve();
+
   return {
     store,
     transaction<T>(work: (tx: BulkMarketWriteTx) => Promise<T>): Promise<T> {
       if (inTransaction) return Promise.reject(new Error('MarketWriter.transaction cannot be nested.'));
       return serial(async () => {
         inTransaction = true;
-        await connection.run('BEGIN TRANSACTION');
         try {
-          const result = await work(txOn(connection));
-          await connection.run('COMMIT');
-          return result;
-        } catch (e) {
-          await connection.run('ROLLBACK').catch(() => undefined);
-          throw e;
+          return await inTransactionOn(connection, work);
         } finally {
           inTransaction = false;
         }
       });
+    },
+    sideTransaction<T>(work: (tx: BulkMarketWriteTx) => Promise<T>): Promise<T> {
+      const run = async () => inTransactionOn(await store.sideConnection(), work);
+      const next = sideQueue.then(run, run);
+      sideQueue = next.catch(() => undefined);
+      return next;
     },
     async nextPermaticker() {
       const [row] = await queryRows<{ next: number }>(

@@ -425,6 +425,58 @@ describe('market writer', () => {
     expect(range).toEqual({ first: '2020-01-02', last: '2020-01-03' });
   });
 
+  it('runs a side transaction on a connection of its own, alongside a transaction; each commits or rolls back alone', async () => {
+    const file = freshFile();
+    const facts = (rows: FactRecord[]) => codeRows(FACT_COLUMNS, rows, 'facts');
+    // Each waits for the other to have started: run one after the other, they would wait forever.
+    const signal = () => {
+      let set = () => {};
+      const p = new Promise<void>((resolve) => (set = resolve));
+      return {
+        set,
+        within: (ms: number) => Promise.race([p, new Promise((_, no) => setTimeout(() => no(new Error('never ran alongside')), ms))]),
+      };
+    };
+    const sideStarted = signal();
+    const mainStarted = signal();
+    await withMarketWriter(file, { callerThread: true }, async (w) => {
+      await Promise.all([
+        w.sideTransaction(async (tx) => {
+          sideStarted.set();
+          await mainStarted.within(5_000);
+          await tx.replaceCodedFacts([1, 2], 'sec', facts([fact(1, 1, 'sec'), fact(2, 2, 'sec')]));
+        }),
+        w.transaction(async (tx) => {
+          mainStarted.set();
+          await sideStarted.within(5_000);
+          await tx.upsertSecurities([security(1, 'AAA'), security(2, 'BBB')]);
+          await tx.replacePriceColumns([1, 2], priceColumns([price(1, '2020-01-02', 5), price(2, '2020-01-02', 7)]));
+        }),
+      ]);
+      // A failed side transaction takes back its own rows only; the next one runs.
+      await expect(
+        w.sideTransaction(async (tx) => {
+          await tx.replaceCodedFacts([1], 'sec', facts([fact(1, 10, 'sec')]));
+          throw new Error('the facts failed half way');
+        }),
+      ).rejects.toThrow('the facts failed half way');
+      await w.transaction((tx) => tx.replacePriceColumns([1], priceColumns([price(1, '2020-01-02', 6)])));
+      await w.sideTransaction((tx) => tx.replaceCodedFacts([2], 'sec', facts([fact(2, 3, 'sec')])));
+    });
+    const reader = await openMarketReader(file);
+    const stored = await reader.all(`SELECT permaticker, close FROM prices ORDER BY permaticker`);
+    const storedFacts = await reader.all(`SELECT permaticker, value FROM facts ORDER BY permaticker`);
+    reader.close();
+    expect(stored).toEqual([
+      { permaticker: 1, close: 6 },
+      { permaticker: 2, close: 7 },
+    ]);
+    expect(storedFacts).toEqual([
+      { permaticker: 1, value: 1 },
+      { permaticker: 2, value: 3 },
+    ]);
+  });
+
   it('numbers new securities and finds them by CIK, current ticker or former ticker', async () => {
     const file = freshFile();
     const writer = await openMarketWriter(file);
