@@ -168,7 +168,8 @@ describe('metric snapshots in DuckDB', () => {
     const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
     const conn = await instance.connect();
     try {
-      const computed = await computeMarketReturns(conn);
+      // Read a few securities at a time, as on a large store (the default reads this one at once).
+      const computed = await computeMarketReturns(conn, 5_000);
       const sql = (
         await conn.runAndReadAll(`SELECT datediff('day', DATE '1970-01-01', date)::INTEGER, ret FROM (${MARKET_RETURNS_SQL}) ORDER BY date`)
       ).getRows();
@@ -198,6 +199,12 @@ describe('metric snapshots in DuckDB', () => {
       expect(Array.from(computed.days)).toEqual(sql.map((r) => Number(r[0])));
       expect(Array.from(computed.ret).map((v, i) => [v, Object.is(v, Number(sql[i][1]))])).toEqual(sql.map((r) => [Number(r[1]), true]));
       expect(computed.days.length).toBe(3);
+      // Read a security or two at a time, the same bits.
+      for (const rowsPerRead of [1, 4, 5]) {
+        const ranged = await computeMarketReturns(conn, rowsPerRead);
+        expect(Array.from(ranged.days)).toEqual(Array.from(computed.days));
+        expect(Array.from(ranged.ret).every((v, i) => Object.is(v, computed.ret[i]))).toBe(true);
+      }
     } finally {
       conn.closeSync();
       instance.closeSync();

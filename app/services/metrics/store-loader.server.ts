@@ -268,40 +268,52 @@ export const MARKET_RETURNS_SQL = `
  * to disk (~1 GB on 6,000 companies × 25 years); the sort this reads from can, so it runs under
  * the build's memory bound. The window and a second sort in DuckDB took 3.4 s of that universe's
  * build; this takes 1.9 s. Ascending days.
+ *
+ * Read a range of permatickers at a time (`rowsPerRead` rows or so each, whole securities), in
+ * order: the same rows in the same order, but DuckDB sorts each range in memory instead of the
+ * whole table under the build's memory bound (spilling to disk): on the 6,000 × 25-year demo,
+ * alone, 5.3 → 2.0–2.7 s (7.2 → 2.3–3.4 s of CPU).
  */
-export async function computeMarketReturns(conn: DuckDBConnection): Promise<{ days: Int32Array; ret: Float64Array }> {
+export async function computeMarketReturns(
+  conn: DuckDBConnection,
+  rowsPerRead = 1_000_000,
+): Promise<{ days: Int32Array; ret: Float64Array }> {
   const [[lo, hi]] = (await conn.runAndReadAll(`SELECT ${days('min(date)')}, ${days('max(date)')} FROM prices`)).getRows();
   if (lo === null || hi === null) return { days: new Int32Array(0), ret: new Float64Array(0) };
   const day0 = Number(lo);
   const sums = new Float64Array(Number(hi) - day0 + 1);
   const counts = new Float64Array(sums.length);
-  // The value of SECURITY_RETURNS_SQL's returns: tri, or close where there is none.
-  const result = await conn.stream(`SELECT permaticker, ${days('date')}, coalesce(tri, close) FROM prices ORDER BY permaticker, date`);
   const perm = new Float64Array(2048);
   const day = new Float64Array(2048);
   const value = new Float64Array(2048);
   let lastPerm = Number.NaN;
   let lastValue = Number.NaN;
-  for (;;) {
-    const chunk = await result.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) break;
-    const rows = chunk.rowCount;
-    if (rows > day.length) throw new Error(`computeMarketReturns: a chunk of ${rows} rows`);
-    copyVector(chunk.getColumnVector(0), rows, perm, 0);
-    copyVector(chunk.getColumnVector(1), rows, day, 0);
-    copyVector(chunk.getColumnVector(2), rows, value, 0);
-    for (let i = 0; i < rows; i++) {
-      // A security's first day has no return (lag is NULL), nor has a day after a NULL value.
-      if (perm[i] === lastPerm) {
-        const r = value[i] / lastValue - 1;
-        if (Number.isFinite(r)) {
-          const k = day[i] - day0;
-          sums[k] += r;
-          counts[k] += 1;
+  for (const [from, to] of await permatickerRanges(conn, rowsPerRead)) {
+    // The value of SECURITY_RETURNS_SQL's returns: tri, or close where there is none.
+    const result = await conn.stream(
+      `SELECT permaticker, ${days('date')}, coalesce(tri, close) FROM prices WHERE permaticker BETWEEN ${from} AND ${to} ORDER BY permaticker, date`,
+    );
+    for (;;) {
+      const chunk = await result.fetchChunk();
+      if (!chunk || chunk.rowCount === 0) break;
+      const rows = chunk.rowCount;
+      if (rows > day.length) throw new Error(`computeMarketReturns: a chunk of ${rows} rows`);
+      copyVector(chunk.getColumnVector(0), rows, perm, 0);
+      copyVector(chunk.getColumnVector(1), rows, day, 0);
+      copyVector(chunk.getColumnVector(2), rows, value, 0);
+      for (let i = 0; i < rows; i++) {
+        // A security's first day has no return (lag is NULL), nor has a day after a NULL value.
+        if (perm[i] === lastPerm) {
+          const r = value[i] / lastValue - 1;
+          if (Number.isFinite(r)) {
+            const k = day[i] - day0;
+            sums[k] += r;
+            counts[k] += 1;
+          }
         }
+        lastPerm = perm[i];
+        lastValue = value[i];
       }
-      lastPerm = perm[i];
-      lastValue = value[i];
     }
   }
   let n = 0;
@@ -311,6 +323,23 @@ export async function computeMarketReturns(conn: DuckDBConnection): Promise<{ da
     if (counts[k] === 0) continue;
     out.days[j] = day0 + k;
     out.ret[j++] = sums[k] / counts[k];
+  }
+  return out;
+}
+
+/** Ascending, disjoint permaticker ranges [from, to] of about `rows` price rows each, covering every permaticker with prices. */
+async function permatickerRanges(conn: DuckDBConnection, rows: number): Promise<[number, number][]> {
+  const c = await numericColumns(conn, `SELECT permaticker, count(*)::INTEGER FROM prices GROUP BY permaticker ORDER BY permaticker`);
+  const out: [number, number][] = [];
+  let start = 0;
+  let inRange = 0;
+  for (let i = 0; i < c.n; i++) {
+    inRange += c.cols[1][i];
+    if (inRange >= rows || i === c.n - 1) {
+      out.push([c.cols[0][start], c.cols[0][i]]);
+      start = i + 1;
+      inRange = 0;
+    }
   }
   return out;
 }
