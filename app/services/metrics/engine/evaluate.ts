@@ -212,10 +212,10 @@ export class UniverseEvaluator {
     const out = days.map((day) => {
       const listed: number[] = [];
       for (let s = 0; s < this.evaluators.length; s++) if (this.evaluators[s].listedIndex(day) >= 0) listed.push(s);
-      const n = listed.length;
-      const all = alloc(n * N_METRICS);
-      const columns = METRIC_IDS.map((_, m) => all.subarray(m * n, (m + 1) * n) as C);
-      return { day, listed, next: 0, columns };
+      // A security's row after the one before it, turned into columns once the day is done: written
+      // straight into 265 columns, each row's values went to 265 places ~50 KB apart, twelve days of
+      // them at once (~13 MB), and the writes cost a tenth of an evaluator's time.
+      return { day, listed, next: 0, rows: alloc(listed.length * N_METRICS) };
     });
     for (let s = 0; s < this.evaluators.length; s++) {
       const ev = this.evaluators[s];
@@ -223,14 +223,20 @@ export class UniverseEvaluator {
         if (d.listed[d.next] !== s) continue;
         const r = d.next++;
         ev.evaluateInto(d.day, this.row, this.universe.market);
-        for (let m = 0; m < N_METRICS; m++) d.columns[m][r] = this.row[m];
+        // Rounded as an element assignment rounds (to Float32 for the stored form).
+        d.rows.set(this.row, r * N_METRICS);
       }
     }
-    return out.map(({ day, listed, columns }) => ({
-      day,
-      permatickers: Int32Array.from(listed, (s) => this.evaluators[s].permaticker),
-      columns,
-    }));
+    return out.map(({ day, listed, rows }) => {
+      const n = listed.length;
+      const all = alloc(n * N_METRICS);
+      for (let r = 0, at = 0; r < n; r++) for (let m = 0; m < N_METRICS; m++, at++) all[m * n + r] = rows[at];
+      return {
+        day,
+        permatickers: Int32Array.from(listed, (s) => this.evaluators[s].permaticker),
+        columns: METRIC_IDS.map((_, m) => all.subarray(m * n, (m + 1) * n) as C),
+      };
+    });
   }
 }
 

@@ -23,9 +23,19 @@ const RAW = CONCEPT_IDS.map((c, i) =>
 );
 
 const GROWTH_KEYS = ['revenue', 'gross_profit', 'operating_income', 'net_income', 'eps', 'fcf', 'ocf'] as const;
-const G = GROWTH_KEYS.map((k) =>
-  indices([`${k}_growth_qoq`, `${k}_growth_yoy_q`, `${k}_growth_yoy`, `${k}_cagr_3y`, `${k}_cagr_5y`] as const),
-);
+// Each family's slots as numbers: looked up by a name built per call, they cost a string and a
+// keyed load apiece on every filing of every security.
+const G = GROWTH_KEYS.map((k) => ({
+  qoq: metricIndex(`${k}_growth_qoq`),
+  yoyQ: metricIndex(`${k}_growth_yoy_q`),
+  yoy: metricIndex(`${k}_growth_yoy`),
+  cagr3: metricIndex(`${k}_cagr_3y`),
+  cagr5: metricIndex(`${k}_cagr_5y`),
+}));
+
+// The line items' arithmetic, made once (not a closure per call).
+const minus = (a: number, b: number) => a - b;
+const plusAbs = (a: number, b: number) => a + Math.abs(b);
 
 const I = indices([
   'ebitda_ttm',
@@ -150,18 +160,18 @@ export function computeFundamentals(view: FundamentalView, row: Float64Array, sp
   const cut = view.cutoff;
   const grossQ = preferOr(
     q[C.gross_profit],
-    combine(revenueQ, q[C.cost_of_revenue], (a, b) => a - b, cut),
+    combine(revenueQ, q[C.cost_of_revenue], minus, cut),
     cut,
   );
   const grossY = preferOr(
     y[C.gross_profit],
-    combine(y[C.revenue], y[C.cost_of_revenue], (a, b) => a - b, cut),
+    combine(y[C.revenue], y[C.cost_of_revenue], minus, cut),
     cut,
   );
   const capexQ = outflow(q[C.capex], cut);
-  const fcfQ = combine(q[C.operating_cash_flow], capexQ, (a, b) => a - b, cut);
-  const fcfY = combine(y[C.operating_cash_flow], outflow(y[C.capex], cut), (a, b) => a - b, cut);
-  const ebitdaQ = combine(q[C.operating_income], q[C.depreciation], (a, b) => a + Math.abs(b), cut);
+  const fcfQ = combine(q[C.operating_cash_flow], capexQ, minus, cut);
+  const fcfY = combine(y[C.operating_cash_flow], outflow(y[C.capex], cut), minus, cut);
+  const ebitdaQ = combine(q[C.operating_income], q[C.depreciation], plusAbs, cut);
 
   const revenue = ttm(revenueQ);
   const gross = ttm(grossQ);
@@ -213,12 +223,12 @@ export function computeFundamentals(view: FundamentalView, row: Float64Array, sp
       const s = growthSeries[k];
       const g = G[k];
       const now = quarterAt(s, eq);
-      row[g[`${GROWTH_KEYS[k]}_growth_qoq`]] = growth(now, quarterAt(s, quarterBack(eq, 1)));
-      row[g[`${GROWTH_KEYS[k]}_growth_yoy_q`]] = growth(now, quarterAt(s, quarterBack(eq, 4)));
+      row[g.qoq] = growth(now, quarterAt(s, quarterBack(eq, 1)));
+      row[g.yoyQ] = growth(now, quarterAt(s, quarterBack(eq, 4)));
       const t = ttmAt(s, eq);
-      row[g[`${GROWTH_KEYS[k]}_growth_yoy`]] = growth(t, ttmAt(s, quarterBack(eq, 4)));
-      row[g[`${GROWTH_KEYS[k]}_cagr_3y`]] = cagr(t, ttmAt(s, quarterBack(eq, 12)), 3);
-      row[g[`${GROWTH_KEYS[k]}_cagr_5y`]] = cagr(t, ttmAt(s, quarterBack(eq, 20)), 5);
+      row[g.yoy] = growth(t, ttmAt(s, quarterBack(eq, 4)));
+      row[g.cagr3] = cagr(t, ttmAt(s, quarterBack(eq, 12)), 3);
+      row[g.cagr5] = cagr(t, ttmAt(s, quarterBack(eq, 20)), 5);
     }
   }
 
