@@ -186,6 +186,7 @@ export class SecurityEvaluator {
 export class UniverseEvaluator {
   private readonly evaluators: SecurityEvaluator[];
   private readonly row = new Float64Array(N_METRICS);
+  private rows: Float64Array | Float32Array | null = null;
 
   constructor(readonly universe: UniverseInput) {
     const calendar = universe.calendar ?? unionOfDays(universe.securities);
@@ -209,13 +210,25 @@ export class UniverseEvaluator {
    * they are written, as Float32Array.from would).
    */
   evaluateDays<C extends Float64Array | Float32Array>(days: readonly number[], alloc: (length: number) => C): DayColumns<C>[] {
-    const out = days.map((day) => {
+    // A security's row after the one before it, turned into columns once the day is done: written
+    // straight into 265 columns, each row's values went to 265 places ~50 KB apart, twelve days of
+    // them at once (~13 MB), and the writes cost a tenth of an evaluator's time. The rows are kept
+    // in one array from call to call (a new one per call raised the 6,000 × 25 build's peak).
+    const listedOn = days.map((day) => {
       const listed: number[] = [];
       for (let s = 0; s < this.evaluators.length; s++) if (this.evaluators[s].listedIndex(day) >= 0) listed.push(s);
-      // A security's row after the one before it, turned into columns once the day is done: written
-      // straight into 265 columns, each row's values went to 265 places ~50 KB apart, twelve days of
-      // them at once (~13 MB), and the writes cost a tenth of an evaluator's time.
-      return { day, listed, next: 0, rows: alloc(listed.length * N_METRICS) };
+      return listed;
+    });
+    const total = listedOn.reduce((k, l) => k + l.length, 0) * N_METRICS;
+    const kind = alloc(0);
+    if (this.rows === null || this.rows.length < total || this.rows.constructor !== kind.constructor) this.rows = alloc(total);
+    const scratch = this.rows as C;
+    let offset = 0;
+    const out = days.map((day, k) => {
+      const listed = listedOn[k];
+      const rows = scratch.subarray(offset, offset + listed.length * N_METRICS) as C;
+      offset += rows.length;
+      return { day, listed, next: 0, rows };
     });
     for (let s = 0; s < this.evaluators.length; s++) {
       const ev = this.evaluators[s];

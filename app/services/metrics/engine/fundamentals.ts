@@ -158,16 +158,8 @@ export function computeFundamentals(view: FundamentalView, row: Float64Array, sp
   const revenueQ = q[C.revenue];
   // Derived series only over the view's horizon, so their cost does not grow with history.
   const cut = view.cutoff;
-  const grossQ = preferOr(
-    q[C.gross_profit],
-    combine(revenueQ, q[C.cost_of_revenue], minus, cut),
-    cut,
-  );
-  const grossY = preferOr(
-    y[C.gross_profit],
-    combine(y[C.revenue], y[C.cost_of_revenue], minus, cut),
-    cut,
-  );
+  const grossQ = preferOr(q[C.gross_profit], combine(revenueQ, q[C.cost_of_revenue], minus, cut), cut);
+  const grossY = preferOr(y[C.gross_profit], combine(y[C.revenue], y[C.cost_of_revenue], minus, cut), cut);
   const capexQ = outflow(q[C.capex], cut);
   const fcfQ = combine(q[C.operating_cash_flow], capexQ, minus, cut);
   const fcfY = combine(y[C.operating_cash_flow], outflow(y[C.capex], cut), minus, cut);
