@@ -87,11 +87,15 @@ class Stream implements AsyncIterable<EvaluatedDay> {
   }
 }
 
-/** Every typed array buffer of a block's inputs: moved to the worker, not copied (the caller no longer needs them). */
+/**
+ * Every typed array buffer of a block's inputs: moved to the worker, not copied (the caller no
+ * longer needs them). A security's price columns are views of the block's (loadBlock), each
+ * buffer moved once for all of them.
+ */
 function buffersOf(job: { securities: readonly SecurityInput[] }): ArrayBuffer[] {
   const out = new Set<ArrayBuffer>();
   const add = (a: ArrayBufferView) => {
-    if (a.buffer instanceof ArrayBuffer && a.byteLength === a.buffer.byteLength) out.add(a.buffer);
+    if (a.buffer instanceof ArrayBuffer && a.buffer.byteLength > 0) out.add(a.buffer);
   };
   for (const s of job.securities) {
     for (const a of [s.dates, s.close, s.closeUnadj, s.volume, s.tri, s.dividends.exDate, s.dividends.amount]) add(a);
