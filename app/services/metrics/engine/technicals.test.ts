@@ -147,4 +147,101 @@ describe('technicals', () => {
     }
     expect(known).toBeGreaterThan(400);
   });
+
+  it('takes volatility and beta over the days of each window that have a return, to the bit, n/a under 80 % of them', () => {
+    // Each window as its definition sums it: the engine must give the same doubles.
+    const volatility = (ret: Float64Array, i: number, n: number) => {
+      if (i < n) return Number.NaN;
+      let sum = 0;
+      let sq = 0;
+      let count = 0;
+      for (let k = i - n + 1; k <= i; k++) {
+        if (!Number.isFinite(ret[k])) continue;
+        sum += ret[k];
+        sq += ret[k] * ret[k];
+        count++;
+      }
+      if (count < Math.ceil(n * 0.8) || count < 2) return Number.NaN;
+      const mean = sum / count;
+      return Math.sqrt(Math.max(0, (sq - count * mean * mean) / (count - 1))) * Math.sqrt(252);
+    };
+    const beta = (ret: Float64Array, market: Float64Array, i: number, n: number): [number, number] => {
+      if (i < n) return [Number.NaN, Number.NaN];
+      let sx = 0;
+      let sy = 0;
+      let sxx = 0;
+      let syy = 0;
+      let sxy = 0;
+      let count = 0;
+      for (let k = i - n + 1; k <= i; k++) {
+        const r = ret[k];
+        const m = market[k];
+        if (!Number.isFinite(r) || !Number.isFinite(m)) continue;
+        sx += m;
+        sy += r;
+        sxx += m * m;
+        syy += r * r;
+        sxy += m * r;
+        count++;
+      }
+      if (count < Math.ceil(n * 0.8)) return [Number.NaN, Number.NaN];
+      const cov = sxy - (sx * sy) / count;
+      const vm = sxx - (sx * sx) / count;
+      const vr = syy - (sy * sy) / count;
+      return [vm > 0 ? cov / vm : Number.NaN, vm > 0 && vr > 0 ? cov / Math.sqrt(vm * vr) : Number.NaN];
+    };
+    const rand = mulberry32(23);
+    const n = 1_100;
+    const day0 = 19_000;
+    const close = new Float64Array(n);
+    const tri = new Float64Array(n);
+    close[0] = tri[0] = 40;
+    for (let k = 1; k < n; k++) {
+      close[k] = Math.max(0.01, close[k - 1] * (1 + (rand() - 0.5) * 0.06));
+      tri[k] = tri[k - 1] * (close[k] / close[k - 1]) * (rand() < 0.02 ? 1.01 : 1);
+    }
+    // Runs of unknown index (returns not finite there and the day after) and market holidays,
+    // dense enough around some days to drop windows under the 80 % they need.
+    for (let k = 300; k < 330; k++) tri[k] = Number.NaN;
+    for (let k = 900; k < 1_020; k += 2) tri[k] = Number.NaN;
+    const marketRet = new Float64Array(n).map(() => (rand() < 0.05 ? Number.NaN : (rand() - 0.5) * 0.03));
+    for (let k = 640; k < 700; k++) marketRet[k] = Number.NaN;
+    const p = preparePrices(
+      Int32Array.from(close, (_, k) => day0 + k),
+      close,
+      close,
+      tri,
+      close,
+    );
+    const row = new Float64Array(N_METRICS);
+    const counts = { vol: 0, beta1: 0, beta3: 0, nanVol: 0, nanBeta: 0 };
+    for (let i = 0; i < n; i++) {
+      computeTechnicals(p, i, day0 + i, { day0, ret: marketRet }, row);
+      const got = ['volatility_1m', 'volatility_3m', 'volatility_1y', 'beta_1y', 'correlation_1y', 'beta_3y'].map(
+        (id) => row[metricIndex(id)],
+      );
+      const [b1, c1] = beta(p.ret, marketRet, i, 252);
+      const want = [
+        volatility(p.ret, i, 21),
+        volatility(p.ret, i, 63),
+        volatility(p.ret, i, 252),
+        b1,
+        c1,
+        beta(p.ret, marketRet, i, 756)[0],
+      ];
+      // Object.is: the same double, NaN where NaN.
+      expect([i, got.every((v, k) => Object.is(v, want[k]))]).toEqual([i, true]);
+      if (Number.isFinite(want[2])) counts.vol++;
+      else if (i >= 252) counts.nanVol++;
+      if (Number.isFinite(want[3])) counts.beta1++;
+      else if (i >= 252) counts.nanBeta++;
+      if (Number.isFinite(want[5])) counts.beta3++;
+    }
+    // Every case met: known windows, windows too short, and windows with too few days.
+    expect(counts.vol).toBeGreaterThan(500);
+    expect(counts.beta1).toBeGreaterThan(300);
+    expect(counts.beta3).toBeGreaterThan(100);
+    expect(counts.nanVol).toBeGreaterThan(0);
+    expect(counts.nanBeta).toBeGreaterThan(0);
+  });
 });
