@@ -10,6 +10,7 @@ import { issueUserToken } from '~/services/auth/tokens.server';
 import { createUser } from '~/services/auth/users.server';
 import { getBacktest, getSharedBacktest, setBacktestShared } from '~/services/backtest/backtests.server';
 import { computeProcessReady } from '~/services/backtest/compute-process.server';
+import { getDb } from '~/services/db/db.server';
 import { jsonWithoutFloatNoise } from '~/services/http/numbers';
 import { closeJobQueue, startJobWorker, type JobWorker } from '~/services/jobs/queue.server';
 import { createScreener } from '~/services/screener/saved.server';
@@ -175,6 +176,34 @@ forEachDatabase(
       const theirs = await get(body.id, otherToken, { Prefer: 'wait=5' });
       expect(theirs.status).toBe(404);
     });
+
+    it('answers a client that polls from the light part the run handed over, without reading the stored one', async () => {
+      const reference = await postWaiting(30);
+      expect(reference.body.status).toBe('succeeded');
+      const created = await callRoute(backtestsRoute, {
+        token,
+        json: { screener_id: screenerId, params },
+        headers: { Prefer: 'respond-async' },
+      });
+      const id = (created.body as Json).id;
+      // The run watched in the database alone (no read of its result) until it is stored and done.
+      const db = await getDb();
+      await until(async () => {
+        const row = await db
+          .selectFrom('backtests')
+          .innerJoin('jobs', 'jobs.id', 'backtests.job_id')
+          .select(['backtests.parts_key', 'jobs.status'])
+          .where('backtests.id', '=', id)
+          .executeTakeFirst();
+        return row?.parts_key != null && row.status === 'succeeded';
+      }, `backtest ${id}`);
+      // The stored light part damaged: the first GET is answered from what the run handed over.
+      await db.updateTable('backtests').set({ result: 'damaged' }).where('id', '=', id).execute();
+      const polled = await get(id);
+      expect(polled.status).toBe(200);
+      expect((polled.body as Json).status).toBe('succeeded');
+      expect(JSON.stringify((polled.body as Json).result)).toBe(JSON.stringify(reference.body.result));
+    }, 120_000);
 
     it('compresses the answer of a waiting POST or GET as the client accepts it, reading back as the plain answer', async () => {
       const call = async (mod: typeof backtestsRoute | typeof backtestRoute, init: RequestInit, path: string, id = '') => {

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { addMonths, type IsoDate } from '../dates';
 import { getDb } from '../db/db.server';
@@ -15,6 +14,7 @@ import { BACKTEST_ENGINE_VERSION, BacktestParamsSchema, type BacktestParams } fr
 import { limitProblem } from './limits';
 import { listedCompanies, marketDataRange } from './market-inputs.server';
 import { BACKTEST_JOB_TIMEOUT_MS, backtestJob } from './run-job.server';
+import { keepLight, keptLight } from './kept-lights.server';
 import { deleteAllParts, partLoader } from './result-parts.server';
 import { watchRun } from './stored-news.server';
 import { readLightPart, readStoredLight, readStoredResult, type ResultSummary, type StoredLightPart } from './stored-result';
@@ -201,31 +201,15 @@ async function toView(
   return viewOf(row, await statusOf(row), parsed, result);
 }
 
-/**
- * The light parts of stored results read lately, by their parts key (a run's own: the text stored
- * under a key never changes). Unzipping and parsing a 25-year result's light part took ~7 ms of
- * every request of its page; bounded by their unzipped size. Frozen: every request shares them.
- */
-const keptLights = new LRUCache<string, StoredLightPart>({ maxSize: 16 * 2 ** 20 });
-
 async function readResult(row: Row): Promise<LoadedResult> {
   const key = row.parts_key;
-  const kept = key === null ? undefined : keptLights.get(key);
+  const kept = key === null ? undefined : keptLight(key);
   if (kept) return readStoredLight(kept, partLoader(row.id));
   const text = await resultText(row);
   const part = key === null ? null : await readLightPart(text);
   // A result stored before results were paged is decoded whole, and not kept.
   if (key === null || part === null) return readStoredResult(text, partLoader(row.id));
-  keptLights.set(key, deepFreeze(part.light), { size: Math.max(1, part.bytes) });
-  return readStoredLight(part.light, partLoader(row.id));
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value) && !ArrayBuffer.isView(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) if (typeof v === 'object') deepFreeze(v);
-  }
-  return value;
+  return readStoredLight(keepLight(key, part.light, part.bytes), partLoader(row.id));
 }
 
 type ParsedRequest = { params: BacktestParams; screen: Screen };

@@ -4,8 +4,10 @@ import { getDb } from '../db/db.server';
 import { defineJob, JobInputError, type JobContext } from '../jobs/registry';
 import { computeInChild, stopComputeProcess, warmUpComputeProcess } from './compute-process.server';
 import { BacktestCancelledError } from './engine';
+import { keepHandedOverLight } from './kept-lights.server';
 import { removeUnusedParts } from './result-parts.server';
 import { announceRunStored, announceRunStoring } from './stored-news.server';
+import type { StoredLightPart } from './stored-result';
 
 // The backtest job: read the stored request, have the compute process (compute-process.server.ts)
 // read the market data, run the engine and the survivors-only comparison, encode the result and
@@ -44,7 +46,10 @@ async function runBacktestJob({ backtestId }: BacktestJobPayload, ctx: JobContex
   const outcome = await computeInChild(
     { backtestId, key, screen: JSON.parse(row.screen), params: JSON.parse(row.params) },
     (f, m) => ctx.progress(f, m),
-    (storing) => announceRunStoring(backtestId, { light: storing.light, key: storing.key, fields: storing.fields }),
+    (storing) => {
+      keepHandedOverLight(storing.key, storing.light as StoredLightPart);
+      announceRunStoring(backtestId, { light: storing.light, key: storing.key, fields: storing.fields });
+    },
   )
     .catch(async (e: unknown) => {
       await removeOwnParts();
