@@ -86,6 +86,7 @@ export async function computeSnapshots(
       toDay: last,
       priceFromDay: first - PRICE_HISTORY_DAYS,
       factFromDay: first - FACT_HISTORY_DAYS,
+      accessions: false,
     });
     const job = { securities, market: opts.market, calendar: opts.calendar, days, metrics };
     if (!threads) append(computeBlock(job), securities.length);

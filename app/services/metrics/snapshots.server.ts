@@ -231,7 +231,7 @@ async function buildStaged(
       progress?.tick(slice.length);
       continue;
     }
-    const block = await loadBlock(conn, slice);
+    const block = await loadBlock(conn, slice, { accessions: false });
     for (const input of block) {
       const key = shareBasisKey(input);
       appendInput(input.permaticker, 'k', key);
@@ -579,6 +579,7 @@ async function computeOnDemand(conn: DuckDBConnection, file: string, day: number
       toDay: day,
       priceFromDay: day - ON_DEMAND_PRICE_DAYS,
       factFromDay: day - ON_DEMAND_FACT_DAYS,
+      accessions: false,
     });
     parts.push(new UniverseEvaluator({ securities: inputs, market, calendar }).evaluate(day));
   }

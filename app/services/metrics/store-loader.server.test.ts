@@ -4,6 +4,7 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONCEPT_IDS } from '../market/store/schema';
+import { UniverseEvaluator } from './engine/evaluate';
 import type { SecurityInput } from './engine/types';
 import { listSecurities, loadBlock } from './store-loader.server';
 import { writeFixtureStore } from './testing/fixture-store.server';
@@ -31,7 +32,7 @@ const loadAll = (file: string) => withStore(file, async (conn) => loadBlock(conn
 
 /** A security's facts as (filed, accession, concept) in load order. */
 function factKeys(s: SecurityInput): [number, string | null, string][] {
-  return Array.from(s.facts.filed, (filed, k) => [filed, s.facts.accession[k], CONCEPT_IDS[s.facts.concept[k]]]);
+  return Array.from(s.facts.filed, (filed, k) => [filed, s.facts.accession?.[k] ?? null, CONCEPT_IDS[s.facts.concept[k]]]);
 }
 
 beforeAll(async () => {
@@ -103,5 +104,20 @@ describe('loading a block of securities', () => {
       expect(keys).toEqual(sorted);
     }
     expect(b.map(factKeys)).toEqual(a.map(factKeys));
+  });
+
+  it('without accessions loads the same facts in the same order, and every metric comes out the same', async () => {
+    const withAcc = await loadAll(ordered);
+    const without = await withStore(ordered, async (conn) => loadBlock(conn, await listSecurities(conn), { accessions: false }));
+    expect(withAcc[0].facts.accession?.filter((a) => a !== null).length).toBeGreaterThan(10);
+    for (const s of without) expect(s.facts.accession).toBeNull();
+    expect(without.map((s) => ({ ...s, facts: { ...s.facts, accession: null } }))).toEqual(
+      withAcc.map((s) => ({ ...s, facts: { ...s.facts, accession: null } })),
+    );
+    const day = withAcc[0].dates[withAcc[0].dates.length - 1];
+    const a = new UniverseEvaluator({ securities: withAcc, market: null }).evaluate(day);
+    const b = new UniverseEvaluator({ securities: without, market: null }).evaluate(day);
+    expect(Object.values(b.values).some((v) => v.some(Number.isFinite))).toBe(true);
+    expect(b).toEqual(a);
   });
 });

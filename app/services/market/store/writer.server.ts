@@ -383,6 +383,7 @@ export function createMarketWriter(store: WritableStore, clock: () => Date = () 
     },
     finish(source, detail) {
       return serial(async () => {
+        await store.endCallerThread();
         const snapshotId = await refreshSnapshotId(connection);
         await connection.run(`INSERT INTO import_runs VALUES ($1, $2, $3, $4, 'done', $5)`, [
           randomUUID(),

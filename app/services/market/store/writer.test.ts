@@ -516,7 +516,7 @@ describe('market writer', () => {
 });
 
 describe('market writer settings', () => {
-  it('runs DuckDB on the calling thread alone when asked (the demo generator), and publishes the same rows', async () => {
+  it('runs DuckDB on the calling thread alone when asked (the demo generator) until it finishes, and publishes the same rows', async () => {
     const threads = async (store: WritableStore) =>
       Number((await store.connection.runAndReadAll(`SELECT current_setting('threads')::INTEGER`)).getRows()[0][0]);
     const memory = await DuckDBInstance.create(':memory:');
@@ -532,6 +532,10 @@ describe('market writer settings', () => {
     expect(await threads(store)).toBe(1);
     const writer = createMarketWriter(store);
     await writer.transaction((tx) => tx.upsertSecurities([security(1, 'AAA'), security(2, 'BBB')]));
+    expect(await threads(store)).toBe(1);
+    // The appends are over once it finishes: the snapshot id's scan and the checkpoint get DuckDB's threads.
+    await writer.finish('test');
+    expect(await threads(store)).toBe(defaults);
     await writer.publish();
     const reader = await marketReader(file);
     expect(await reader.all(`SELECT ticker FROM securities ORDER BY ticker`)).toEqual([{ ticker: 'AAA' }, { ticker: 'BBB' }]);

@@ -56,6 +56,7 @@ type Staged = {
 function toColumns(rows: Staged[]): FactColumns {
   rows.sort((a, b) => a.available - b.available || a.order - b.order);
   const n = rows.length;
+  const accession = new Array<string | null>(n);
   const out: FactColumns = {
     concept: new Int8Array(n),
     value: new Float64Array(n),
@@ -63,7 +64,7 @@ function toColumns(rows: Staged[]): FactColumns {
     periodKind: new Int8Array(n),
     filed: new Int32Array(n),
     available: new Int32Array(n),
-    accession: new Array<string | null>(n),
+    accession,
   };
   rows.forEach((r, i) => {
     out.concept[i] = r.c;
@@ -72,7 +73,7 @@ function toColumns(rows: Staged[]): FactColumns {
     out.periodKind[i] = r.kind;
     out.filed[i] = r.filed;
     out.available[i] = r.available;
-    out.accession[i] = r.acc;
+    accession[i] = r.acc;
   });
   return out;
 }
@@ -146,7 +147,7 @@ export function factsForMode(facts: FactColumns, mode: FactMode, asOfDay: number
       kind: facts.periodKind[i],
       filed: facts.filed[i],
       available: facts.filed[i],
-      acc: facts.accession[i],
+      acc: facts.accession?.[i] ?? null,
       order: i,
     };
     if (mode === 'point_in_time') {

@@ -103,7 +103,10 @@ export function sumKnown(a: number, b: number): number {
 /** Capex, dividends and buybacks are outflows; importers may store them with either sign. */
 function outflow(s: Series, cutoff: number): Series {
   const from = lowerBound(s.end, cutoff);
-  return { end: s.end.slice(from), val: s.val.slice(from).map(Math.abs) };
+  // Made positive in place in its own copy (slice and map made two per series and filing).
+  const val = s.val.slice(from);
+  for (let i = 0; i < val.length; i++) val[i] = Math.abs(val[i]);
+  return { end: s.end.slice(from), val };
 }
 
 /** Numbers that the price-dependent metrics need besides the row slots. */

@@ -62,7 +62,7 @@ export function metricSeriesOf(input: SecurityInput, market: MarketReturns | nul
       date: fromEpochDay(day),
       value: Number.isNaN(v) ? null : v,
       filed: usesFilings && lf >= 0 ? fromEpochDay(facts.filed[lf]) : null,
-      accession: usesFilings && lf >= 0 ? facts.accession[lf] : null,
+      accession: usesFilings && lf >= 0 ? (facts.accession?.[lf] ?? null) : null,
     });
   }
   return out;

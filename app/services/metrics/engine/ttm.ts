@@ -17,24 +17,45 @@ export function quarterAt(s: Series, end: number): number {
 
 /** Sum (or mean) of the four quarters ending at `end`; NaN unless all four are known. */
 export function ttmAt(s: Series, end: number, mean = false): number {
-  const idx = ttmIndices(s.end, end);
-  if (idx === null) return Number.NaN;
+  // The quarters as ttmIndices finds them, without an array per call: a snapshot build calls this
+  // some sixty times for every filing of every security, and the arrays were about a third of
+  // what its evaluator threads allocated.
+  const j0 = ttmQuarter(s.end, end, 0, -1);
+  if (j0 < 0) return Number.NaN;
+  const j1 = ttmQuarter(s.end, end, 1, j0);
+  if (j1 < 0) return Number.NaN;
+  const j2 = ttmQuarter(s.end, end, 2, j1);
+  if (j2 < 0) return Number.NaN;
+  const j3 = ttmQuarter(s.end, end, 3, j2);
+  if (j3 < 0) return Number.NaN;
   // Summed oldest first: one fixed order, so the statements' TTM and the metric's are the same double.
   let sum = 0;
-  for (let k = 3; k >= 0; k--) sum += s.val[idx[k]];
+  sum += s.val[j3];
+  sum += s.val[j2];
+  sum += s.val[j1];
+  sum += s.val[j0];
   return mean ? sum / 4 : sum;
 }
 
 /**
+ * Index of the quarter `k` back in the trailing twelve months ending at `end`, or -1 when it is
+ * not known or is the same period as the one found for k − 1 (`prev`).
+ */
+function ttmQuarter(ends: readonly number[], end: number, k: number, prev: number): number {
+  const j = nearestIndex(ends, quarterBack(end, k), END_TOLERANCE);
+  return j === prev ? -1 : j;
+}
+
+/**
  * Indices of the four quarters ending at `end` (newest first), or null unless all four are
- * known: the one definition of a trailing twelve months, used by the metrics and the statements.
+ * known: the statements' trailing twelve months, the same quarters (ttmQuarter) as the metrics'.
  */
 export function ttmIndices(ends: readonly number[], end: number): [number, number, number, number] | null {
   const out: number[] = [];
   let prev = -1;
   for (let k = 0; k < 4; k++) {
-    const j = nearestIndex(ends, quarterBack(end, k), END_TOLERANCE);
-    if (j < 0 || j === prev) return null;
+    const j = ttmQuarter(ends, end, k, prev);
+    if (j < 0) return null;
     prev = j;
     out.push(j);
   }

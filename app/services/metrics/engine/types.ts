@@ -21,7 +21,11 @@ export type FactColumns = {
    * period was first filed.
    */
   available: Int32Array;
-  accession: (string | null)[];
+  /**
+   * Each fact's accession (the filing it came from, for provenance); null where the loader did not
+   * read them: no metric's value depends on them, so a snapshot build or a backtest goes without.
+   */
+  accession: (string | null)[] | null;
 };
 
 export type DividendColumns = {
