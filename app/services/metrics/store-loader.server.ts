@@ -255,9 +255,10 @@ export async function numericColumns(
   const n = result.rowCount;
   const cols = Array.from({ length: result.columnCount }, () => new Float64Array(n));
   let at = 0;
-  for (;;) {
-    const chunk = await result.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) break;
+  // Its chunks are read where they are, synchronously: fetched one by one, each was a round trip
+  // through the thread pool (~600 for a 250-company block's prices and facts).
+  for (let c = 0, count = result.chunkCount; c < count; c++) {
+    const chunk = result.getChunk(c);
     const rows = chunk.rowCount;
     if (at + rows > n) break;
     for (let j = 0; j < cols.length; j++) copyVector(chunk.getColumnVector(j), rows, cols[j], at);
