@@ -109,6 +109,19 @@ function outflow(s: Series, cutoff: number): Series {
   return { end: s.end.slice(from), val };
 }
 
+// The ends are arguments, not captured: closures over them, made on every call of
+// computeFundamentals, were ~3 % of an evaluator thread's time (tsx names each one as it is made).
+function ttmOrNaN(s: Series, end: number, mean = false): number {
+  return Number.isFinite(end) ? ttmAt(s, end, mean) : Number.NaN;
+}
+function quarterOrNaN(s: Series, end: number): number {
+  return Number.isFinite(end) ? quarterAt(s, end) : Number.NaN;
+}
+function nearOrNaN(s: Series, end: number): number {
+  return Number.isFinite(end) ? valueNear(s, end) : Number.NaN;
+}
+const SHARES_DILUTED_AVG = C.shares_diluted_avg;
+
 /** Numbers that the price-dependent metrics need besides the row slots. */
 export type FundamentalContext = {
   /** Period end of the shares_outstanding value used (for split adjustment), or NaN. */
@@ -138,22 +151,16 @@ export function computeFundamentals(view: FundamentalView, row: Float64Array, sp
   for (let c = 0; c < inst.length; c++) ei = Math.max(ei, lastEnd(inst[c]));
   const ey = view.latestYearEnd;
 
-  const ttm = (s: Series, end = eq, mean = false) => (Number.isFinite(end) ? ttmAt(s, end, mean) : Number.NaN);
-  const qv = (s: Series, end = eq) => (Number.isFinite(end) ? quarterAt(s, end) : Number.NaN);
-  const fy = (s: Series) => (Number.isFinite(ey) ? valueNear(s, ey) : Number.NaN);
-  const bal = (c: Concept, back = 0) => (Number.isFinite(ei) ? valueNear(inst[C[c]], ei - back) : Number.NaN);
-  const balFy = (c: Concept) => (Number.isFinite(ey) ? valueNear(inst[C[c]], ey) : Number.NaN);
-
   // Raw concepts.
   for (let c = 0; c < CONCEPT_IDS.length; c++) {
     const r = RAW[c];
     if (FLOW[c]) {
-      row[r.ttm] = ttm(q[c], eq, CONCEPT_IDS[c] === 'shares_diluted_avg');
-      row[r.q] = qv(q[c]);
-      row[r.fy] = fy(y[c]);
+      row[r.ttm] = ttmOrNaN(q[c], eq, c === SHARES_DILUTED_AVG);
+      row[r.q] = quarterOrNaN(q[c], eq);
+      row[r.fy] = nearOrNaN(y[c], ey);
     } else {
-      row[r.latest] = bal(CONCEPT_IDS[c]);
-      row[r.fy] = balFy(CONCEPT_IDS[c]);
+      row[r.latest] = nearOrNaN(inst[c], ei);
+      row[r.fy] = nearOrNaN(inst[c], ey);
     }
   }
 
@@ -168,37 +175,37 @@ export function computeFundamentals(view: FundamentalView, row: Float64Array, sp
   const fcfY = combine(y[C.operating_cash_flow], outflow(y[C.capex], cut), minus, cut);
   const ebitdaQ = combine(q[C.operating_income], q[C.depreciation], plusAbs, cut);
 
-  const revenue = ttm(revenueQ);
-  const gross = ttm(grossQ);
-  const opInc = ttm(q[C.operating_income]);
-  const netInc = ttm(q[C.net_income]);
-  const pretax = ttm(q[C.pretax_income]);
-  const tax = ttm(q[C.income_tax]);
-  const ocf = ttm(q[C.operating_cash_flow]);
-  const capex = ttm(capexQ);
-  const fcf = ttm(fcfQ);
-  const ebitda = ttm(ebitdaQ);
-  const interest = ttm(outflow(q[C.interest_expense], cut));
-  const divPaid = ttm(outflow(q[C.dividends_paid], cut));
-  const buybacks = ttm(outflow(q[C.share_buybacks], cut));
+  const revenue = ttmOrNaN(revenueQ, eq);
+  const gross = ttmOrNaN(grossQ, eq);
+  const opInc = ttmOrNaN(q[C.operating_income], eq);
+  const netInc = ttmOrNaN(q[C.net_income], eq);
+  const pretax = ttmOrNaN(q[C.pretax_income], eq);
+  const tax = ttmOrNaN(q[C.income_tax], eq);
+  const ocf = ttmOrNaN(q[C.operating_cash_flow], eq);
+  const capex = ttmOrNaN(capexQ, eq);
+  const fcf = ttmOrNaN(fcfQ, eq);
+  const ebitda = ttmOrNaN(ebitdaQ, eq);
+  const interest = ttmOrNaN(outflow(q[C.interest_expense], cut), eq);
+  const divPaid = ttmOrNaN(outflow(q[C.dividends_paid], cut), eq);
+  const buybacks = ttmOrNaN(outflow(q[C.share_buybacks], cut), eq);
 
   row[I.gross_profit_ttm] = gross;
-  row[I.gross_profit_q] = qv(grossQ);
-  row[I.gross_profit_fy] = fy(grossY);
+  row[I.gross_profit_q] = quarterOrNaN(grossQ, eq);
+  row[I.gross_profit_fy] = nearOrNaN(grossY, ey);
   row[I.ebitda_ttm] = ebitda;
   row[I.fcf_ttm] = fcf;
-  row[I.fcf_q] = qv(fcfQ);
-  row[I.fcf_fy] = fy(fcfY);
+  row[I.fcf_q] = quarterOrNaN(fcfQ, eq);
+  row[I.fcf_fy] = nearOrNaN(fcfY, ey);
 
-  const cash = bal('cash');
-  const equity = bal('equity');
-  const assets = bal('total_assets');
-  const liabilities = bal('total_liabilities');
-  const curAssets = bal('current_assets');
-  const curLiab = bal('current_liabilities');
-  const ltd = bal('long_term_debt');
-  const debt = sumKnown(ltd, bal('short_term_debt'));
-  const inventory = bal('inventory');
+  const cash = nearOrNaN(inst[C.cash], ei);
+  const equity = nearOrNaN(inst[C.equity], ei);
+  const assets = nearOrNaN(inst[C.total_assets], ei);
+  const liabilities = nearOrNaN(inst[C.total_liabilities], ei);
+  const curAssets = nearOrNaN(inst[C.current_assets], ei);
+  const curLiab = nearOrNaN(inst[C.current_liabilities], ei);
+  const ltd = nearOrNaN(inst[C.long_term_debt], ei);
+  const debt = sumKnown(ltd, nearOrNaN(inst[C.short_term_debt], ei));
+  const inventory = nearOrNaN(inst[C.inventory], ei);
   row[I.total_debt] = debt;
   row[I.net_debt] = debt - cash;
   row[I.working_capital] = curAssets - curLiab;
@@ -235,13 +242,13 @@ export function computeFundamentals(view: FundamentalView, row: Float64Array, sp
   row[I.ebitda_margin] = overPositive(ebitda, revenue);
   row[I.fcf_margin] = overPositive(fcf, revenue);
   row[I.ocf_margin] = overPositive(ocf, revenue);
-  const revQ = qv(revenueQ);
-  row[I.gross_margin_q] = overPositive(qv(grossQ), revQ);
-  row[I.operating_margin_q] = overPositive(qv(q[C.operating_income]), revQ);
-  row[I.net_margin_q] = overPositive(qv(q[C.net_income]), revQ);
-  const revY = fy(y[C.revenue]);
-  row[I.gross_margin_fy] = overPositive(fy(grossY), revY);
-  row[I.net_margin_fy] = overPositive(fy(y[C.net_income]), revY);
+  const revQ = quarterOrNaN(revenueQ, eq);
+  row[I.gross_margin_q] = overPositive(quarterOrNaN(grossQ, eq), revQ);
+  row[I.operating_margin_q] = overPositive(quarterOrNaN(q[C.operating_income], eq), revQ);
+  row[I.net_margin_q] = overPositive(quarterOrNaN(q[C.net_income], eq), revQ);
+  const revY = nearOrNaN(y[C.revenue], ey);
+  row[I.gross_margin_fy] = overPositive(nearOrNaN(grossY, ey), revY);
+  row[I.net_margin_fy] = overPositive(nearOrNaN(y[C.net_income], ey), revY);
   row[I.roe] = overPositive(netInc, equity);
   row[I.roa] = overPositive(netInc, assets);
   const taxRate = pretax > 0 && Number.isFinite(tax) ? Math.min(0.5, Math.max(0, tax / pretax)) : 0.21;
@@ -249,8 +256,8 @@ export function computeFundamentals(view: FundamentalView, row: Float64Array, sp
   row[I.roic] = overPositive(opInc * (1 - taxRate), equity + debt - cash);
   row[I.roce] = overPositive(opInc, assets - curLiab);
   row[I.asset_turnover] = overPositive(revenue, assets);
-  row[I.rnd_to_revenue] = overPositive(ttm(q[C.rnd]), revenue);
-  row[I.sga_to_revenue] = overPositive(ttm(q[C.sga]), revenue);
+  row[I.rnd_to_revenue] = overPositive(ttmOrNaN(q[C.rnd], eq), revenue);
+  row[I.sga_to_revenue] = overPositive(ttmOrNaN(q[C.sga], eq), revenue);
   row[I.capex_to_revenue] = overPositive(capex, revenue);
   row[I.cash_conversion] = overPositive(ocf, netInc);
 
@@ -267,10 +274,10 @@ export function computeFundamentals(view: FundamentalView, row: Float64Array, sp
   row[I.ocf_to_debt] = overPositive(ocf, debt);
 
   // Year-over-year balance-sheet changes.
-  row[I.equity_growth_yoy] = growth(equity, bal('equity', 365));
-  row[I.assets_growth_yoy] = growth(assets, bal('total_assets', 365));
-  const sharesNow = bal('shares_outstanding');
-  const sharesThen = bal('shares_outstanding', 365);
+  row[I.equity_growth_yoy] = growth(equity, nearOrNaN(inst[C.equity], ei - 365));
+  row[I.assets_growth_yoy] = growth(assets, nearOrNaN(inst[C.total_assets], ei - 365));
+  const sharesNow = nearOrNaN(inst[C.shares_outstanding], ei);
+  const sharesThen = nearOrNaN(inst[C.shares_outstanding], ei - 365);
   row[I.shares_change_yoy] = growth(sharesNow * splitFactor(ei), sharesThen * splitFactor(ei - 365));
 
   row[I.payout_ratio] = overPositive(divPaid, netInc);
@@ -281,20 +288,20 @@ export function computeFundamentals(view: FundamentalView, row: Float64Array, sp
   const eqBack = Number.isFinite(eq) ? quarterBack(eq, 4) : Number.NaN;
   row[I.piotroski_f] = piotroskiF({
     netIncome: netInc,
-    netIncomePrev: ttm(q[C.net_income], eqBack),
+    netIncomePrev: ttmOrNaN(q[C.net_income], eqBack),
     ocf,
     assets,
-    assetsPrev: bal('total_assets', 365),
+    assetsPrev: nearOrNaN(inst[C.total_assets], ei - 365),
     ltd,
-    ltdPrev: bal('long_term_debt', 365),
+    ltdPrev: nearOrNaN(inst[C.long_term_debt], ei - 365),
     currentRatio: overPositive(curAssets, curLiab),
-    currentRatioPrev: overPositive(bal('current_assets', 365), bal('current_liabilities', 365)),
+    currentRatioPrev: overPositive(nearOrNaN(inst[C.current_assets], ei - 365), nearOrNaN(inst[C.current_liabilities], ei - 365)),
     shares: sharesNow * splitFactor(ei),
     sharesPrev: sharesThen * splitFactor(ei - 365),
     grossMargin: overPositive(gross, revenue),
-    grossMarginPrev: overPositive(ttm(grossQ, eqBack), ttm(revenueQ, eqBack)),
+    grossMarginPrev: overPositive(ttmOrNaN(grossQ, eqBack), ttmOrNaN(revenueQ, eqBack)),
     revenue,
-    revenuePrev: ttm(revenueQ, eqBack),
+    revenuePrev: ttmOrNaN(revenueQ, eqBack),
   });
 
   return {
@@ -308,7 +315,7 @@ export function computeFundamentals(view: FundamentalView, row: Float64Array, sp
     altman: altmanInputs({
       curAssets,
       curLiab,
-      retained: bal('retained_earnings'),
+      retained: nearOrNaN(inst[C.retained_earnings], ei),
       ebit: opInc,
       assets,
       liabilities,
