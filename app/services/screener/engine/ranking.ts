@@ -146,6 +146,18 @@ export function orderMore(ranked: Ranked, p: PreparedUniverse, upTo: number): vo
 }
 
 /**
+ * Whether row a ranks before row b on one metric (sign −1: descending), ties by ticker, then
+ * permaticker. A function of its own, not a closure made per call: a backtest's compute process
+ * runs through tsx, which names every closure a constant holds as it is made.
+ */
+function rankedBefore(col: Float64Array, sign: number, ticker: readonly string[], perm: Int32Array, a: number, b: number): boolean {
+  const ka = sign * col[a];
+  const kb = sign * col[b];
+  if (ka !== kb) return ka < kb;
+  return ticker[a] !== ticker[b] ? ticker[a] < ticker[b] : perm[a] < perm[b];
+}
+
+/**
  * The first `first` positions of a one-metric ranking, with their ranks and scores, without
  * scoring every row: a backtest ranks hundreds of rows on each rebalance date to take its top N.
  * With one metric the order is the metric's order (ties by ticker, then permaticker), so the rows
@@ -177,17 +189,11 @@ function rankFirstByOneMetric(part: RankPart, p: PreparedUniverse, rows: Int32Ar
   if (candidates.length > Math.min(4 * first + 64, 400)) return null;
   const ticker = p.ticker;
   const perm = p.snapshot.permatickers;
-  const better = (a: number, b: number) => {
-    const ka = sign * col[a];
-    const kb = sign * col[b];
-    if (ka !== kb) return ka < kb;
-    return ticker[a] !== ticker[b] ? ticker[a] < ticker[b] : perm[a] < perm[b];
-  };
   // Insertion sort: a few dozen rows, mostly; a comparator sort costs more in calls than it saves.
   for (let i = 1; i < candidates.length; i++) {
     const r = candidates[i];
     let j = i - 1;
-    while (j >= 0 && better(r, candidates[j])) {
+    while (j >= 0 && rankedBefore(col, sign, ticker, perm, r, candidates[j])) {
       candidates[j + 1] = candidates[j];
       j--;
     }
