@@ -10,9 +10,7 @@ import { codesOf } from './universe';
 
 // Each rule kind compiled to a row test (the hot path) and an explanation (one row, on demand).
 // Parsing happens once per screen (compileRule); binding to a snapshot's columns happens once per
-// date (bind), and is cheap. A bound rule's functions are its object's properties, not named
-// constants: the backtest's compute process runs this code through tsx, which names every
-// function a constant holds as it is made (a defineProperty on each of every date's rules).
+// date (bind), and is cheap.
 
 export type BoundRule = {
   /** Whether a row of the universe passes (rows outside it are never asked). */
@@ -29,11 +27,6 @@ const nul = (v: number): number | null => (Number.isNaN(v) ? null : v);
 function show(metric: string, v: number): string {
   const def = getMetric(metric);
   return def ? formatMetricValue(def, nul(v)) : Number.isNaN(v) ? 'n/a' : String(v);
-}
-
-/** An expression's side as explained: six significant digits. */
-function sixDigits(v: number): string {
-  return Number.isNaN(v) ? 'n/a' : String(Number(v.toPrecision(6)));
 }
 
 function naNote(values: number[]): string {
@@ -72,17 +65,17 @@ export function compileRule(rule: Rule): CompiledRule {
         text,
         bind: (p) => {
           const col = metricColumn(p.snapshot, metric);
-          const bound: BoundRule = {
-            test: (r) => col[r] >= min && col[r] <= max,
+          const test = (r: number) => col[r] >= min && col[r] <= max;
+          return {
+            test,
             keep: (rows, out) => keepBetween(col, min, max, rows, out),
             check: (r) => ({
               label,
-              passes: bound.test(r),
+              passes: test(r),
               values: [{ label: metric, metric, value: nul(col[r]) }],
               detail: `${metric} is ${show(metric, col[r])}${naNote([col[r]])}`,
             }),
           };
-          return bound;
         },
       };
     }
@@ -96,20 +89,15 @@ export function compileRule(rule: Rule): CompiledRule {
           const codes = codesOf(column, values);
           const wantIn = op === 'in';
           // A security without a sector is neither in nor out of a list: it does not pass.
-          const bound: BoundRule = {
-            test: (r) => column.codes[r] >= 0 && codes.has(column.codes[r]) === wantIn,
-            keep: (rows, out) => keepWhere(bound.test, rows, out),
+          const test = (r: number) => column.codes[r] >= 0 && codes.has(column.codes[r]) === wantIn;
+          return {
+            test,
+            keep: (rows, out) => keepWhere(test, rows, out),
             check: (r) => {
               const v = column.codes[r] >= 0 ? column.dictionary[column.codes[r]] : null;
-              return {
-                label,
-                passes: bound.test(r),
-                values: [{ label: field, metric: null, value: v }],
-                detail: `${field} is ${v ?? 'n/a'}`,
-              };
+              return { label, passes: test(r), values: [{ label: field, metric: null, value: v }], detail: `${field} is ${v ?? 'n/a'}` };
             },
           };
-          return bound;
         },
       };
     }
@@ -122,12 +110,13 @@ export function compileRule(rule: Rule): CompiledRule {
         bind: (p) => {
           const a = metricColumn(p.snapshot, left);
           const b = metricColumn(p.snapshot, right);
-          const bound: BoundRule = {
-            test: (r) => cmp(a[r], factor * b[r]),
-            keep: (rows, out) => keepWhere(bound.test, rows, out),
+          const test = (r: number) => cmp(a[r], factor * b[r]);
+          return {
+            test,
+            keep: (rows, out) => keepWhere(test, rows, out),
             check: (r) => ({
               label,
-              passes: bound.test(r),
+              passes: test(r),
               values: [
                 { label: left, metric: left, value: nul(a[r]) },
                 { label: right, metric: right, value: nul(b[r]) },
@@ -135,7 +124,6 @@ export function compileRule(rule: Rule): CompiledRule {
               detail: `${left} is ${show(left, a[r])}, ${factor === 1 ? '' : `${factor} × `}${right} is ${show(right, factor * b[r])}${naNote([a[r], b[r]])}`,
             }),
           };
-          return bound;
         },
       };
     }
@@ -151,23 +139,24 @@ export function compileRule(rule: Rule): CompiledRule {
         bind: (p) => {
           const a = compileExpr(leftAst, p.snapshot);
           const b = compileExpr(rightAst, p.snapshot);
-          const bound: BoundRule = {
-            test: (r) => cmp(a(r), b(r)),
-            keep: (rows, out) => keepWhere(bound.test, rows, out),
+          const test = (r: number) => cmp(a(r), b(r));
+          return {
+            test,
+            keep: (rows, out) => keepWhere(test, rows, out),
             check: (r) => {
               const [x, y] = [a(r), b(r)];
+              const fmt = (v: number) => (Number.isNaN(v) ? 'n/a' : String(Number(v.toPrecision(6))));
               return {
                 label,
-                passes: bound.test(r),
+                passes: test(r),
                 values: [
                   { label: 'left side', metric: null, value: nul(x) },
                   { label: 'right side', metric: null, value: nul(y) },
                 ],
-                detail: `left side is ${sixDigits(x)}, right side is ${sixDigits(y)}${naNote([x, y])}`,
+                detail: `left side is ${fmt(x)}, right side is ${fmt(y)}${naNote([x, y])}`,
               };
             },
           };
-          return bound;
         },
       };
     }

@@ -88,33 +88,30 @@ export type UniverseCheck = {
 
 /** The universe's filters as row tests (each one explained on its own by `explain`). */
 export function universeChecks(u: Universe, p: PreparedUniverse): UniverseCheck[] {
-  // Every function here is an object's property, not a named constant: a backtest's compute
-  // process runs this through tsx, which names every function a constant holds as it is made (a
-  // defineProperty for each of them on every rebalance date).
   const checks: UniverseCheck[] = [];
-  for (const [label, column, values] of [
-    ['Exchange', p.exchange, u.exchanges],
-    ['Sector', p.sector, u.sectors],
-    ['Industry', p.industry, u.industries],
-  ] as const) {
-    if (values.length === 0) continue;
+  const coded = (label: string, column: CodedColumn, values: string[]) => {
+    if (values.length === 0) return;
     const codes = codesOf(column, values);
-    const check: UniverseCheck = {
+    const test = (r: number) => codes.has(column.codes[r]);
+    checks.push({
       label: `${label} is ${values.join(' or ')}`,
-      test: (r) => codes.has(column.codes[r]),
-      keep: (rows, out) => keepWhere(check.test, rows, out),
+      test,
+      keep: (rows, out) => keepWhere(test, rows, out),
       value: (r) => (column.codes[r] < 0 ? null : column.dictionary[column.codes[r]]),
-    };
-    checks.push(check);
-  }
+    });
+  };
+  coded('Exchange', p.exchange, u.exchanges);
+  coded('Sector', p.sector, u.sectors);
+  coded('Industry', p.industry, u.industries);
   const mcap = p.snapshot.values.market_cap;
+  const mcapValue = (r: number) => (mcap && !Number.isNaN(mcap[r]) ? mcap[r] : null);
   if (u.marketCapMin !== null) {
     const min = u.marketCapMin;
     checks.push({
       label: `Market cap ≥ ${min}`,
       test: (r) => mcap !== undefined && mcap[r] >= min,
       keep: (rows, out) => (mcap === undefined ? 0 : keepComparing('>=', mcap, min, rows, out)),
-      value: (r) => marketCapOrNull(mcap, r),
+      value: mcapValue,
     });
   }
   if (u.marketCapMax !== null) {
@@ -123,27 +120,19 @@ export function universeChecks(u: Universe, p: PreparedUniverse): UniverseCheck[
       label: `Market cap ≤ ${max}`,
       test: (r) => mcap !== undefined && mcap[r] <= max,
       keep: (rows, out) => (mcap === undefined ? 0 : keepComparing('<=', mcap, max, rows, out)),
-      value: (r) => marketCapOrNull(mcap, r),
+      value: mcapValue,
     });
   }
   if (!u.includeDelisted) {
     const delisted = p.delistedAsOf;
-    checks.push({
-      label: 'Listed on the date',
-      test: (r) => delisted[r] === 0,
-      keep: (rows, out) => {
-        let k = 0;
-        for (let i = 0; i < rows.length; i++) if (delisted[rows[i]] === 0) out[k++] = rows[i];
-        return k;
-      },
-      value: (r) => (delisted[r] ? 'delisted' : 'listed'),
-    });
+    const keep = (rows: Int32Array, out: Int32Array) => {
+      let k = 0;
+      for (let i = 0; i < rows.length; i++) if (delisted[rows[i]] === 0) out[k++] = rows[i];
+      return k;
+    };
+    checks.push({ label: 'Listed on the date', test: (r) => delisted[r] === 0, keep, value: (r) => (delisted[r] ? 'delisted' : 'listed') });
   }
   return checks;
-}
-
-function marketCapOrNull(mcap: Float64Array | undefined, r: number): number | null {
-  return mcap && !Number.isNaN(mcap[r]) ? mcap[r] : null;
 }
 
 /** Rows in the universe, ascending. */
