@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeBacktest } from '~/services/backtest/compute.server';
@@ -14,6 +13,7 @@ import { snapshotValue } from '~/services/metrics/snapshot-values';
 import { buildSnapshots, loadSnapshot } from '~/services/metrics/snapshots.server';
 import { ruleFromText, ScreenSchema } from '~/services/screener/model';
 import { forwardFilled, readPanel, referenceBacktest, type Panel } from '../../bench/_sp500-reference';
+import { tempDirForSuite } from '../support/temp-dir';
 
 // The backtest's clock on real prices: the S&P 500 daily panel 2013–2018 is imported like any
 // price file, and each backtest is checked against a plain loop written from the stated
@@ -35,19 +35,19 @@ function maxDrawdown(equity: ArrayLike<number>): number {
 }
 
 describe.skipIf(!present)('backtests on the real S&P 500 panel against an independent reference loop', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'quarry-sp500-reference-'));
-  const file = path.join(dir, 'market.duckdb');
+  const dir = tempDirForSuite('quarry-sp500-reference-');
+  const file = () => path.join(dir(), 'market.duckdb');
   const saved = { DATA_DIR: process.env.DATA_DIR, MARKET_DB: process.env.MARKET_DB };
   let panel: Panel;
 
   beforeAll(async () => {
-    process.env.DATA_DIR = dir;
-    process.env.MARKET_DB = file;
+    process.env.DATA_DIR = dir();
+    process.env.MARKET_DB = file();
     resetConfigForTests();
-    await withMarketWriter(file, {}, (writer) =>
+    await withMarketWriter(file(), {}, (writer) =>
       importers.prices.run([PANEL, '--skip-bad-rows'], { writer, progress: silentProgress, env: {} }),
     );
-    await buildSnapshots({ marketDb: file, progress: silentProgress });
+    await buildSnapshots({ marketDb: file(), progress: silentProgress });
     panel = readPanel(PANEL);
   }, 600_000);
 
@@ -58,7 +58,6 @@ describe.skipIf(!present)('backtests on the real S&P 500 panel against an indepe
       else process.env[k] = v;
     }
     resetConfigForTests();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const cases: { name: string; metric: string; lookback: number; params: BacktestParamsInput }[] = [

@@ -1,7 +1,6 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { afterMarketDataChange } from '~/services/imports/post-import.server';
 import { silentProgress } from '~/services/imports/progress.server';
 import { importers } from '~/services/market/importers/index.server';
@@ -9,6 +8,7 @@ import { lineProgress } from '~/services/market/importers/testing/line-progress'
 import { openMarketReader } from '~/services/market/store/open-store.server';
 import { withMarketWriter } from '~/services/market/store/writer.server';
 import { MARKET_RETURNS_SQL } from '~/services/metrics/store-loader.server';
+import { tempDirForSuite } from '../support/temp-dir';
 
 // The same files give the same store: two imports of the real S&P 500 panel sample, each with
 // its snapshots and derived tables (market returns, beta, correlations), compared table by
@@ -20,8 +20,7 @@ const FULL_PANEL = path.resolve('../shared/data/prices/sp500_stocks_daily_2013-2
 const hasData = existsSync(PANEL);
 if (!hasData) console.warn(`Skipping the re-import identity check: ${PANEL} is absent`);
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'quarry-reimport-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDirForSuite('quarry-reimport-');
 
 /** What differs between runs by design: when the import ran. */
 const RUN_TABLES = new Set(['import_runs']);
@@ -63,8 +62,8 @@ async function dump(file: string): Promise<Map<string, string>> {
 
 describe.skipIf(!hasData)('re-import identity', () => {
   it('two imports of the same files give the same store, every table value for value', async () => {
-    const a = path.join(dir, 'a.duckdb');
-    const b = path.join(dir, 'b.duckdb');
+    const a = path.join(dir(), 'a.duckdb');
+    const b = path.join(dir(), 'b.duckdb');
     await importOnce(a);
     await importOnce(b);
     const [da, db] = [await dump(a), await dump(b)];
@@ -76,7 +75,7 @@ describe.skipIf(!hasData)('re-import identity', () => {
 
 describe.skipIf(!existsSync(FULL_PANEL))('the market return is summed in one order', () => {
   it('the full panel (619k prices, several row groups read in parallel): the same bits on every run', async () => {
-    const file = path.join(dir, 'full.duckdb');
+    const file = path.join(dir(), 'full.duckdb');
     await withMarketWriter(file, {}, (writer) =>
       importers.prices.run(['--skip-bad-rows', FULL_PANEL], { writer, progress: lineProgress(() => {}), env: {} }),
     );

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
@@ -11,13 +10,14 @@ import { COMPANYFACTS_ZIP_PATH, SUBMISSIONS_ZIP_PATH } from './sec/bulk-archive.
 import { hasSecSamples, secSample, startFakeSecEdgar, type FakeSecEdgar } from './testing/fake-sec-edgar';
 import { lineProgress } from './testing/line-progress';
 import { zipEntries } from './zip-entries.server';
+import { tempDirForSuite } from '../../../../tests/support/temp-dir';
 
 // `import sec --bulk` against a local server serving ZIP64 archives shaped like the SEC's nightly
 // companyfacts.zip and submissions.zip (built from the recorded Apple and Marvell payloads).
 
 const AGENT = 'Quarry Tests tests@example.com';
-const dir = mkdtempSync(path.join(os.tmpdir(), 'quarry-sec-bulk-'));
-const cacheDir = path.join(dir, 'providers');
+const dir = tempDirForSuite('quarry-sec-bulk-');
+const cacheDir = () => path.join(dir(), 'providers');
 let fake: FakeSecEdgar;
 let factsZip: Buffer;
 
@@ -64,7 +64,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fake?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function runSec(file: string, args: string[], userAgent: string | null = AGENT): Promise<ImportSummary> {
@@ -72,7 +71,7 @@ async function runSec(file: string, args: string[], userAgent: string | null = A
     importers.sec.run(args, {
       writer,
       progress: lineProgress(() => {}),
-      env: { secUserAgent: userAgent ?? undefined, secArchivesUrl: fake.url, cacheDir },
+      env: { secUserAgent: userAgent ?? undefined, secArchivesUrl: fake.url, cacheDir: cacheDir() },
     }),
   );
 }
@@ -94,19 +93,19 @@ describe.skipIf(!samples)('SEC bulk archives online', () => {
   });
 
   it('refuses without SEC_USER_AGENT', async () => {
-    await expect(runSec(path.join(dir, 'none.duckdb'), ['--bulk'], null)).rejects.toThrow(/SEC bulk import refused: set SEC_USER_AGENT/);
+    await expect(runSec(path.join(dir(), 'none.duckdb'), ['--bulk'], null)).rejects.toThrow(/SEC bulk import refused: set SEC_USER_AGENT/);
     expect(fake.requests).toEqual([]);
   });
 
   it('a download cut off mid-archive fails, and the next run continues it from where it stopped and imports the listed ticker', async () => {
-    const file = path.join(dir, 'one.duckdb');
+    const file = path.join(dir(), 'one.duckdb');
     fake.cutArchiveAfter = Math.floor(factsZip.length / 2);
     await expect(runSec(file, ['--bulk', '--tickers', 'MRVL'])).rejects.toThrow(/download cut off .* run the import again to continue it/);
     expect(existsSync(file)).toBe(false);
     // What the dropped connection left depends on how much reached the disk; make it exactly
     // half of the archive, as a run killed mid-download leaves it.
     const half = Math.floor(factsZip.length / 2);
-    writeFileSync(path.join(cacheDir, 'sec', 'companyfacts.zip.part'), factsZip.subarray(0, half));
+    writeFileSync(path.join(cacheDir(), 'sec', 'companyfacts.zip.part'), factsZip.subarray(0, half));
     fake.requests.length = 0;
     const summary = await runSec(file, ['--bulk', '--tickers', 'MRVL']);
     expect(summary.securities).toBe(1);
@@ -124,7 +123,7 @@ describe.skipIf(!samples)('SEC bulk archives online', () => {
   });
 
   it('imports every filer of the archive, reusing the archives already downloaded', async () => {
-    const file = path.join(dir, 'all.duckdb');
+    const file = path.join(dir(), 'all.duckdb');
     fake.requests.length = 0;
     const summary = await runSec(file, ['--bulk']);
     expect(summary.securities).toBe(2);
