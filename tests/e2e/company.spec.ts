@@ -164,8 +164,11 @@ test('changing the as-of date shows older numbers and only filings known then', 
   await page.getByRole('navigation', { name: 'Company sections' }).getByRole('link', { name: 'Financials' }).click();
   await expect(page).toHaveURL(/financial\?as_of=2022-06-30/);
   // With JavaScript the address changes before the new section is rendered: wait for its table.
+  // Without it the table may still be arriving when its first cell shows (a CI run read a cell cut
+  // off mid-date): wait for the page's footer, the last thing parsed, before reading every cell.
   const cells = page.locator('table.statement tbody td small');
   await expect(cells.first()).toBeVisible();
+  await expect(page.getByRole('contentinfo')).toBeVisible();
   const cellDates = await cells.allTextContents();
   expect(cellDates.length).toBeGreaterThan(0);
   for (const t of cellDates) expect(t.match(/\d{4}-\d{2}-\d{2}/)![0] < '2022-06-30').toBe(true);
