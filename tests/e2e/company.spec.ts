@@ -358,6 +358,8 @@ test('home: market overview as of a date, links into the screener and data brows
     .locator('section', { has: page.getByRole('heading', { name: 'Most recent filings' }) })
     .locator('tbody td:nth-child(3)');
   await expect(filedCells.first()).toBeVisible();
+  // Without JavaScript the rest of the page may still be arriving: the footer comes last.
+  await expect(page.getByRole('contentinfo')).toBeVisible();
   const filed = await filedCells.allTextContents();
   expect(filed.length).toBeGreaterThan(0);
   for (const t of filed) expect(t.match(/\d{4}-\d{2}-\d{2}/)![0] < '2023-03-15').toBe(true);
